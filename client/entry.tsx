@@ -1,0 +1,43 @@
+import { StrictMode } from 'react'
+import { hydrateRoot } from 'react-dom/client'
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router'
+import { RouterProvider } from 'react-router/dom'
+import { ShellContext } from '../shared/layout/shell.js'
+import { createRoutes } from '../shared/routes.js'
+import { readPageState } from '../shared/router-state.js'
+import { HYDRATION_ELEMENT_ID } from '../shared/site.js'
+import { clientLoaderFor } from './loaders.js'
+import './styles.css'
+
+/** Loads the code of the routes on screen before hydrating, so the first render matches the server's. */
+async function loadMatchedRoutes(routes: RouteObject[]) {
+  const matches = matchRoutes(routes, window.location) ?? []
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return
+      const properties = await route.lazy()
+      Object.assign(route, properties, { lazy: undefined })
+    }),
+  )
+}
+
+async function hydrate() {
+  const element = document.getElementById(HYDRATION_ELEMENT_ID)
+  if (!element?.textContent) throw new Error('Page state is missing from the page')
+  const pageState = element.textContent
+  const { assets, hydrationData } = readPageState(pageState)
+
+  const routes = createRoutes(clientLoaderFor)
+  await loadMatchedRoutes(routes)
+  const router = createBrowserRouter(routes, { hydrationData })
+  hydrateRoot(
+    document,
+    <StrictMode>
+      <ShellContext value={{ assets, pageState }}>
+        <RouterProvider router={router} />
+      </ShellContext>
+    </StrictMode>,
+  )
+}
+
+void hydrate()

@@ -1,0 +1,13 @@
+import { data, type LoaderFunction } from 'react-router'
+
+/**
+ * In the browser every route's data comes from the server that rendered the page: the same
+ * loaders run there and answer `?_data={routeId}` with JSON.
+ */
+export const clientLoaderFor = (routeId: string): LoaderFunction => async ({ request }) => {
+  const url = new URL(request.url)
+  url.searchParams.set('_data', routeId)
+  const response = await fetch(url, { signal: request.signal, headers: { Accept: 'application/json' } })
+  if (!response.ok) throw data(null, { status: response.status, statusText: response.statusText })
+  return response.json()
+}

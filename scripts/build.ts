@@ -1,0 +1,112 @@
+/**
+ * Builds the site: the browser bundle (ESM, split per page, minified, hashed names) with a
+ * manifest the server reads, and the server entries. `npm run build`.
+ */
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import * as esbuild from 'esbuild'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const dist = path.join(root, 'dist')
+const assetsDir = path.join(dist, 'public', 'assets')
+const PUBLIC_PREFIX = '/assets/'
+
+/** Browser code must never pull in server modules (secrets, file system, database). */
+const noServerImports: esbuild.Plugin = {
+  name: 'no-server-imports',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)server\// }, (args) => {
+      if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined
+      return { errors: [{ text: `client code imports server module "${args.path}" (from ${path.relative(root, args.importer)})` }] }
+    })
+  },
+}
+
+async function buildClient() {
+  fs.rmSync(assetsDir, { recursive: true, force: true })
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { entry: 'client/entry.tsx' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2022', 'chrome111', 'firefox111', 'safari16'],
+    minify: true,
+    sourcemap: 'linked',
+    legalComments: 'none',
+    jsx: 'automatic',
+    outdir: assetsDir,
+    entryNames: '[name]-[hash]',
+    chunkNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    metafile: true,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    plugins: [noServerImports],
+    logLevel: 'warning',
+  })
+
+  const outputs = result.metafile.outputs
+  const toUrl = (file: string) => PUBLIC_PREFIX + path.relative(assetsDir, path.join(root, file)).split(path.sep).join('/')
+  const staticImports = (file: string, seen = new Set<string>()): string[] => {
+    for (const imported of outputs[file]?.imports ?? []) {
+      if (imported.kind === 'import-statement' && !seen.has(imported.path)) {
+        seen.add(imported.path)
+        staticImports(imported.path, seen)
+      }
+    }
+    return [...seen]
+  }
+
+  const entryFile = Object.keys(outputs).find((file) => outputs[file]?.entryPoint === 'client/entry.tsx')
+  if (!entryFile) throw new Error('esbuild produced no entry chunk')
+  const entryImports = staticImports(entryFile)
+  const modules: Record<string, string[]> = {}
+  for (const [file, output] of Object.entries(outputs)) {
+    const match = output.entryPoint?.match(/^shared\/pages\/(.+)\.tsx$/)
+    if (match?.[1]) modules[match[1]] = [file, ...staticImports(file)].filter((chunk) => !entryImports.includes(chunk)).map(toUrl)
+  }
+  const cssBundle = outputs[entryFile]?.cssBundle
+  const manifest = {
+    entry: toUrl(entryFile),
+    entryImports: entryImports.map(toUrl),
+    stylesheets: cssBundle ? [toUrl(cssBundle)] : [],
+    modules,
+  }
+  fs.writeFileSync(path.join(dist, 'manifest.json'), JSON.stringify(manifest, null, 2))
+  return { manifest, outputs }
+}
+
+async function buildServer() {
+  const entries = {
+    main: 'server/main.ts',
+    ...(fs.existsSync(path.join(root, 'server/giffer/main.ts')) ? { giffer: 'server/giffer/main.ts' } : {}),
+    ...(fs.existsSync(path.join(root, 'server/giffer/render.worker.ts')) ? { 'render.worker': 'server/giffer/render.worker.ts' } : {}),
+  }
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: entries,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    jsx: 'automatic',
+    outdir: path.join(dist, 'server'),
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  })
+}
+
+fs.mkdirSync(dist, { recursive: true })
+if (fs.existsSync(path.join(root, 'scripts/copy-fonts.ts'))) {
+  execFileSync('npm', ['run', '--silent', 'build:fonts'], { cwd: root, stdio: 'inherit' })
+}
+const [{ manifest, outputs }] = await Promise.all([buildClient(), buildServer()])
+
+const sizes = Object.entries(outputs)
+  .filter(([file]) => file.endsWith('.js') || file.endsWith('.css'))
+  .map(([file, output]) => `${path.basename(file).padEnd(32)} ${(output.bytes / 1024).toFixed(1).padStart(7)} KB`)
+console.log(`client entry ${manifest.entry}\n${sizes.join('\n')}`)

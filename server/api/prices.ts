@@ -1,0 +1,80 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+import { formatAmount, type Currency, type Plan, type PlanFeatureRow, type PricesResponse } from '../../shared/pricing.js'
+
+const amount = z.number().nonnegative()
+const plansFile = z.object({
+  promoPrices: z.boolean(),
+  currentCurrency: z.string(),
+  currencies: z.array(z.object({ code: z.string().regex(/^[A-Z]{3}$/), flag: z.string(), format: z.string().includes('{amount}') })).min(1),
+  plans: z.array(
+    z.object({
+      id: z.number().int().positive(),
+      name: z.string().min(1),
+      full_name: z.string().min(1),
+      summary: z.string(),
+      prices: z.record(z.string(), z.object({ price: amount, price_yearly: amount, price_old: amount.nullable() })),
+      features: z.object({
+        SITES: z.number().int().positive(),
+        VIEWS: z.number().int().positive().nullable(),
+        FEATURE_PRO: z.boolean(),
+        FEATURE_STORE_INTEGRATION: z.boolean(),
+        EMAILS_DISCOUNT: z.number().min(0).max(1),
+      }),
+    }),
+  ),
+  features: z.array(z.object({ id: z.string().regex(/^[a-z0-9-]+$/), name: z.string(), description: z.string(), pro: z.boolean(), requires: z.enum(['FEATURE_PRO', 'FEATURE_STORE_INTEGRATION']).nullable() })),
+})
+
+export interface PriceList {
+  features: PlanFeatureRow[]
+  currencies: Currency[]
+  currentCurrency: Currency
+  /** The response for a currency code, or undefined when the code is not offered. */
+  forCurrency(code?: string): PricesResponse | undefined
+}
+
+/** Reads data/plans.json once and prepares the /api/prices response for every currency. */
+export function loadPriceList(dataDir: string): PriceList {
+  const data = plansFile.parse(JSON.parse(fs.readFileSync(path.join(dataDir, 'plans.json'), 'utf8')))
+  const currencyByCode = new Map(data.currencies.map((currency) => [currency.code, currency]))
+  const currentCurrency = currencyByCode.get(data.currentCurrency)
+  if (!currentCurrency) throw new Error(`plans.json: currentCurrency ${data.currentCurrency} is not listed`)
+
+  const plans: Plan[] = data.plans.map((plan) => ({
+    resource_uri: `/api/v1/plans/${plan.id}/`,
+    id: plan.id,
+    name: plan.name,
+    full_name: plan.full_name,
+    summary: plan.summary,
+    features: plan.features,
+    prices: Object.fromEntries(
+      Object.entries(plan.prices).map(([code, price]) => {
+        const currency = currencyByCode.get(code)
+        if (!currency) throw new Error(`plans.json: plan ${plan.id} is priced in unlisted currency ${code}`)
+        return [
+          code,
+          {
+            price: price.price,
+            price_format: formatAmount(price.price, currency),
+            price_old: price.price_old,
+            price_old_format: price.price_old === null ? null : formatAmount(price.price_old, currency),
+            price_yearly: price.price_yearly,
+            price_yearly_format: formatAmount(price.price_yearly, currency),
+          },
+        ]
+      }),
+    ),
+  }))
+  const features: PlanFeatureRow[] = data.features
+  const responses = new Map(
+    data.currencies.map((currency) => [currency.code, { plans, currency, currencies: data.currencies, features }]),
+  )
+  return {
+    features,
+    currencies: data.currencies,
+    currentCurrency,
+    forCurrency: (code) => responses.get((code ?? currentCurrency.code).toUpperCase()),
+  }
+}

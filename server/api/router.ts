@@ -1,0 +1,72 @@
+import express, { type Response } from 'express'
+import { z } from 'zod'
+import { parseIsoDate, todayUtc, upcomingHolidays, type HolidayDefinition } from '../../shared/holidays.js'
+import { badRequest, HttpError, jsonErrorHandler } from '../errors.js'
+import { openApiDocument } from './openapi.js'
+import type { PriceList } from './prices.js'
+
+export interface ApiDependencies {
+  prices: PriceList
+  holidays: HolidayDefinition[]
+  now?: () => Date
+}
+
+/** The earliest and latest years the holiday rules are computed for. */
+const HOLIDAY_YEARS = { min: 1583, max: 9998 }
+
+/** Parses a query with a zod schema; the first problem becomes a 400 naming the parameter. */
+function parseQuery<T extends z.ZodType>(schema: T, query: unknown): z.infer<T> {
+  const result = schema.safeParse(query)
+  if (!result.success) {
+    const issue = result.error.issues[0]!
+    throw badRequest(String(issue.path[0] ?? 'query'), issue.message)
+  }
+  return result.data
+}
+
+const pricesQuery = z.object({ currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code').optional() })
+const holidaysQuery = z.object({ from: z.string().optional() })
+
+function publicJson(res: Response, body: unknown, maxAgeSeconds: number) {
+  res.set('Cache-Control', `public, max-age=${maxAgeSeconds}`)
+  res.json(body)
+}
+
+/** The site's own read-only JSON API (DESIGN §3), mounted at /api. */
+export function createApiRouter({ prices, holidays, now = () => new Date() }: ApiDependencies): express.Router {
+  const router = express.Router()
+
+  router.use((_req, res, next) => {
+    res.set('Access-Control-Allow-Origin', '*')
+    next()
+  })
+
+  router.get('/prices', (req, res) => {
+    const { currency } = parseQuery(pricesQuery, req.query)
+    const body = prices.forCurrency(currency)
+    if (!body) {
+      const offered = prices.currencies.map((option) => option.code).join(', ')
+      throw badRequest('currency', `must be one of ${offered}`)
+    }
+    publicJson(res, body, 300)
+  })
+
+  router.get('/holidays', (req, res) => {
+    const query = parseQuery(holidaysQuery, req.query)
+    const from = query.from === undefined ? todayUtc(now()) : parseIsoDate(query.from)
+    if (!from) throw badRequest('from', 'must be a calendar date as YYYY-MM-DD')
+    const year = from.getUTCFullYear()
+    if (year < HOLIDAY_YEARS.min || year > HOLIDAY_YEARS.max) {
+      throw badRequest('from', `year must be between ${HOLIDAY_YEARS.min} and ${HOLIDAY_YEARS.max}`)
+    }
+    publicJson(res, upcomingHolidays(holidays, from), 3600)
+  })
+
+  router.get('/openapi.json', (_req, res) => publicJson(res, openApiDocument, 3600))
+
+  router.use(() => {
+    throw new HttpError(404, 'not_found', 'No such API endpoint.')
+  })
+  router.use(jsonErrorHandler)
+  return router
+}

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto'
+import path from 'node:path'
+import compression from 'compression'
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
+import helmet from 'helmet'
+import type { Logger } from 'pino'
+import { pinoHttp } from 'pino-http'
+import { canonicalPath } from '../shared/canonical.js'
+import { pages } from '../shared/pages.js'
+import { createApiRouter } from './api/router.js'
+import { loadHolidayDefinitions } from './api/holidays.js'
+import { loadPriceList, type PriceList } from './api/prices.js'
+import type { Config } from './config.js'
+import { loadContent } from './content/store.js'
+import { createLogger } from './logger.js'
+import { robotsTxt, sitemapXml } from './seo.js'
+import { createPageHandler } from './ssr/handler.js'
+import { createServerLoaders } from './ssr/loaders.js'
+import { loadManifest } from './ssr/manifest.js'
+import { PageCache, serveCachedPages } from './ssr/page-cache.js'
+
+export interface AppOverrides {
+  logger?: Logger
+  /** Replaces the price list read from data/ (tests use it to make prices fail). */
+  prices?: PriceList
+  now?: () => Date
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
+
+/** Hashed client files never change under a name, so browsers may keep them for a year. */
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+
+function securityHeaders(config: Config): RequestHandler {
+  const https = config.publicOrigin.startsWith('https:')
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        // No inline script at all: router state travels in a JSON script tag, which never runs.
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'self'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+  })
+}
+
+/** Sends /pricing to /pricing/ (and /aurora/ to /aurora) with 301, keeping the query. */
+const canonicalRedirect: RequestHandler = (req, res, next) => {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return next()
+  const target = canonicalPath(req.path)
+  if (target === null) return next()
+  const query = req.originalUrl.indexOf('?')
+  res.redirect(301, target + (query === -1 ? '' : req.originalUrl.slice(query)))
+}
+
+export function createApp(config: Config, overrides: AppOverrides = {}) {
+  const logger = overrides.logger ?? createLogger(config)
+  const dataDir = path.join(config.rootDir, 'data')
+  const content = loadContent(dataDir)
+  const prices = overrides.prices ?? loadPriceList(dataDir)
+  const holidays = loadHolidayDefinitions(dataDir)
+  const manifest = loadManifest(config.rootDir)
+  if (!manifest && config.NODE_ENV === 'production') {
+    logger.warn('dist/manifest.json is missing: pages are served without scripts and styles. Run `npm run build`.')
+  }
+  const cache = new PageCache(config.PAGE_CACHE_ENTRIES)
+
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', config.TRUST_PROXY)
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id']
+        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+        res.setHeader('X-Request-Id', id)
+        return id
+      },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    }),
+  )
+  app.get('/healthz', (_req, res) => {
+    res.set('Cache-Control', 'no-store').json({ status: 'ok' })
+  })
+  app.use(securityHeaders(config))
+  app.use(canonicalRedirect)
+  app.use(serveCachedPages(cache))
+  app.use(compression())
+
+  app.use(
+    '/assets',
+    express.static(path.join(config.rootDir, 'dist', 'public', 'assets'), {
+      index: false,
+      fallthrough: false,
+      setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE),
+    }),
+  )
+  app.use(express.static(path.join(config.rootDir, 'public'), { index: false, maxAge: '1d' }))
+
+  app.use('/api', createApiRouter({ prices, holidays, now: overrides.now }))
+
+  const staticPaths = pages.filter((page) => !page.path?.match(/[:*]/)).map((page) => `/${page.path ?? ''}`)
+  const sitemap = sitemapXml(config.publicOrigin, [...staticPaths, ...content.paths()])
+  app.get('/sitemap.xml', (_req, res) => {
+    res.type('application/xml').set('Cache-Control', 'public, max-age=3600').send(sitemap)
+  })
+  const robots = robotsTxt(config.publicOrigin)
+  app.get('/robots.txt', (_req, res) => {
+    res.type('text/plain').set('Cache-Control', 'public, max-age=3600').send(robots)
+  })
+
+  app.use(
+    createPageHandler({
+      loaderFor: createServerLoaders({ content, prices, origin: config.publicOrigin }),
+      manifest,
+      cache,
+      origin: config.publicOrigin,
+      logger,
+    }),
+  )
+
+  const pageErrors: ErrorRequestHandler = (error, req, res, _next) => {
+    const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500
+    if (status === 500) req.log.error({ err: error }, 'request failed')
+    if (res.headersSent) return res.end()
+    res.status(status).type('text/plain').send(status === 404 ? 'Not found' : status === 500 ? 'Something went wrong.' : 'Bad request')
+  }
+  app.use(pageErrors)
+
+  return { app, logger, cache }
+}

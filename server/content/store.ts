@@ -1,0 +1,275 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+import type {
+  Article,
+  BlogPost,
+  BlogPostSummary,
+  BlogTheme,
+  FaqContent,
+  HelpArticleSummary,
+  HelpSection,
+  HelpSub,
+  HomeContent,
+  SiteNav,
+  UseCaseSummary,
+} from '../../shared/content.js'
+import { renderMarkdown, splitFrontMatter } from './markdown.js'
+
+/** Words a visitor reads a minute, for the blog's reading-time estimate. */
+const WORDS_PER_MINUTE = 230
+
+const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a lowercase slug')
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
+const seo = { title: z.string().min(1).max(70), description: z.string().min(50).max(170) }
+const href = z.string().regex(/^(\/|https:\/\/)/, 'must be a site path or https URL')
+const link = z.object({ text: z.string().min(1), href })
+
+const pageMeta = z.object({ ...seo, updated: isoDate.optional() })
+const postMeta = z.object({ ...seo, date: isoDate, author: z.string().min(1), tags: z.array(z.string()).default([]) })
+const helpMeta = z.object({ ...seo, updated: isoDate.optional(), order: z.number().int().default(0), video: z.string().optional() })
+const useCaseMeta = z.object({ ...seo, summary: z.string().min(1) })
+const themeList = z.array(z.object({ slug, name: z.string().min(1), description: z.string().min(1) }))
+const helpSectionList = z.array(
+  z.object({
+    slug,
+    name: z.string().min(1),
+    description: z.string().min(1),
+    subs: z.array(z.object({ slug, name: z.string().min(1), description: z.string().min(1) })).optional(),
+  }),
+)
+const faqSchema = z.object({
+  ...seo,
+  groups: z.array(z.object({ name: z.string().min(1), items: z.array(z.object({ q: z.string().min(1), a: z.string().min(1) })).min(1) })).min(1),
+})
+const navSchema = z.object({
+  groups: z.array(
+    z.object({
+      label: z.string().min(1),
+      href: href.optional(),
+      items: z.array(z.object({ label: z.string().min(1), href, description: z.string() })).optional(),
+    }),
+  ),
+  footer: z.object({
+    columns: z.array(z.object({ title: z.string().min(1), links: z.array(z.object({ label: z.string().min(1), href })) })),
+    legal: z.array(z.object({ label: z.string().min(1), href })),
+  }),
+})
+const homeSchema = z.object({
+  ...seo,
+  hero: z.object({
+    eyebrow: z.string(),
+    title: z.string().min(1),
+    subtitle: z.string(),
+    primaryCta: link,
+    secondaryCta: link,
+    note: z.string(),
+  }),
+  widgetKinds: z.object({
+    title: z.string(),
+    subtitle: z.string(),
+    items: z.array(z.object({ slug, name: z.string(), description: z.string(), href })).length(10),
+  }),
+  sections: z.array(
+    z.object({ id: slug, eyebrow: z.string(), title: z.string(), text: z.string(), bullets: z.array(z.string()), link }),
+  ),
+  storeExamples: z.object({
+    title: z.string(),
+    subtitle: z.string(),
+    categories: z.array(z.object({ slug, name: z.string() })).length(14),
+    stores: z.array(
+      z.object({
+        title: z.string(),
+        url: href,
+        name: z.string(),
+        categories: z.array(slug).min(1),
+        img: href,
+        width: z.number().int().positive(),
+        height: z.number().int().positive(),
+      }),
+    ),
+  }),
+  generators: z.object({
+    title: z.string(),
+    subtitle: z.string(),
+    items: z.array(z.object({ title: z.string(), name: z.string(), description: z.string(), button: z.string(), link: href })),
+  }),
+  cta: z.object({ title: z.string(), text: z.string(), button: link }),
+})
+
+export class ContentError extends Error {
+  override name = 'ContentError'
+}
+
+function parseWith<T>(schema: z.ZodType<T>, value: unknown, file: string): T {
+  const result = schema.safeParse(value)
+  if (!result.success) {
+    const issues = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+    throw new ContentError(`${file}: ${issues.join('; ')}`)
+  }
+  return result.data
+}
+
+function readJson<T>(file: string, schema: z.ZodType<T>): T {
+  return parseWith(schema, JSON.parse(fs.readFileSync(file, 'utf8')), file)
+}
+
+function readMarkdown<T>(file: string, schema: z.ZodType<T>) {
+  const { data, body } = splitFrontMatter(fs.readFileSync(file, 'utf8'))
+  return { meta: parseWith(schema, data, file), ...renderMarkdown(body) }
+}
+
+function markdownFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return []
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => path.join(dir, name))
+}
+
+const baseName = (file: string) => path.basename(file, '.md')
+
+interface HelpArticle extends Article {
+  order: number
+  video?: string
+}
+
+/** The site's pages, read and validated once from data/. Every lookup afterwards is in memory. */
+export interface ContentStore {
+  nav: SiteNav
+  home: HomeContent
+  faq: FaqContent
+  page(slug: string): Article | undefined
+  blogThemes: BlogTheme[]
+  blogPosts(theme?: string): BlogPostSummary[]
+  blogPost(theme: string, slug: string): BlogPost | undefined
+  helpSections: HelpSection[]
+  helpArticles(section: string, sub?: string): HelpArticleSummary[]
+  helpArticle(section: string, sub: string | undefined, slug: string): Article | undefined
+  useCases: UseCaseSummary[]
+  useCase(slug: string): Article | undefined
+  /** Every page path the content defines, for the sitemap. */
+  paths(): string[]
+}
+
+export function loadContent(dataDir: string): ContentStore {
+  const contentDir = path.join(dataDir, 'content')
+
+  const nav = readJson(path.join(dataDir, 'nav.json'), navSchema)
+  const home = readJson(path.join(dataDir, 'home.json'), homeSchema)
+  const faqData = readJson(path.join(contentDir, 'faq.json'), faqSchema)
+  const faq: FaqContent = {
+    title: faqData.title,
+    description: faqData.description,
+    groups: faqData.groups.map((group) => ({
+      name: group.name,
+      items: group.items.map((item) => ({ q: item.q, html: renderMarkdown(item.a).html })),
+    })),
+  }
+
+  const pages = new Map<string, Article>()
+  for (const file of markdownFiles(path.join(contentDir, 'pages'))) {
+    const { meta, html, headings } = readMarkdown(file, pageMeta)
+    pages.set(baseName(file), { slug: baseName(file), ...meta, html, headings })
+  }
+
+  const blogThemes = readJson(path.join(contentDir, 'blog', 'themes.json'), themeList)
+  const posts: BlogPost[] = []
+  for (const theme of blogThemes) {
+    for (const file of markdownFiles(path.join(contentDir, 'blog', theme.slug))) {
+      const { meta, html, words } = readMarkdown(file, postMeta)
+      posts.push({
+        slug: baseName(file),
+        theme: theme.slug,
+        ...meta,
+        html,
+        readingMinutes: Math.max(1, Math.round(words / WORDS_PER_MINUTE)),
+      })
+    }
+  }
+  posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug))
+  const summarise = ({ html: _html, ...summary }: BlogPost): BlogPostSummary => summary
+
+  const sectionList = readJson(path.join(contentDir, 'help', 'sections.json'), helpSectionList)
+  const helpByListing = new Map<string, HelpArticle[]>()
+  const listingKey = (section: string, sub?: string) => (sub ? `${section}/${sub}` : section)
+  const readHelpListing = (section: string, sub?: string): HelpArticle[] => {
+    const dir = path.join(contentDir, 'help', section, ...(sub ? [sub] : []))
+    const articles = markdownFiles(dir).map((file) => {
+      const { meta, html, headings } = readMarkdown(file, helpMeta)
+      return { slug: baseName(file), ...meta, html, headings }
+    })
+    articles.sort((a, b) => a.order - b.order || a.title.localeCompare(b.title))
+    helpByListing.set(listingKey(section, sub), articles)
+    return articles
+  }
+  const countsOf = (articles: HelpArticle[]) => ({
+    articles: articles.length,
+    videos: articles.filter((article) => article.video).length,
+  })
+  const helpSections: HelpSection[] = sectionList.map((section) => {
+    const sectionPath = `/help/${section.slug}/`
+    const subs: HelpSub[] = (section.subs ?? []).map((sub) => ({
+      slug: sub.slug,
+      name: sub.name,
+      title: sub.name,
+      description: sub.description,
+      path: `${sectionPath}${sub.slug}/`,
+      ...countsOf(readHelpListing(section.slug, sub.slug)),
+    }))
+    const own = countsOf(readHelpListing(section.slug))
+    return {
+      slug: section.slug,
+      name: section.name,
+      title: section.name,
+      description: section.description,
+      path: sectionPath,
+      subs,
+      articles: own.articles + subs.reduce((sum, sub) => sum + sub.articles, 0),
+      videos: own.videos + subs.reduce((sum, sub) => sum + sub.videos, 0),
+    }
+  })
+  const helpArticles = (section: string, sub?: string): HelpArticleSummary[] =>
+    (helpByListing.get(listingKey(section, sub)) ?? []).map((article) => ({
+      slug: article.slug,
+      title: article.title,
+      description: article.description,
+      path: `/help/${listingKey(section, sub)}/${article.slug}/`,
+      hasVideo: Boolean(article.video),
+    }))
+
+  const useCaseList = readJson(path.join(contentDir, 'usecase', 'sections.json'), themeList)
+  const useCaseArticles = new Map<string, Article & { summary: string }>()
+  for (const section of useCaseList) {
+    const file = path.join(contentDir, 'usecase', `${section.slug}.md`)
+    const { meta, html, headings } = readMarkdown(file, useCaseMeta)
+    useCaseArticles.set(section.slug, { slug: section.slug, ...meta, html, headings })
+  }
+  const useCases: UseCaseSummary[] = useCaseList.map((section) => {
+    const article = useCaseArticles.get(section.slug)!
+    return { slug: section.slug, name: section.name, title: article.title, description: article.description, summary: article.summary }
+  })
+
+  return {
+    nav,
+    home,
+    faq,
+    page: (slug) => pages.get(slug),
+    blogThemes,
+    blogPosts: (theme) => (theme ? posts.filter((post) => post.theme === theme) : posts).map(summarise),
+    blogPost: (theme, slug) => posts.find((post) => post.theme === theme && post.slug === slug),
+    helpSections,
+    helpArticles,
+    helpArticle: (section, sub, slug) => helpByListing.get(listingKey(section, sub))?.find((article) => article.slug === slug),
+    useCases,
+    useCase: (slug) => useCaseArticles.get(slug),
+    paths: () => [
+      ...blogThemes.map((theme) => `/blog/${theme.slug}/`),
+      ...posts.map((post) => `/blog/${post.theme}/${post.slug}/`),
+      ...helpSections.flatMap((section) => [section.path, ...section.subs.map((sub) => sub.path)]),
+      ...[...helpByListing.keys()].flatMap((key) => helpArticles(...(key.split('/') as [string, string?])).map((a) => a.path)),
+      ...useCases.map((useCase) => `/usecase/${useCase.slug}/`),
+    ],
+  }
+}

@@ -1,0 +1,158 @@
+import { Writable } from 'node:stream'
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
+import type { Logger } from 'pino'
+import { renderToPipeableStream } from 'react-dom/server'
+import {
+  createStaticHandler,
+  createStaticRouter,
+  isRouteErrorResponse,
+  StaticRouterProvider,
+  type StaticHandlerContext,
+} from 'react-router'
+import { ShellContext } from '../../shared/layout/shell.js'
+import { createRoutes, type LoaderFor } from '../../shared/routes.js'
+import { serializePageState } from '../../shared/router-state.js'
+import type { DocumentAssets } from '../../shared/site.js'
+import type { ClientManifest } from './manifest.js'
+import type { PageCache } from './page-cache.js'
+
+/** How long a render may stream before it is cut off. */
+const RENDER_TIMEOUT_MS = 10_000
+/** Longer queries are rendered but not cached: they are almost never repeated. */
+const MAX_CACHED_URL_LENGTH = 300
+const HTML = 'text/html; charset=utf-8'
+
+export interface PageHandlerOptions {
+  loaderFor: LoaderFor
+  manifest: ClientManifest | null
+  cache: PageCache
+  origin: string
+  logger: Logger
+}
+
+const FALLBACK_500 = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Something went wrong</title></head><body><main><h1>Something went wrong</h1><p>We could not show this page. Please try again in a moment.</p><p><a href="/">Go to the home page</a></p></main></body></html>`
+
+/** Writes React's output through to the response while keeping a copy of it for the page cache. */
+class TeeToResponse extends Writable {
+  readonly chunks: Buffer[] = []
+  constructor(private readonly res: ExpressResponse) {
+    super()
+  }
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void) {
+    this.chunks.push(chunk)
+    if (this.res.write(chunk)) callback()
+    else this.res.once('drain', () => callback())
+  }
+  override _final(callback: () => void) {
+    this.res.end()
+    callback()
+  }
+  /** React calls this after each batch; compression then sends what it has. */
+  flush() {
+    ;(this.res as ExpressResponse & { flush?: () => void }).flush?.()
+  }
+}
+
+function toFetchRequest(req: ExpressRequest, origin: string, signal: AbortSignal): Request {
+  // The origin is configured, never taken from the Host header.
+  return new Request(origin + req.originalUrl, { method: 'GET', signal, headers: { accept: req.get('accept') ?? '*/*' } })
+}
+
+export function createPageHandler({ loaderFor, manifest, cache, origin, logger }: PageHandlerOptions) {
+  const staticHandler = createStaticHandler(createRoutes(loaderFor))
+
+  const assetsFor = (context: StaticHandlerContext): DocumentAssets => {
+    if (!manifest) return { stylesheets: [], modulePreloads: [] }
+    const modules = context.matches.flatMap((match) => {
+      const module = (match.route.handle as { module?: string } | undefined)?.module
+      return module ? (manifest.modules[module] ?? []) : []
+    })
+    return { stylesheets: manifest.stylesheets, modulePreloads: [...new Set([...manifest.entryImports, ...modules])] }
+  }
+
+  /** The browser's loaders ask for one route's data as JSON: `?_data={routeId}`. */
+  async function sendRouteData(req: ExpressRequest, res: ExpressResponse, routeId: string, signal: AbortSignal) {
+    const url = new URL(origin + req.originalUrl)
+    url.searchParams.delete('_data')
+    try {
+      const result = await staticHandler.queryRoute(new Request(url, { signal }), { routeId })
+      res.set('Cache-Control', 'no-cache').json(result ?? null)
+    } catch (thrown) {
+      if (thrown instanceof Response || isRouteErrorResponse(thrown)) {
+        const status = thrown.status
+        res.status(status).json({ error: { code: status === 404 ? 'not_found' : 'route_error', message: thrown.statusText || 'Not found' } })
+        return
+      }
+      throw thrown
+    }
+  }
+
+  return async function handlePage(req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next()
+    const controller = new AbortController()
+    res.on('close', () => controller.abort())
+
+    const routeId = req.query._data
+    if (routeId !== undefined) {
+      if (typeof routeId !== 'string' || !/^[a-z0-9-]{1,40}$/.test(routeId)) {
+        res.status(400).json({ error: { code: 'invalid_parameter', message: '_data: must be a route id', field: '_data' } })
+        return
+      }
+      return sendRouteData(req, res, routeId, controller.signal)
+    }
+
+    // 1. Run the loaders of every matched route.
+    const context = await staticHandler.query(toFetchRequest(req, origin, controller.signal))
+    if (context instanceof Response) {
+      const location = context.headers.get('Location')
+      if (context.status >= 300 && context.status < 400 && location) return res.redirect(context.status, location)
+      res.status(context.status).end()
+      return
+    }
+
+    // 2. Render the document around the matched routes and stream it out.
+    const router = createStaticRouter(staticHandler.dataRoutes, context)
+    const assets = assetsFor(context)
+    const shell = { assets, pageState: serializePageState(context, assets) }
+    const cacheKey = req.originalUrl
+    const cacheable = cache.enabled && context.statusCode === 200 && cacheKey.length <= MAX_CACHED_URL_LENGTH
+    let failed = false
+    let timeout: NodeJS.Timeout | undefined
+
+    const stream = renderToPipeableStream(
+      <ShellContext value={shell}>
+        <StaticRouterProvider router={router} context={context} hydrate={false} />
+      </ShellContext>,
+      {
+        bootstrapModules: manifest ? [manifest.entry] : [],
+        // Every page's data is loaded before rendering and nothing suspends, so the shell is the
+        // whole page: people and crawlers alike get it in one piece.
+        onShellReady() {
+          res.status(context.statusCode)
+          res.setHeader('Content-Type', HTML)
+          res.setHeader('Cache-Control', 'no-cache')
+          const tee = new TeeToResponse(res)
+          tee.on('finish', () => {
+            clearTimeout(timeout)
+            if (cacheable && !failed) {
+              cache.store(cacheKey, context.statusCode, Buffer.concat(tee.chunks)).catch((error: unknown) => {
+                logger.warn({ err: error }, 'page cache store failed')
+              })
+            }
+          })
+          stream.pipe(tee)
+        },
+        onShellError(error) {
+          clearTimeout(timeout)
+          logger.error({ err: error }, 'page shell failed to render')
+          if (!res.headersSent) res.status(500).type('html').send(FALLBACK_500)
+        },
+        onError(error) {
+          failed = true
+          if (!controller.signal.aborted) logger.error({ err: error }, 'page render error')
+        },
+      },
+    )
+    timeout = setTimeout(() => stream.abort(), RENDER_TIMEOUT_MS)
+  }
+}

@@ -1,0 +1,32 @@
+import { useLocation, useRouteLoaderData } from 'react-router'
+import { SITE_NAME, type RootData } from '../site.js'
+
+interface SeoProps {
+  title: string
+  description: string
+  /** og:type; articles are blog posts and help articles. */
+  type?: 'website' | 'article'
+  /** Keep search engines away (error pages). */
+  noindex?: boolean
+}
+
+/** The page's title, description, canonical URL and Open Graph tags; React hoists them into <head>. */
+export function Seo({ title, description, type = 'website', noindex = false }: SeoProps) {
+  const root = useRouteLoaderData('root') as RootData | undefined
+  const { pathname } = useLocation()
+  const fullTitle = title === SITE_NAME || title.includes(SITE_NAME) ? title : `${title} | ${SITE_NAME}`
+  const url = `${root?.origin ?? ''}${pathname}`
+  return (
+    <>
+      <title>{fullTitle}</title>
+      <meta name="description" content={description} />
+      {noindex ? <meta name="robots" content="noindex" /> : <link rel="canonical" href={url} />}
+      <meta property="og:site_name" content={SITE_NAME} />
+      <meta property="og:type" content={type} />
+      <meta property="og:title" content={fullTitle} />
+      <meta property="og:description" content={description} />
+      <meta property="og:url" content={url} />
+      <meta name="twitter:card" content="summary" />
+    </>
+  )
+}

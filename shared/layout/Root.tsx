@@ -1,0 +1,92 @@
+import { useEffect, useLayoutEffect, useRef } from 'react'
+import { Outlet, useLocation, useNavigationType, useRouteLoaderData } from 'react-router'
+import { HYDRATION_ELEMENT_ID, type RootData } from '../site.js'
+import { useShell } from './shell.js'
+import { SiteFooter } from './SiteFooter.js'
+import { SiteHeader } from './SiteHeader.js'
+
+function Document({ children }: { children: React.ReactNode }) {
+  const { assets, pageState } = useShell()
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#4f46e5" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {assets.stylesheets.map((href) => (
+          <link key={href} rel="stylesheet" href={href} />
+        ))}
+        {assets.modulePreloads.map((href) => (
+          <link key={href} rel="modulepreload" href={href} />
+        ))}
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        {children}
+        <script
+          type="application/json"
+          id={HYDRATION_ELEMENT_ID}
+          suppressHydrationWarning
+          dangerouslySetInnerHTML={{ __html: pageState }}
+        />
+      </body>
+    </html>
+  )
+}
+
+/** Runs in the browser only; on the server it would warn, and there is nothing to scroll. */
+const useBrowserLayoutEffect = typeof document === 'undefined' ? useEffect : useLayoutEffect
+
+/**
+ * Client navigations start at the top of the new page or at its #fragment; back and forward
+ * return to where the visitor was. The first render keeps the browser's own position.
+ */
+function useScrollOnNavigation() {
+  const location = useLocation()
+  const navigationType = useNavigationType()
+  const positions = useRef(new Map<string, number>())
+  const previousKey = useRef<string | null>(null)
+  useBrowserLayoutEffect(() => {
+    const isFirstRender = previousKey.current === null
+    if (previousKey.current !== null) positions.current.set(previousKey.current, window.scrollY)
+    previousKey.current = location.key
+    if (isFirstRender) return
+    const saved = navigationType === 'POP' ? positions.current.get(location.key) : undefined
+    const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null
+    if (saved !== undefined) window.scrollTo(0, saved)
+    else if (target) target.scrollIntoView()
+    else window.scrollTo(0, 0)
+  }, [location.key])
+}
+
+export function RootLayout() {
+  const root = useRouteLoaderData('root') as RootData
+  useScrollOnNavigation()
+  return (
+    <Document>
+      <SiteHeader nav={root.nav} />
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <SiteFooter nav={root.nav} cta={root.cta} />
+    </Document>
+  )
+}
+
+/** Only reached when the root's own data fails: a bare page that still says what happened. */
+export function RootErrorBoundary() {
+  return (
+    <Document>
+      <main id="main" className="page error-page">
+        <h1>Something went wrong</h1>
+        <p>We could not load this page. Please try again in a moment.</p>
+        <p>
+          <a href="/">Go to the home page</a>
+        </p>
+      </main>
+    </Document>
+  )
+}

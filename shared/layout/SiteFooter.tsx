@@ -1,0 +1,46 @@
+import type { HomeContent, SiteNav } from '../content.js'
+import { SiteLink } from '../components/SiteLink.js'
+import { SITE_NAME } from '../site.js'
+
+/** The copyright year shown on the site (SPEC §1: the displayed year is 2025). */
+export const DISPLAYED_YEAR = 2025
+
+export function SiteFooter({ nav, cta }: { nav: SiteNav; cta: HomeContent['cta'] }) {
+  return (
+    <footer className="site-footer">
+      <section className="footer-cta" aria-labelledby="footer-cta-title">
+        <h2 id="footer-cta-title">{cta.title}</h2>
+        <p>{cta.text}</p>
+        <SiteLink className="button button-primary button-large" href={cta.button.href}>
+          {cta.button.text}
+        </SiteLink>
+      </section>
+      <div className="footer-columns">
+        {nav.footer.columns.map((column) => (
+          <nav key={column.title} aria-label={column.title}>
+            <h2 className="footer-title">{column.title}</h2>
+            <ul>
+              {column.links.map((link) => (
+                <li key={link.href}>
+                  <SiteLink href={link.href}>{link.label}</SiteLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ))}
+      </div>
+      <div className="footer-bottom">
+        <p>
+          © {DISPLAYED_YEAR} {SITE_NAME}. All rights reserved.
+        </p>
+        <ul className="footer-legal">
+          {nav.footer.legal.map((link) => (
+            <li key={link.href}>
+              <SiteLink href={link.href}>{link.label}</SiteLink>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </footer>
+  )
+}

@@ -1,0 +1,181 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { useLocation } from 'react-router'
+import type { NavGroup, SiteNav } from '../content.js'
+import { SiteLink } from '../components/SiteLink.js'
+import { SITE_NAME } from '../site.js'
+
+function menuLinks(panel: HTMLElement | null): HTMLAnchorElement[] {
+  return panel ? Array.from(panel.querySelectorAll('a')) : []
+}
+
+interface MenuProps {
+  group: NavGroup & { items: NonNullable<NavGroup['items']> }
+  open: boolean
+  onToggle: (open: boolean) => void
+}
+
+/** One navigation group: a disclosure button and its panel of links, usable by mouse, touch and keyboard. */
+function NavMenu({ group, open, onToggle }: MenuProps) {
+  const panelId = useId()
+  const buttonRef = useRef<HTMLButtonElement>(null)
+  const panelRef = useRef<HTMLDivElement>(null)
+
+  const focusItem = (index: number) => {
+    const links = menuLinks(panelRef.current)
+    links[(index + links.length) % links.length]?.focus()
+  }
+
+  const onButtonKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault()
+      onToggle(true)
+      const last = event.key === 'ArrowUp'
+      // The panel renders on the next frame when it was closed.
+      requestAnimationFrame(() => focusItem(last ? -1 : 0))
+    }
+  }
+
+  const onPanelKeyDown = (event: KeyboardEvent) => {
+    const links = menuLinks(panelRef.current)
+    const index = links.indexOf(document.activeElement as HTMLAnchorElement)
+    const moves: Record<string, number> = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: links.length - 1 }
+    const next = moves[event.key]
+    if (next !== undefined) {
+      event.preventDefault()
+      focusItem(next)
+    }
+  }
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && open) {
+      event.stopPropagation()
+      onToggle(false)
+      buttonRef.current?.focus()
+    }
+  }
+
+  return (
+    <li
+      className={open ? 'nav-group is-open' : 'nav-group'}
+      onKeyDown={onKeyDown}
+      onBlur={(event) => {
+        if (open && !event.currentTarget.contains(event.relatedTarget as Node | null)) onToggle(false)
+      }}
+    >
+      <button
+        ref={buttonRef}
+        type="button"
+        className="nav-trigger"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => onToggle(!open)}
+        onKeyDown={onButtonKeyDown}
+      >
+        {group.label}
+        <svg className="nav-caret" width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">
+          <path d="M2.5 4.5 6 8l3.5-3.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
+        </svg>
+      </button>
+      <div ref={panelRef} id={panelId} className="nav-panel" hidden={!open} onKeyDown={onPanelKeyDown}>
+        <ul>
+          {group.items.map((item) => (
+            <li key={item.href}>
+              <SiteLink href={item.href} className="nav-item">
+                <span className="nav-item-label">{item.label}</span>
+                <span className="nav-item-description">{item.description}</span>
+              </SiteLink>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </li>
+  )
+}
+
+export function SiteHeader({ nav }: { nav: SiteNav }) {
+  const [openGroup, setOpenGroup] = useState<string | null>(null)
+  const [mobileOpen, setMobileOpen] = useState(false)
+  const headerRef = useRef<HTMLElement>(null)
+  const location = useLocation()
+
+  // A navigation closes every menu.
+  useEffect(() => {
+    setOpenGroup(null)
+    setMobileOpen(false)
+  }, [location.key])
+
+  // A click or tap outside the header closes an open menu.
+  useEffect(() => {
+    if (openGroup === null && !mobileOpen) return
+    const onPointerDown = (event: PointerEvent) => {
+      if (!headerRef.current?.contains(event.target as Node)) {
+        setOpenGroup(null)
+        setMobileOpen(false)
+      }
+    }
+    document.addEventListener('pointerdown', onPointerDown)
+    return () => document.removeEventListener('pointerdown', onPointerDown)
+  }, [openGroup, mobileOpen])
+
+  return (
+    <header ref={headerRef} className={mobileOpen ? 'site-header is-mobile-open' : 'site-header'}>
+      <div className="site-header-inner">
+        <SiteLink href="/" className="brand" aria-label={`${SITE_NAME} home`}>
+          <svg width="28" height="28" viewBox="0 0 32 32" aria-hidden="true">
+            <rect width="32" height="32" rx="9" fill="#4f46e5" />
+            <path d="M9 23V9h8a5 5 0 0 1 0 10h-4" fill="none" stroke="#fff" strokeWidth="3" strokeLinecap="round" />
+            <circle cx="23.5" cy="22.5" r="2.5" fill="#fbbf24" />
+          </svg>
+          <span>{SITE_NAME}</span>
+        </SiteLink>
+        <button
+          type="button"
+          className="nav-toggle"
+          aria-expanded={mobileOpen}
+          aria-controls="site-nav"
+          onClick={() => setMobileOpen(!mobileOpen)}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') setMobileOpen(false)
+          }}
+        >
+          <span className="visually-hidden">{mobileOpen ? 'Close menu' : 'Open menu'}</span>
+          <svg width="22" height="22" viewBox="0 0 22 22" aria-hidden="true">
+            {mobileOpen ? (
+              <path d="M5 5l12 12M17 5 5 17" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            ) : (
+              <path d="M3 6h16M3 11h16M3 16h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            )}
+          </svg>
+        </button>
+        <nav id="site-nav" className="site-nav" aria-label="Main">
+          <ul className="nav-groups">
+            {nav.groups.map((group) =>
+              group.items?.length ? (
+                <NavMenu
+                  key={group.label}
+                  group={{ ...group, items: group.items }}
+                  open={openGroup === group.label}
+                  onToggle={(open) => setOpenGroup(open ? group.label : null)}
+                />
+              ) : (
+                <li key={group.label} className="nav-group">
+                  <SiteLink href={group.href ?? '/'} className="nav-trigger">
+                    {group.label}
+                  </SiteLink>
+                </li>
+              ),
+            )}
+          </ul>
+          <div className="nav-actions">
+            <a href="/login/" className="button button-ghost">
+              Log in
+            </a>
+            <a href="/start/" className="button button-primary">
+              Get started free
+            </a>
+          </div>
+        </nav>
+      </div>
+    </header>
+  )
+}

@@ -1,0 +1,33 @@
+import { useLoaderData } from 'react-router'
+import { Prose } from '../components/Prose.js'
+import { Seo } from '../components/Seo.js'
+import { formatCalendarDate } from '../dates.js'
+import type { ContentPageData } from '../page-data.js'
+
+/** A page written in Markdown: company, legal and product pages. */
+export default function ContentPage() {
+  const { page } = useLoaderData() as ContentPageData
+  return (
+    <article className="page narrow">
+      <Seo title={page.title} description={page.description} />
+      <header className="page-head">
+        <h1>{page.title}</h1>
+        <p className="lead">{page.description}</p>
+        {page.updated && <p className="meta">Last updated {formatCalendarDate(page.updated)}</p>}
+      </header>
+      {page.headings.length > 3 && (
+        <nav className="toc" aria-label="On this page">
+          <h2>On this page</h2>
+          <ol>
+            {page.headings.map((heading) => (
+              <li key={heading.id}>
+                <a href={`#${heading.id}`}>{heading.text}</a>
+              </li>
+            ))}
+          </ol>
+        </nav>
+      )}
+      <Prose html={page.html} />
+    </article>
+  )
+}

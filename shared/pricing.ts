@@ -1,0 +1,104 @@
+/** Plans, currencies and the price arithmetic shown on the pricing page and served by /api/prices. */
+
+export type Billing = 'monthly' | 'yearly'
+
+export interface Currency {
+  code: string
+  flag: string
+  /** Display pattern with an `{amount}` slot, e.g. "${amount}" or "{amount} ₽". */
+  format: string
+}
+
+export interface PlanPrice {
+  price: number
+  price_format: string
+  price_old: number | null
+  price_old_format: string | null
+  price_yearly: number
+  price_yearly_format: string
+}
+
+export interface PlanFeatures {
+  SITES: number
+  /** Widget views a month; null means unlimited. */
+  VIEWS: number | null
+  FEATURE_PRO: boolean
+  FEATURE_STORE_INTEGRATION: boolean
+  /** Fraction taken off the base price per 1000 emails, 0 to 1. */
+  EMAILS_DISCOUNT: number
+}
+
+export interface Plan {
+  resource_uri: string
+  id: number
+  name: string
+  full_name: string
+  summary: string
+  prices: Record<string, PlanPrice>
+  features: PlanFeatures
+}
+
+export interface PlanFeatureRow {
+  /** Also the in-page anchor of the feature on the pricing page. */
+  id: string
+  name: string
+  description: string
+  /** Marked as a Pro feature. */
+  pro: boolean
+  /** The plan flag a plan needs to include the feature; null when every plan has it. */
+  requires: 'FEATURE_PRO' | 'FEATURE_STORE_INTEGRATION' | null
+}
+
+export function planIncludes(plan: Plan, feature: PlanFeatureRow): boolean {
+  return feature.requires === null || plan.features[feature.requires]
+}
+
+export interface PricesResponse {
+  plans: Plan[]
+  currency: Currency
+  currencies: Currency[]
+  features: PlanFeatureRow[]
+}
+
+/** What 1000 emails cost before a plan's discount, in US dollars. */
+export const EMAILS_BASE_PRICE_USD = 2
+
+export function formatAmount(amount: number, currency: Currency): string {
+  const text = Number.isInteger(amount) ? amount.toLocaleString('en-US') : amount.toFixed(2)
+  return currency.format.replace('{amount}', text)
+}
+
+/** Price of 1000 emails on a plan: the base price reduced by the plan's EMAILS_DISCOUNT fraction. */
+export function emailsPricePer1000(discount: number): number {
+  return Math.round(EMAILS_BASE_PRICE_USD * (1 - discount) * 100) / 100
+}
+
+/** The discount as a whole percentage, e.g. 0.25 → 25. */
+export function discountPercent(discount: number): number {
+  return Math.round(discount * 100)
+}
+
+export function monthlyViewsLabel(views: number | null): string {
+  return views === null ? 'Unlimited' : views.toLocaleString('en-US')
+}
+
+/** The monthly price to show: the monthly price, or the per-month price when billed yearly. */
+export function pricePerMonth(price: PlanPrice, billing: Billing): { amount: number; text: string } {
+  return billing === 'yearly'
+    ? { amount: price.price_yearly, text: price.price_yearly_format }
+    : { amount: price.price, text: price.price_format }
+}
+
+/**
+ * The crossed-out price beside the current one: the plan's old price when it has one, otherwise,
+ * when billed yearly, the monthly price it is cheaper than.
+ */
+export function crossedOutPrice(price: PlanPrice, billing: Billing): string | null {
+  if (price.price_old_format) return price.price_old_format
+  return billing === 'yearly' && price.price_yearly < price.price ? price.price_format : null
+}
+
+/** Whole-percent saving of yearly billing against monthly, e.g. 9 → 7 is 22. */
+export function yearlySavingPercent(price: PlanPrice): number {
+  return price.price > 0 ? Math.round((1 - price.price_yearly / price.price) * 100) : 0
+}

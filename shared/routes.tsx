@@ -1,0 +1,26 @@
+import type { LoaderFunction, RouteObject } from 'react-router'
+import { PageErrorBoundary } from './layout/PageError.js'
+import { RootErrorBoundary, RootLayout } from './layout/Root.js'
+import { pages } from './pages.js'
+
+/** Gives each side its own data loading: the server reads data/, the browser asks the server. */
+export type LoaderFor = (routeId: string) => LoaderFunction | undefined
+
+export function createRoutes(loaderFor: LoaderFor): RouteObject[] {
+  return [
+    {
+      id: 'root',
+      path: '/',
+      Component: RootLayout,
+      ErrorBoundary: RootErrorBoundary,
+      loader: loaderFor('root'),
+      // The navigation and footer never change between pages.
+      shouldRevalidate: () => false,
+      children: pages.map((page) => {
+        const lazy = async () => ({ Component: (await page.load()).default })
+        const shared = { id: page.id, loader: loaderFor(page.id), ErrorBoundary: PageErrorBoundary, handle: { module: page.module }, lazy }
+        return page.path === undefined ? { ...shared, index: true as const } : { ...shared, path: page.path }
+      }),
+    },
+  ]
+}

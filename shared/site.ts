@@ -1,0 +1,21 @@
+import type { HomeContent, SiteNav } from './content.js'
+
+export const SITE_NAME = 'Poplift'
+
+/** Id of the non-executable script tag that carries router state from the server to the browser. */
+export const HYDRATION_ELEMENT_ID = '__router_state'
+
+/** Data of the root route: what every page's chrome needs. */
+export interface RootData {
+  nav: SiteNav
+  /** The call to action at the foot of every page. */
+  cta: HomeContent['cta']
+  /** Public origin of the site, for canonical and Open Graph URLs. */
+  origin: string
+}
+
+/** Assets the document links, read by the server from the build manifest and handed to the browser. */
+export interface DocumentAssets {
+  stylesheets: string[]
+  modulePreloads: string[]
+}
