@@ -1,0 +1,40 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pino } from 'pino'
+import { createApp, type AppOverrides } from '../../server/app.js'
+import { loadConfig } from '../../server/config.js'
+
+export const ROOT = path.resolve(import.meta.dirname, '../..')
+
+/** The site as tests see it: project data, no build output unless `rootDir` says otherwise, silent logs. */
+export function testApp(env: Record<string, string> = {}, overrides: AppOverrides = {}, rootDir = ROOT) {
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'https://site.example', ...env }, rootDir)
+  return createApp(config, { logger: pino({ level: 'silent' }), ...overrides }).app
+}
+
+/**
+ * A project root with the real data/ and public/ and a small fake build, so asset handling can
+ * be tested without running the bundler.
+ */
+export function rootWithFakeBuild() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-root-'))
+  fs.symlinkSync(path.join(ROOT, 'data'), path.join(dir, 'data'))
+  fs.symlinkSync(path.join(ROOT, 'public'), path.join(dir, 'public'))
+  const assets = path.join(dir, 'dist', 'public', 'assets')
+  fs.mkdirSync(assets, { recursive: true })
+  fs.writeFileSync(path.join(assets, 'entry-TEST1234.js'), 'console.log("entry")')
+  fs.writeFileSync(path.join(assets, 'entry-TEST1234.css'), 'body{}')
+  fs.writeFileSync(path.join(assets, 'chunk-SHARED12.js'), 'export {}')
+  fs.writeFileSync(path.join(assets, 'Pricing-PRICE123.js'), 'export {}')
+  fs.writeFileSync(
+    path.join(dir, 'dist', 'manifest.json'),
+    JSON.stringify({
+      entry: '/assets/entry-TEST1234.js',
+      entryImports: ['/assets/chunk-SHARED12.js'],
+      stylesheets: ['/assets/entry-TEST1234.css'],
+      modules: { Pricing: ['/assets/Pricing-PRICE123.js'] },
+    }),
+  )
+  return dir
+}

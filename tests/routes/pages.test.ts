@@ -1,0 +1,191 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import request from 'supertest'
+import { describe, expect, it } from 'vitest'
+import type { PriceList } from '../../server/api/prices.js'
+import { ROOT, testApp } from './app.js'
+
+const app = testApp()
+const json = (file: string) => JSON.parse(fs.readFileSync(path.join(ROOT, 'data', file), 'utf8'))
+const home = json('home.json')
+const helpSections: { slug: string; subs?: { slug: string }[] }[] = json('content/help/sections.json')
+const blogThemes: { slug: string; name: string }[] = json('content/blog/themes.json')
+const mdCount = (...dir: string[]) => {
+  const full = path.join(ROOT, 'data', 'content', ...dir)
+  return fs.existsSync(full) ? fs.readdirSync(full).filter((name) => name.endsWith('.md')).length : 0
+}
+
+/** Every <script> on a page either loads a file or is inert JSON: nothing inline runs. */
+function inlineScripts(html: string): string[] {
+  return [...html.matchAll(/<script\b([^>]*)>/g)].map((match) => match[1] ?? '').filter((attrs) => !/\bsrc=/.test(attrs) && !/type="application\/json"/.test(attrs))
+}
+
+async function page(pathname: string, status = 200) {
+  const response = await request(app).get(pathname)
+  expect(response.status, pathname).toBe(status)
+  expect(response.headers['content-type']).toBe('text/html; charset=utf-8')
+  return response.text
+}
+
+describe('pages', () => {
+  const sitemapPaths = async () => {
+    const xml = (await request(app).get('/sitemap.xml')).text
+    return [...xml.matchAll(/<loc>https:\/\/site\.example([^<]*)<\/loc>/g)].map((match) => match[1]!)
+  }
+
+  it('serves every page of the sitemap with a unique title and description, a canonical link and no inline script', async () => {
+    const paths = await sitemapPaths()
+    expect(paths.length).toBeGreaterThan(60)
+    const titles = new Set<string>()
+    const descriptions = new Set<string>()
+    for (const pathname of paths) {
+      const html = await page(pathname)
+      const title = /<title>([^<]+)<\/title>/.exec(html)?.[1]
+      const description = /<meta name="description" content="([^"]+)"/.exec(html)?.[1]
+      expect(title, pathname).toBeTruthy()
+      expect(description, pathname).toBeTruthy()
+      expect(titles.has(title!), `duplicate title ${title} on ${pathname}`).toBe(false)
+      expect(descriptions.has(description!), `duplicate description on ${pathname}`).toBe(false)
+      titles.add(title!)
+      descriptions.add(description!)
+      expect(html).toContain(`<link rel="canonical" href="https://site.example${pathname}"/>`)
+      expect(html).toContain(`<meta property="og:url" content="https://site.example${pathname}"/>`)
+      expect(inlineScripts(html), pathname).toEqual([])
+      expect(html.match(/<h1[\s>]/g), `one h1 on ${pathname}`).toHaveLength(1)
+    }
+  }, 120_000)
+
+  it('lists every content page in the sitemap', async () => {
+    const paths = await sitemapPaths()
+    for (const pathname of ['/', '/pricing/', '/faq/', '/about/', '/privacy/', '/terms/', '/anti-spam-policy/', '/aurora', '/shopify-apps', '/email-templates/', '/blog/', '/help/', '/usecase/']) {
+      expect(paths).toContain(pathname)
+    }
+    for (const theme of blogThemes) expect(paths).toContain(`/blog/${theme.slug}/`)
+    for (const section of ['build-email-list', 'collect-feedback', 'request-forms', 'make-announcements', 'shopify']) {
+      expect(paths).toContain(`/usecase/${section}/`)
+    }
+  })
+
+  it('renders the home page with its sections, the 14 shop categories and the generator cards', async () => {
+    const html = await page('/')
+    for (const id of ['widgets', 'automations', 'contacts', 'broadcasts']) expect(html).toContain(`id="${id}"`)
+    expect(html).toContain(home.hero.title.replace(/&/g, '&amp;').replace(/'/g, '&#x27;'))
+    const tabs = [...html.matchAll(/role="tab"[^>]*>([^<]+)</g)].map((match) => match[1])
+    expect(tabs).toEqual(['Clothing', 'Jewelry', 'Video', 'Art', 'Food', 'Home', 'Shoes', 'Minimal', 'Sports', 'Kids', 'Beauty', 'Product', 'Pets', 'Bags'])
+    for (const generator of ['/ai-subject-line-generator/', '/email-scrolling-text-gif-generator/', '/calligraphy-text-generator/', '/email-countdown-timer-generator/', '/image-slideshow-gif-generator/']) {
+      expect(html).toContain(`href="${generator}"`)
+    }
+    expect(html).toContain('href="/start/"')
+  })
+
+  it('renders the navigation groups in order with Pricing as a link', async () => {
+    const html = await page('/faq/')
+    const labels = [...html.matchAll(/class="nav-trigger"[^>]*>([A-Za-z]+)/g)].map((match) => match[1])
+    expect(labels).toEqual(['Solutions', 'Templates', 'Resources', 'Pricing', 'Products'])
+    expect(html).toMatch(/<a class="nav-trigger" href="\/pricing\/"[^>]*>Pricing<\/a>/)
+    expect(html).toMatch(/<button[^>]*class="nav-trigger"[^>]*aria-expanded="false"/)
+  })
+
+  it('renders the pricing plans in RUB, monthly, with views, per-1000 email prices and pro marks', async () => {
+    const html = await page('/pricing/')
+    expect(html).toContain('data-testid="price-4">490 ₽<')
+    expect(html).toContain('data-testid="price-5">790 ₽<')
+    expect(html).toContain('data-testid="price-6">790 ₽<')
+    expect(html).toContain('990 ₽')
+    expect(html).toContain('1,390 ₽')
+    expect(html).toMatch(/<strong>Unlimited<\/strong> widget views a month/)
+    expect(html).toMatch(/<strong>20,000<\/strong> widget views a month/)
+    expect(html).toMatch(/data-testid="emails-4"><strong>\$2<\/strong> per 1000 emails<\/li>/)
+    expect(html).toMatch(/data-testid="emails-5"><strong>\$1.50<\/strong> per 1000 emails<span class="discount-chip">−<!-- -->25<!-- -->%/)
+    expect(html).toMatch(/data-testid="emails-6"><strong>\$1<\/strong> per 1000 emails<span class="discount-chip">−<!-- -->50<!-- -->%/)
+    for (const anchor of ['widgets', 'email-marketing', 'branding-removal']) expect(html).toContain(`id="${anchor}"`)
+  })
+
+  it('renders USD yearly prices when the query asks for them', async () => {
+    const html = await page('/pricing/?currency=usd&billing=yearly')
+    expect(html).toContain('data-testid="price-4">$7<')
+    expect(html).toContain('data-testid="price-5">$14<')
+  })
+
+  it('still renders the pricing page, without plans, when prices fail to load', async () => {
+    const failing: PriceList = {
+      features: [],
+      currencies: [],
+      currentCurrency: { code: 'RUB', flag: '', format: '{amount}' },
+      forCurrency: () => {
+        throw new Error('price service down')
+      },
+    }
+    const response = await request(testApp({}, { prices: failing })).get('/pricing/')
+    expect(response.status).toBe(200)
+    expect(response.text).not.toContain('class="plan-card')
+    expect(response.text).toContain('Plans are not available right now')
+    expect(response.text).toContain('<h1>Simple plans that grow with your shop</h1>')
+    expect(response.text).toContain('class="site-footer"')
+  })
+
+  it('shows help article counts that equal the articles that exist', async () => {
+    const html = await page('/help/')
+    for (const section of helpSections) {
+      const own = mdCount('help', section.slug)
+      const inSubs = (section.subs ?? []).reduce((sum, sub) => sum + mdCount('help', section.slug, sub.slug), 0)
+      const total = own + inSubs
+      expect(total, section.slug).toBeGreaterThan(0)
+      const sectionHtml = await page(`/help/${section.slug}/`)
+      expect(sectionHtml).toContain(`${total} ${total === 1 ? 'article' : 'articles'}<!-- --> · `)
+      for (const sub of section.subs ?? []) {
+        const count = mdCount('help', section.slug, sub.slug)
+        expect(await page(`/help/${section.slug}/${sub.slug}/`)).toContain(`${count} ${count === 1 ? 'article' : 'articles'}<!-- --> · `)
+      }
+    }
+    expect(html).toContain('videos')
+  })
+
+  it('lists the widget help subsections in order', async () => {
+    const html = await page('/help/widgets/')
+    const subs = [...html.matchAll(/<h2><a href="\/help\/widgets\/([a-z-]+)\/"/g)].map((match) => match[1])
+    expect(subs).toEqual(['installation', 'design', 'targeting', 'integrations', 'ab-tests', 'developers'])
+  })
+
+  it('has the seven blog themes with at least two posts each', async () => {
+    expect(blogThemes.map((theme) => theme.slug)).toEqual([
+      'lead-generation',
+      'ecommerce-marketing',
+      'customer-engagement',
+      'aurora-updates',
+      'product-updates',
+      'email-marketing',
+      'success-stories',
+    ])
+    for (const theme of blogThemes) {
+      const html = await page(`/blog/${theme.slug}/`)
+      expect(mdCount('blog', theme.slug), theme.slug).toBeGreaterThanOrEqual(2)
+      expect(html.match(/class="post-card"/g)).toHaveLength(mdCount('blog', theme.slug))
+    }
+  })
+
+  it('links the Shopify app store from /shopify-apps', async () => {
+    expect(await page('/shopify-apps')).toContain('href="https://apps.shopify.com/poplift"')
+  })
+
+  it('answers unknown pages with a rendered 404 that search engines skip', async () => {
+    for (const pathname of ['/no-such-page/', '/blog/no-such-theme/', '/blog/lead-generation/no-such-post/', '/help/no-such-section/', '/help/widgets/no-such-sub/', '/help/widgets/design/no-such-article/', '/usecase/no-such-case/']) {
+      const html = await page(pathname, 404)
+      expect(html).toContain('We can’t find that page')
+      expect(html).toContain('<meta name="robots" content="noindex"/>')
+      expect(html).toContain('class="site-header"')
+    }
+  })
+
+  it('serves route data as JSON for client navigation', async () => {
+    const response = await request(app).get('/faq/?_data=faq').expect(200)
+    expect(response.headers['content-type']).toMatch(/^application\/json/)
+    expect(response.body.faq.groups.length).toBeGreaterThan(0)
+    const missing = await request(app).get('/blog/nope/?_data=blog-theme').expect(404)
+    expect(missing.body.error.code).toBe('not_found')
+    const bad = await request(app).get('/faq/?_data=%3Cscript%3E').expect(400)
+    expect(bad.body.error.field).toBe('_data')
+    const twice = await request(app).get('/faq/?_data=faq&_data=home').expect(400)
+    expect(twice.body.error.field).toBe('_data')
+  })
+})
