@@ -8,6 +8,9 @@ export interface RenderedMarkdown {
   words: number
 }
 
+/** Links may point into the site, at a fragment, or to web and mail addresses; nothing else. */
+const SAFE_HREF = /^(\/(?!\/)|#|https?:\/\/|mailto:)/i
+
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/
 
 /** Splits a Markdown file into its YAML front matter and body. */
@@ -43,6 +46,7 @@ export function renderMarkdown(source: string): RenderedMarkdown {
       },
       link(token: Tokens.Link) {
         const text = this.parser.parseInline(token.tokens)
+        if (!SAFE_HREF.test(token.href)) return text
         const href = escapeHtml(token.href)
         const title = token.title ? ` title="${escapeHtml(token.title)}"` : ''
         const external = /^https?:\/\//i.test(token.href)
