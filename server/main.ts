@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
 
@@ -18,7 +19,8 @@ function start() {
 
   const { app, logger } = createApp(config)
   const server = app.listen(config.PORT, config.HOST, () => {
-    logger.info({ url: `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT}` }, 'site listening')
+    const { port } = server.address() as AddressInfo
+    logger.info({ url: `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`, port }, 'site listening')
   })
   server.keepAliveTimeout = 65_000
 

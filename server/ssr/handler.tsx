@@ -67,7 +67,8 @@ export function createPageHandler({ loaderFor, manifest, cache, origin, logger }
       const module = (match.route.handle as { module?: string } | undefined)?.module
       return module ? (manifest.modules[module] ?? []) : []
     })
-    return { stylesheets: manifest.stylesheets, modulePreloads: [...new Set([...manifest.entryImports, ...modules])] }
+    // The entry is listed too: React preloads its bootstrap module only at low priority.
+    return { stylesheets: manifest.stylesheets, modulePreloads: [...new Set([manifest.entry, ...manifest.entryImports, ...modules])] }
   }
 
   /** The browser's loaders ask for one route's data as JSON: `?_data={routeId}`. */

@@ -1,0 +1,192 @@
+import { once } from 'node:events'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import zlib from 'node:zlib'
+import request from 'supertest'
+import { describe, expect, it } from 'vitest'
+import { rootWithFakeBuild, testApp } from './app.js'
+
+const app = testApp()
+
+/** A GET whose body arrives exactly as sent, still compressed. */
+async function rawGet(handler: ReturnType<typeof testApp>, path: string, acceptEncoding: string) {
+  const server = handler.listen(0)
+  await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  try {
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      http.get({ port, path, headers: { 'Accept-Encoding': acceptEncoding } }, resolve).on('error', reject)
+    })
+    const chunks: Buffer[] = []
+    for await (const chunk of response) chunks.push(chunk as Buffer)
+    return { headers: response.headers, body: Buffer.concat(chunks) }
+  } finally {
+    server.close()
+  }
+}
+
+describe('canonical URLs', () => {
+  it('redirects a page without its trailing slash with 301, keeping the query', async () => {
+    const response = await request(app).get('/pricing?currency=USD&billing=yearly').expect(301)
+    expect(response.headers.location).toBe('/pricing/?currency=USD&billing=yearly')
+    expect((await request(app).get('/blog/lead-generation').expect(301)).headers.location).toBe('/blog/lead-generation/')
+  })
+
+  it('keeps /aurora and /shopify-apps without a slash', async () => {
+    await request(app).get('/aurora').expect(200)
+    await request(app).get('/shopify-apps').expect(200)
+    expect((await request(app).get('/aurora/?a=1').expect(301)).headers.location).toBe('/aurora?a=1')
+    expect((await request(app).get('/shopify-apps/').expect(301)).headers.location).toBe('/shopify-apps')
+  })
+
+  it('never redirects to another host', async () => {
+    for (const path of ['//evil.example/', '//evil.example', '///evil.example/x', '/\\evil.example']) {
+      const response = await request(app).get(path)
+      const location = response.headers.location as string | undefined
+      if (location) expect(location, path).toMatch(/^\/(?![/\\])/)
+    }
+  })
+})
+
+describe('security headers', () => {
+  it('sends a CSP without inline scripts, and the usual hardening headers', async () => {
+    const response = await request(app).get('/').expect(200)
+    const csp = response.headers['content-security-policy'] as string
+    expect(csp).toContain("script-src 'self'")
+    expect(csp).not.toContain('unsafe-inline')
+    expect(csp).not.toContain('unsafe-eval')
+    expect(csp).toContain("object-src 'none'")
+    expect(csp).toContain("frame-ancestors 'self'")
+    expect(csp).toContain('upgrade-insecure-requests')
+    expect(response.headers['x-content-type-options']).toBe('nosniff')
+    expect(response.headers['strict-transport-security']).toMatch(/max-age=31536000/)
+    expect(response.headers['referrer-policy']).toBe('no-referrer')
+    expect(response.headers['x-powered-by']).toBeUndefined()
+  })
+
+  it('skips HSTS and insecure-request upgrades on a plain-HTTP origin', async () => {
+    const response = await request(testApp({ PUBLIC_URL: 'http://localhost:3000' })).get('/').expect(200)
+    expect(response.headers['strict-transport-security']).toBeUndefined()
+    expect(response.headers['content-security-policy']).not.toContain('upgrade-insecure-requests')
+  })
+
+  it('gives every response a request id, reusing a well-formed incoming one', async () => {
+    const fresh = await request(app).get('/healthz').expect(200)
+    expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
+    const reused = await request(app).get('/healthz').set('X-Request-Id', 'abc-123').expect(200)
+    expect(reused.headers['x-request-id']).toBe('abc-123')
+    const rejected = await request(app).get('/healthz').set('X-Request-Id', 'bad id <script>').expect(200)
+    expect(rejected.headers['x-request-id']).not.toContain('<')
+  })
+})
+
+describe('health', () => {
+  it('answers /healthz', async () => {
+    const response = await request(app).get('/healthz').expect(200)
+    expect(response.body).toEqual({ status: 'ok' })
+    expect(response.headers['cache-control']).toBe('no-store')
+  })
+})
+
+describe('page cache', () => {
+  it('serves a repeat visit from memory: same bytes, ETag, 304 when unchanged', async () => {
+    const cachedApp = testApp()
+    const first = await request(cachedApp).get('/faq/').expect(200)
+    expect(first.headers.etag).toBeUndefined()
+    // The copy is stored once compression finishes, just after the first response.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const second = await request(cachedApp).get('/faq/').expect(200)
+    expect(second.text).toBe(first.text)
+    expect(second.headers.etag).toMatch(/^"[\w-]+"$/)
+    expect(second.headers['cache-control']).toBe('no-cache')
+    expect(second.headers['content-security-policy']).toBeTruthy()
+    expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id'])
+    await request(cachedApp).get('/faq/').set('If-None-Match', second.headers.etag).expect(304)
+  })
+
+  it('sends the stored page compressed with brotli or gzip as the browser accepts', async () => {
+    const cachedApp = testApp()
+    const plain = await request(cachedApp).get('/about/').expect(200)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const br = await rawGet(cachedApp, '/about/', 'br, gzip')
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers.vary).toContain('Accept-Encoding')
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(plain.text)
+    const gz = await rawGet(cachedApp, '/about/', 'gzip')
+    expect(gz.headers['content-encoding']).toBe('gzip')
+    expect(zlib.gunzipSync(gz.body).toString()).toBe(plain.text)
+    const identity = await rawGet(cachedApp, '/about/', 'identity')
+    expect(identity.headers['content-encoding']).toBeUndefined()
+    expect(identity.body.toString()).toBe(plain.text)
+  })
+
+  it('does not keep pages that are not found', async () => {
+    const cachedApp = testApp()
+    await request(cachedApp).get('/missing-page/').expect(404)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const again = await request(cachedApp).get('/missing-page/').expect(404)
+    expect(again.headers.etag).toBeUndefined()
+  })
+
+  it('can be switched off', async () => {
+    const uncached = testApp({ PAGE_CACHE_ENTRIES: '0' })
+    await request(uncached).get('/faq/').expect(200)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect((await request(uncached).get('/faq/').expect(200)).headers.etag).toBeUndefined()
+  })
+
+  it('answers HEAD without a body', async () => {
+    const response = await request(app).head('/faq/').expect(200)
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(response.text ?? '').toBe('')
+  })
+})
+
+describe('built assets', () => {
+  const built = testApp({}, {}, rootWithFakeBuild())
+
+  it('links the stylesheet, preloads the entry imports and the page chunk, and boots the entry module', async () => {
+    const html = (await request(built).get('/pricing/').expect(200)).text
+    expect(html).toContain('<link rel="stylesheet" href="/assets/entry-TEST1234.css"/>')
+    expect(html).toContain('<link rel="modulepreload" href="/assets/chunk-SHARED12.js"/>')
+    expect(html).toContain('<link rel="modulepreload" href="/assets/Pricing-PRICE123.js"/>')
+    expect(html).toContain('<link rel="modulepreload" href="/assets/entry-TEST1234.js"/>')
+    expect(html).toMatch(/<script type="module" src="\/assets\/entry-TEST1234.js"[^>]*async=""/)
+    const home = (await request(built).get('/').expect(200)).text
+    expect(home).not.toContain('Pricing-PRICE123.js')
+  })
+
+  it('serves hashed files with immutable caching', async () => {
+    const response = await request(built).get('/assets/entry-TEST1234.js').expect(200)
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(response.headers['content-type']).toMatch(/javascript/)
+  })
+
+  it('answers a missing asset with 404, not a page', async () => {
+    const response = await request(built).get('/assets/nope-00000000.js').expect(404)
+    expect(response.headers['content-type']).not.toMatch(/html/)
+  })
+
+  it('serves public files', async () => {
+    const response = await request(built).get('/favicon.svg').expect(200)
+    expect(response.headers['content-type']).toMatch(/svg/)
+  })
+})
+
+describe('robots.txt and sitemap.xml', () => {
+  it('points crawlers at the sitemap and away from services', async () => {
+    const response = await request(app).get('/robots.txt').expect(200)
+    expect(response.headers['content-type']).toMatch(/^text\/plain/)
+    expect(response.text).toContain('Sitemap: https://site.example/sitemap.xml')
+    expect(response.text).toContain('Disallow: /api/')
+  })
+
+  it('lists absolute page URLs', async () => {
+    const response = await request(app).get('/sitemap.xml').expect(200)
+    expect(response.headers['content-type']).toMatch(/^application\/xml/)
+    expect(response.text).toContain('<loc>https://site.example/</loc>')
+    expect(response.text).toContain('<loc>https://site.example/aurora</loc>')
+    expect(response.text).not.toContain('/*')
+    expect(response.text).not.toContain('/:')
+  })
+})

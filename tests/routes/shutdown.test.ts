@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import http from 'node:http'
+import readline from 'node:readline'
+import { describe, expect, it } from 'vitest'
+import { ROOT } from './app.js'
+
+/** Starts the real server entry and resolves once it logs the port it listens on. */
+async function startServer() {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const lines: string[] = []
+  const port = await new Promise<number>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line)
+      const entry = JSON.parse(line) as { msg?: string; port?: number }
+      if (entry.msg === 'site listening' && entry.port) resolve(entry.port)
+    })
+    child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)))
+  })
+  return { child, port, lines }
+}
+
+const get = (port: number, path: string) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+        let body = ''
+        res.on('data', (chunk) => (body += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+      })
+      .on('error', reject)
+  })
+
+describe('server process', () => {
+  it('finishes the request in flight on SIGTERM, stops accepting, and exits 0', async () => {
+    const { child, port, lines } = await startServer()
+    expect((await get(port, '/healthz')).status).toBe(200)
+
+    const inFlight = get(port, '/blog/')
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    child.kill('SIGTERM')
+    const [code] = await once(child, 'exit')
+    expect((await inFlight).status).toBe(200)
+    expect(code).toBe(0)
+    expect(lines.some((line) => line.includes('shutting down'))).toBe(true)
+    await expect(get(port, '/healthz')).rejects.toThrow()
+  }, 30_000)
+
+  it('refuses to start with a bad variable and names it', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: 'eighty' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr!.on('data', (chunk) => (stderr += chunk))
+    const [code] = await once(child, 'exit')
+    expect(code).toBe(1)
+    expect(stderr).toContain('PORT')
+  }, 30_000)
+})
