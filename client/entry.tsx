@@ -1,11 +1,11 @@
-import { StrictMode } from 'react'
+import { startTransition, StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router'
 import { RouterProvider } from 'react-router/dom'
 import { ShellContext } from '../shared/layout/shell.js'
 import { createRoutes } from '../shared/routes.js'
 import { readPageState } from '../shared/router-state.js'
-import { HYDRATION_ELEMENT_ID } from '../shared/site.js'
+import { HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID } from '../shared/site.js'
 import { clientLoaderFor } from './loaders.js'
 import './styles.css'
 
@@ -26,18 +26,23 @@ async function hydrate() {
   if (!element?.textContent) throw new Error('Page state is missing from the page')
   const pageState = element.textContent
   const { assets, hydrationData } = readPageState(pageState)
+  const css = document.getElementById(STYLESHEET_ELEMENT_ID)?.textContent ?? ''
 
   const routes = createRoutes(clientLoaderFor)
   await loadMatchedRoutes(routes)
   const router = createBrowserRouter(routes, { hydrationData })
-  hydrateRoot(
-    document,
-    <StrictMode>
-      <ShellContext value={{ assets, pageState }}>
-        <RouterProvider router={router} />
-      </ShellContext>
-    </StrictMode>,
-  )
+  // As a transition, hydration yields to the browser every few milliseconds instead of
+  // blocking input for the whole page.
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <StrictMode>
+        <ShellContext value={{ assets, css, pageState }}>
+          <RouterProvider router={router} />
+        </ShellContext>
+      </StrictMode>,
+    )
+  })
 }
 
 void hydrate()

@@ -6,12 +6,22 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import zlib from 'node:zlib'
 import * as esbuild from 'esbuild'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const dist = path.join(root, 'dist')
 const assetsDir = path.join(dist, 'public', 'assets')
 const PUBLIC_PREFIX = '/assets/'
+
+/**
+ * React Router's package exports only its development build; its production build (no dev
+ * warnings, smaller) sits beside it. Both bundles use the production one.
+ */
+const reactRouterProduction = {
+  'react-router': path.join(root, 'node_modules/react-router/dist/production/index.mjs'),
+  'react-router/dom': path.join(root, 'node_modules/react-router/dist/production/dom-export.mjs'),
+}
 
 /** Browser code must never pull in server modules (secrets, file system, database). */
 const noServerImports: esbuild.Plugin = {
@@ -44,6 +54,7 @@ async function buildClient() {
     assetNames: '[name]-[hash]',
     metafile: true,
     define: { 'process.env.NODE_ENV': '"production"' },
+    alias: reactRouterProduction,
     plugins: [noServerImports],
     logLevel: 'warning',
   })
@@ -76,7 +87,7 @@ async function buildClient() {
     modules,
   }
   fs.writeFileSync(path.join(dist, 'manifest.json'), JSON.stringify(manifest, null, 2))
-  return { manifest, outputs }
+  return { manifest }
 }
 
 async function buildServer() {
@@ -93,6 +104,7 @@ async function buildServer() {
     format: 'esm',
     target: 'node20',
     packages: 'external',
+    alias: reactRouterProduction,
     jsx: 'automatic',
     outdir: path.join(dist, 'server'),
     sourcemap: 'linked',
@@ -104,9 +116,14 @@ fs.mkdirSync(dist, { recursive: true })
 if (fs.existsSync(path.join(root, 'scripts/copy-fonts.ts'))) {
   execFileSync('npm', ['run', '--silent', 'build:fonts'], { cwd: root, stdio: 'inherit' })
 }
-const [{ manifest, outputs }] = await Promise.all([buildClient(), buildServer()])
+const [{ manifest }] = await Promise.all([buildClient(), buildServer()])
 
-const sizes = Object.entries(outputs)
-  .filter(([file]) => file.endsWith('.js') || file.endsWith('.css'))
-  .map(([file, output]) => `${path.basename(file).padEnd(32)} ${(output.bytes / 1024).toFixed(1).padStart(7)} KB`)
-console.log(`client entry ${manifest.entry}\n${sizes.join('\n')}`)
+// What a first visit to each kind of page downloads in JavaScript, compressed as it is served.
+const gzipKb = (url: string) => zlib.gzipSync(fs.readFileSync(path.join(assetsDir, url.slice(PUBLIC_PREFIX.length)))).length / 1024
+const shared = [manifest.entry, ...manifest.entryImports].reduce((sum, url) => sum + gzipKb(url), 0)
+console.log(`JavaScript per page, gzipped (shared entry ${shared.toFixed(1)} KB + page chunks):`)
+for (const [module, urls] of Object.entries(manifest.modules).sort()) {
+  const own = urls.reduce((sum, url) => sum + gzipKb(url), 0)
+  console.log(`  ${module.padEnd(14)} ${(shared + own).toFixed(1).padStart(6)} KB`)
+}
+

@@ -16,7 +16,7 @@ import { createLogger } from './logger.js'
 import { robotsTxt, sitemapXml } from './seo.js'
 import { createPageHandler } from './ssr/handler.js'
 import { createServerLoaders } from './ssr/loaders.js'
-import { loadManifest } from './ssr/manifest.js'
+import { loadClientAssets } from './ssr/manifest.js'
 import { PageCache, serveCachedPages } from './ssr/page-cache.js'
 
 export interface AppOverrides {
@@ -31,7 +31,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 /** Hashed client files never change under a name, so browsers may keep them for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 
-function securityHeaders(config: Config): RequestHandler {
+function securityHeaders(config: Config, inlineStyleSource?: string): RequestHandler {
   const https = config.publicOrigin.startsWith('https:')
   return helmet({
     contentSecurityPolicy: {
@@ -40,7 +40,8 @@ function securityHeaders(config: Config): RequestHandler {
         defaultSrc: ["'self'"],
         // No inline script at all: router state travels in a JSON script tag, which never runs.
         scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
+        // The one inline stylesheet is allowed by its hash, nothing else inline.
+        styleSrc: ["'self'", ...(inlineStyleSource ? [inlineStyleSource] : [])],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
@@ -72,8 +73,8 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   const content = loadContent(dataDir)
   const prices = overrides.prices ?? loadPriceList(dataDir)
   const holidays = loadHolidayDefinitions(dataDir)
-  const manifest = loadManifest(config.rootDir)
-  if (!manifest && config.NODE_ENV === 'production') {
+  const client = loadClientAssets(config.rootDir)
+  if (!client && config.NODE_ENV === 'production') {
     logger.warn('dist/manifest.json is missing: pages are served without scripts and styles. Run `npm run build`.')
   }
   const cache = new PageCache(config.PAGE_CACHE_ENTRIES)
@@ -97,7 +98,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' })
   })
-  app.use(securityHeaders(config))
+  app.use(securityHeaders(config, client?.cssHashSource))
   app.use(canonicalRedirect)
   app.use(serveCachedPages(cache))
   app.use(compression())
@@ -127,7 +128,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   app.use(
     createPageHandler({
       loaderFor: createServerLoaders({ content, prices, origin: config.publicOrigin }),
-      manifest,
+      client,
       cache,
       origin: config.publicOrigin,
       logger,

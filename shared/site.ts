@@ -5,6 +5,9 @@ export const SITE_NAME = 'Poplift'
 /** Id of the non-executable script tag that carries router state from the server to the browser. */
 export const HYDRATION_ELEMENT_ID = '__router_state'
 
+/** Id of the inline <style> that holds the site's stylesheet. */
+export const STYLESHEET_ELEMENT_ID = 'site-css'
+
 /** Data of the root route: what every page's chrome needs. */
 export interface RootData {
   nav: SiteNav
@@ -16,6 +19,5 @@ export interface RootData {
 
 /** Assets the document links, read by the server from the build manifest and handed to the browser. */
 export interface DocumentAssets {
-  stylesheets: string[]
   modulePreloads: string[]
 }

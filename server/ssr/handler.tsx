@@ -13,7 +13,7 @@ import { ShellContext } from '../../shared/layout/shell.js'
 import { createRoutes, type LoaderFor } from '../../shared/routes.js'
 import { serializePageState } from '../../shared/router-state.js'
 import type { DocumentAssets } from '../../shared/site.js'
-import type { ClientManifest } from './manifest.js'
+import type { ClientAssets } from './manifest.js'
 import type { PageCache } from './page-cache.js'
 
 /** How long a render may stream before it is cut off. */
@@ -24,7 +24,7 @@ const HTML = 'text/html; charset=utf-8'
 
 export interface PageHandlerOptions {
   loaderFor: LoaderFor
-  manifest: ClientManifest | null
+  client: ClientAssets | null
   cache: PageCache
   origin: string
   logger: Logger
@@ -58,17 +58,19 @@ function toFetchRequest(req: ExpressRequest, origin: string, signal: AbortSignal
   return new Request(origin + req.originalUrl, { method: 'GET', signal, headers: { accept: req.get('accept') ?? '*/*' } })
 }
 
-export function createPageHandler({ loaderFor, manifest, cache, origin, logger }: PageHandlerOptions) {
+export function createPageHandler({ loaderFor, client, cache, origin, logger }: PageHandlerOptions) {
+  const manifest = client?.manifest
+  const css = client?.css ?? ''
   const staticHandler = createStaticHandler(createRoutes(loaderFor))
 
   const assetsFor = (context: StaticHandlerContext): DocumentAssets => {
-    if (!manifest) return { stylesheets: [], modulePreloads: [] }
+    if (!manifest) return { modulePreloads: [] }
     const modules = context.matches.flatMap((match) => {
       const module = (match.route.handle as { module?: string } | undefined)?.module
       return module ? (manifest.modules[module] ?? []) : []
     })
     // The entry is listed too: React preloads its bootstrap module only at low priority.
-    return { stylesheets: manifest.stylesheets, modulePreloads: [...new Set([manifest.entry, ...manifest.entryImports, ...modules])] }
+    return { modulePreloads: [...new Set([manifest.entry, ...manifest.entryImports, ...modules])] }
   }
 
   /** The browser's loaders ask for one route's data as JSON: `?_data={routeId}`. */
@@ -114,7 +116,7 @@ export function createPageHandler({ loaderFor, manifest, cache, origin, logger }
     // 2. Render the document around the matched routes and stream it out.
     const router = createStaticRouter(staticHandler.dataRoutes, context)
     const assets = assetsFor(context)
-    const shell = { assets, pageState: serializePageState(context, assets) }
+    const shell = { assets, css, pageState: serializePageState(context, assets) }
     const cacheKey = req.originalUrl
     const cacheable = cache.enabled && context.statusCode === 200 && cacheKey.length <= MAX_CACHED_URL_LENGTH
     let failed = false

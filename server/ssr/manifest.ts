@@ -1,27 +1,38 @@
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 
 /** Written by scripts/build.ts: the hashed client files a page needs. */
 const manifestSchema = z.object({
-  entry: z.string(),
+  entry: z.string().regex(/^\/assets\//),
   /** Chunks the entry imports statically. */
-  entryImports: z.array(z.string()),
-  stylesheets: z.array(z.string()),
+  entryImports: z.array(z.string().regex(/^\/assets\//)),
+  stylesheets: z.array(z.string().regex(/^\/assets\/[\w.-]+\.css$/)),
   /** Per page module (shared/pages/{name}.tsx): its chunk and every chunk it imports statically. */
-  modules: z.record(z.string(), z.array(z.string())),
+  modules: z.record(z.string(), z.array(z.string().regex(/^\/assets\//))),
 })
 
 export type ClientManifest = z.infer<typeof manifestSchema>
 
-export const MANIFEST_FILE = 'dist/manifest.json'
+export interface ClientAssets {
+  manifest: ClientManifest
+  /** The stylesheets' text, inlined into every page. */
+  css: string
+  /** CSP source allowing exactly that inline stylesheet. */
+  cssHashSource: string
+}
 
 /**
- * Reads the build manifest. Without a build (unit and route tests run from sources) pages still
- * render, just without scripts and styles; `null` tells the caller so it can warn in production.
+ * Reads the build manifest and the stylesheet it names. Without a build (unit and route tests
+ * run from sources) pages still render, just without scripts and styles; `null` says so.
  */
-export function loadManifest(rootDir: string): ClientManifest | null {
-  const file = path.join(rootDir, MANIFEST_FILE)
+export function loadClientAssets(rootDir: string): ClientAssets | null {
+  const file = path.join(rootDir, 'dist', 'manifest.json')
   if (!fs.existsSync(file)) return null
-  return manifestSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')))
+  const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')))
+  const css = manifest.stylesheets.map((href) => fs.readFileSync(path.join(rootDir, 'dist', 'public', href), 'utf8')).join('\n')
+  if (css.includes('</')) throw new Error('The stylesheet contains "</" and cannot be inlined')
+  const cssHashSource = `'sha256-${createHash('sha256').update(css).digest('base64')}'`
+  return { manifest, css, cssHashSource }
 }

@@ -69,7 +69,7 @@ export function StoreCarousel({ examples }: { examples: StoreExamples }) {
             role="tab"
             id={`store-tab-${category.slug}`}
             aria-selected={active === category.slug}
-            aria-controls="store-track"
+            aria-controls="store-panel"
             tabIndex={active === category.slug ? 0 : -1}
             className="store-tab"
             onClick={() => selectTab(index)}
@@ -79,7 +79,7 @@ export function StoreCarousel({ examples }: { examples: StoreExamples }) {
           </button>
         ))}
       </div>
-      <div className="carousel-frame">
+      <div className="carousel-frame" id="store-panel" role="tabpanel" aria-labelledby={`store-tab-${active}`}>
         <button type="button" className="carousel-arrow carousel-prev" aria-label="Previous shops" onClick={() => carouselRef.current?.step(-1)}>
           <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true">
             <path d="M12.5 4 6.5 10l6 6" fill="none" stroke="currentColor" strokeWidth="2" />
@@ -89,8 +89,7 @@ export function StoreCarousel({ examples }: { examples: StoreExamples }) {
           id="store-track"
           className="carousel-track"
           data-carousel-track=""
-          role="tabpanel"
-          aria-labelledby={`store-tab-${active}`}
+          aria-label="Shop examples"
           tabIndex={0}
           onKeyDown={onTrackKeyDown}
         >

@@ -1,12 +1,12 @@
 import { useEffect, useLayoutEffect, useRef } from 'react'
 import { Outlet, useLocation, useNavigationType, useRouteLoaderData } from 'react-router'
-import { HYDRATION_ELEMENT_ID, type RootData } from '../site.js'
+import { HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID, type RootData } from '../site.js'
 import { useShell } from './shell.js'
 import { SiteFooter } from './SiteFooter.js'
 import { SiteHeader } from './SiteHeader.js'
 
 function Document({ children }: { children: React.ReactNode }) {
-  const { assets, pageState } = useShell()
+  const { assets, css, pageState } = useShell()
   return (
     <html lang="en">
       <head>
@@ -14,9 +14,7 @@ function Document({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#4f46e5" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        {assets.stylesheets.map((href) => (
-          <link key={href} rel="stylesheet" href={href} />
-        ))}
+        {css && <style id={STYLESHEET_ELEMENT_ID} dangerouslySetInnerHTML={{ __html: css }} />}
         {assets.modulePreloads.map((href) => (
           <link key={href} rel="modulepreload" href={href} />
         ))}

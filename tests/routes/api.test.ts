@@ -28,7 +28,7 @@ describe('GET /api/prices', () => {
 
   it('answers 304 when the ETag matches', async () => {
     const first = await request(app).get('/api/prices').expect(200)
-    await request(app).get('/api/prices').set('If-None-Match', first.headers.etag).expect(304)
+    await request(app).get('/api/prices').set('If-None-Match', String(first.headers.etag)).expect(304)
   })
 
   it('refuses an unknown or malformed currency, naming the parameter', async () => {

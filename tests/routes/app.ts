@@ -24,7 +24,7 @@ export function rootWithFakeBuild() {
   const assets = path.join(dir, 'dist', 'public', 'assets')
   fs.mkdirSync(assets, { recursive: true })
   fs.writeFileSync(path.join(assets, 'entry-TEST1234.js'), 'console.log("entry")')
-  fs.writeFileSync(path.join(assets, 'entry-TEST1234.css'), 'body{}')
+  fs.writeFileSync(path.join(assets, 'entry-TEST1234.css'), 'body{color:#111}')
   fs.writeFileSync(path.join(assets, 'chunk-SHARED12.js'), 'export {}')
   fs.writeFileSync(path.join(assets, 'Pricing-PRICE123.js'), 'export {}')
   fs.writeFileSync(

@@ -2,6 +2,7 @@ import { once } from 'node:events'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import zlib from 'node:zlib'
+import { createHash } from 'node:crypto'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { rootWithFakeBuild, testApp } from './app.js'
@@ -101,7 +102,7 @@ describe('page cache', () => {
     expect(second.headers['cache-control']).toBe('no-cache')
     expect(second.headers['content-security-policy']).toBeTruthy()
     expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id'])
-    await request(cachedApp).get('/faq/').set('If-None-Match', second.headers.etag).expect(304)
+    await request(cachedApp).get('/faq/').set('If-None-Match', String(second.headers.etag)).expect(304)
   })
 
   it('sends the stored page compressed with brotli or gzip as the browser accepts', async () => {
@@ -145,15 +146,21 @@ describe('page cache', () => {
 describe('built assets', () => {
   const built = testApp({}, {}, rootWithFakeBuild())
 
-  it('links the stylesheet, preloads the entry imports and the page chunk, and boots the entry module', async () => {
+  it('inlines the stylesheet, preloads the entry imports and the page chunk, and boots the entry module', async () => {
     const html = (await request(built).get('/pricing/').expect(200)).text
-    expect(html).toContain('<link rel="stylesheet" href="/assets/entry-TEST1234.css"/>')
+    expect(html).toContain('<style id="site-css">body{color:#111}</style>')
     expect(html).toContain('<link rel="modulepreload" href="/assets/chunk-SHARED12.js"/>')
     expect(html).toContain('<link rel="modulepreload" href="/assets/Pricing-PRICE123.js"/>')
     expect(html).toContain('<link rel="modulepreload" href="/assets/entry-TEST1234.js"/>')
     expect(html).toMatch(/<script type="module" src="\/assets\/entry-TEST1234.js"[^>]*async=""/)
     const home = (await request(built).get('/').expect(200)).text
     expect(home).not.toContain('Pricing-PRICE123.js')
+  })
+
+  it('allows exactly that inline stylesheet in the CSP, by its hash', async () => {
+    const response = await request(built).get('/faq/').expect(200)
+    const hash = createHash('sha256').update('body{color:#111}').digest('base64')
+    expect(response.headers['content-security-policy']).toContain(`style-src 'self' 'sha256-${hash}'`)
   })
 
   it('serves hashed files with immutable caching', async () => {

@@ -4,7 +4,7 @@ import { readPageState, serializePageState } from '../../shared/router-state.js'
 
 const context = (loaderData: Record<string, unknown>, errors: StaticHandlerContext['errors'] = null) =>
   ({ loaderData, errors }) as StaticHandlerContext
-const assets = { stylesheets: ['/assets/a.css'], modulePreloads: [] }
+const assets = { modulePreloads: ['/assets/a.js'] }
 
 describe('page state', () => {
   it('cannot close its script tag or start a comment, whatever the data holds', () => {

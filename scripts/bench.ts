@@ -1,0 +1,106 @@
+/**
+ * `npm run bench`: requests per second of `/` from the built site, against the same bytes served
+ * by a bare node:http server (the ceiling), one after the other, 50 connections for 10 s each.
+ * Both servers run as their own processes on loopback; the ratio is what to compare.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import fs from 'node:fs'
+import http from 'node:http'
+import path from 'node:path'
+import readline from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10)
+const PATH = process.env.BENCH_PATH ?? '/'
+const TARGET_RATIO = 0.15
+
+/** Spawns a server process and resolves with its port once it prints `port=N` or logs `"port":N`. */
+async function startProcess(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const port = await new Promise<number>((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout! })
+    lines.on('line', (line) => {
+      const match = /"port":(\d+)|^port=(\d+)$/.exec(line)
+      if (match) {
+        resolve(Number(match[1] ?? match[2]))
+        // From here on the logs are read and dropped, as a log shipper would.
+        lines.removeAllListeners('line')
+        child.stdout!.resume()
+      }
+    })
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)))
+  })
+  return { child, port }
+}
+
+async function stop(child: ChildProcess) {
+  child.kill('SIGTERM')
+  await once(child, 'exit')
+}
+
+function fetchBody(port: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: PATH }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`GET ${PATH} → ${res.statusCode}`))))
+      })
+      .on('error', reject)
+  })
+}
+
+async function load(port: number, title: string, duration = DURATION_S) {
+  const result = await autocannon({ url: `http://127.0.0.1:${port}${PATH}`, connections: CONNECTIONS, duration, title })
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${title}: ${result.non2xx} non-2xx responses, ${result.errors} errors`)
+  return result
+}
+
+if (!fs.existsSync(path.join(root, 'dist/server/main.js'))) {
+  console.error('Build first: npm run build')
+  process.exit(1)
+}
+
+const WARM_UP_S = 2
+const siteEnv = { NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }
+
+// 1. The site, as `npm start` runs it (logs on, page cache on).
+const site = await startProcess(['dist/server/main.js'], siteEnv)
+const body = await fetchBody(site.port)
+await new Promise((resolve) => setTimeout(resolve, 500))
+await load(site.port, 'warm-up', WARM_UP_S)
+const siteResult = await load(site.port, 'site')
+await stop(site.child)
+
+// 2. For comparison: the site rendering every request (page cache off).
+const uncached = await startProcess(['dist/server/main.js'], { ...siteEnv, PAGE_CACHE_ENTRIES: '0' })
+await load(uncached.port, 'warm-up', WARM_UP_S)
+const uncachedResult = await load(uncached.port, 'site, no cache')
+await stop(uncached.child)
+
+// 3. The ceiling: the same bytes from a bare node:http server.
+const bodyFile = path.join(root, 'dist', 'bench-body.html')
+fs.writeFileSync(bodyFile, body)
+const bareSource = `
+const http = require('node:http'); const body = require('node:fs').readFileSync(${JSON.stringify(bodyFile)});
+const server = http.createServer((req, res) => { res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': body.length }); res.end(body) });
+server.listen(0, '127.0.0.1', () => console.log('port=' + server.address().port));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));`
+const bare = await startProcess(['-e', bareSource], {})
+await load(bare.port, 'warm-up', WARM_UP_S)
+const bareResult = await load(bare.port, 'bare')
+await stop(bare.child)
+fs.rmSync(bodyFile)
+
+const ratio = siteResult.requests.average / bareResult.requests.average
+const row = (name: string, result: autocannon.Result) =>
+  `${name.padEnd(16)} ${result.requests.average.toFixed(0).padStart(8)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms`
+console.log(`\nGET ${PATH} (${(body.length / 1024).toFixed(1)} KB), ${CONNECTIONS} connections, ${DURATION_S} s each`)
+console.log(row('site', siteResult))
+console.log(row('site, no cache', uncachedResult))
+console.log(row('bare node:http', bareResult))
+console.log(`ratio site / bare ${ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}); without the page cache ${(uncachedResult.requests.average / bareResult.requests.average).toFixed(3)}`)
