@@ -1,0 +1,132 @@
+/**
+ * Where a visitor came from, kept in first-party cookies the way sourcebuster.js does: the source
+ * of the first visit and of the current one, entry points, referrers, visit and page counts.
+ * Plain functions of the request's URL, referrer, cookies and time; the middleware applies them.
+ */
+
+/** Lifetime of the traffic cookies: six months of 30 days (SPEC §9). */
+export const TRAFFIC_COOKIE_DAYS = 6 * 30
+/** A visit ends after 30 minutes without a page view. */
+export const SESSION_MINUTES = 30
+export const PROMO_CODE_RANGE = { min: 100_000, max: 999_999 }
+export const DIRECT = { source: '(direct)', medium: '(none)' }
+
+/** Hosts whose referrals count as organic search, by the label that names the engine. */
+const SEARCH_ENGINES: { pattern: RegExp; source: string }[] = [
+  { pattern: /(^|\.)google\./, source: 'google' },
+  { pattern: /(^|\.)bing\.com$/, source: 'bing' },
+  { pattern: /(^|\.)yahoo\./, source: 'yahoo' },
+  { pattern: /(^|\.)yandex\./, source: 'yandex' },
+  { pattern: /(^|\.)ya\.ru$/, source: 'yandex' },
+  { pattern: /(^|\.)aol\./, source: 'aol' },
+  { pattern: /(^|\.)ask\.com$/, source: 'ask' },
+  { pattern: /(^|\.)duckduckgo\.com$/, source: 'duckduckgo' },
+  { pattern: /(^|\.)baidu\.com$/, source: 'baidu' },
+  { pattern: /(^|\.)ecosia\.org$/, source: 'ecosia' },
+  { pattern: /(^|\.)search\.brave\.com$/, source: 'brave' },
+  { pattern: /(^|\.)naver\.com$/, source: 'naver' },
+  { pattern: /(^|\.)seznam\.cz$/, source: 'seznam' },
+]
+
+export type TrafficType = 'utm' | 'organic' | 'referral' | 'typein'
+
+export interface TrafficSource {
+  type: TrafficType
+  source: string
+  medium: string
+  campaign: string
+  content: string
+  term: string
+}
+
+export interface Visit {
+  /** Page the visit started on (path and query). */
+  entry: string
+  /** Referrer of that first page, or empty. */
+  referrer: string
+  /** ISO time the visit started. */
+  at: string
+}
+
+export interface TrafficState {
+  /** Source and landing of the very first visit. */
+  first: TrafficSource
+  firstVisit: Visit
+  /** The last known source, and the landing of the current visit. */
+  current: TrafficSource
+  currentVisit: Visit
+  visits: number
+  promo: number
+}
+
+export interface SessionState {
+  pages: number
+}
+
+/** Longest value kept from a URL parameter or referrer: cookies stay small whatever the input. */
+const MAX_VALUE = 200
+const clip = (value: string | null | undefined) => (value ?? '').slice(0, MAX_VALUE)
+
+/** Classifies a landing: UTM tags first, then an ad click id, then the referrer, else direct. */
+export function classifyLanding(url: URL, referrer: string | undefined, siteHost: string): TrafficSource {
+  const params = url.searchParams
+  const utm = (name: string) => clip(params.get(`utm_${name}`))
+  if (params.has('utm_source') || params.has('utm_medium') || params.has('utm_campaign')) {
+    return { type: 'utm', source: utm('source') || '(none)', medium: utm('medium') || '(none)', campaign: utm('campaign') || '(none)', content: utm('content'), term: utm('term') }
+  }
+  if (params.has('gclid')) return { type: 'utm', source: 'google', medium: 'cpc', campaign: '(none)', content: '', term: '' }
+  if (params.has('yclid')) return { type: 'utm', source: 'yandex', medium: 'cpc', campaign: '(none)', content: '', term: '' }
+
+  const referrerHost = hostOf(referrer)
+  if (referrerHost && referrerHost !== siteHost) {
+    const engine = SEARCH_ENGINES.find(({ pattern }) => pattern.test(referrerHost))
+    if (engine) return { type: 'organic', source: engine.source, medium: 'organic', campaign: '(none)', content: '', term: '' }
+    return { type: 'referral', source: clip(referrerHost.replace(/^www\./, '')), medium: 'referral', campaign: '(none)', content: '', term: '' }
+  }
+  return { type: 'typein', ...DIRECT, campaign: '(none)', content: '', term: '' }
+}
+
+function hostOf(referrer: string | undefined): string | null {
+  if (!referrer) return null
+  try {
+    const url = new URL(referrer)
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.hostname.toLowerCase() : null
+  } catch {
+    return null
+  }
+}
+
+export interface PageView {
+  url: URL
+  referrer: string | undefined
+  siteHost: string
+  now: Date
+  traffic: TrafficState | null
+  session: SessionState | null
+  random: () => number
+}
+
+/**
+ * The traffic and session state after one page view. A new visit starts when there is no live
+ * session; it takes the landing's source unless that is a plain direct visit, which keeps the
+ * last known source (as sourcebuster.js does). UTM tags always win, even mid-session.
+ */
+export function recordPageView({ url, referrer, siteHost, now, traffic, session, random }: PageView): { traffic: TrafficState; session: SessionState } {
+  const landing = classifyLanding(url, referrer, siteHost)
+  const visit: Visit = { entry: clip(url.pathname + url.search), referrer: clip(referrer), at: now.toISOString() }
+  if (!traffic) {
+    const promo = PROMO_CODE_RANGE.min + Math.floor(random() * (PROMO_CODE_RANGE.max - PROMO_CODE_RANGE.min + 1))
+    return { traffic: { first: landing, firstVisit: visit, current: landing, currentVisit: visit, visits: 1, promo }, session: { pages: 1 } }
+  }
+  const isNewVisit = session === null
+  const replacesSource = landing.type === 'utm' || (isNewVisit && landing.type !== 'typein')
+  return {
+    traffic: {
+      ...traffic,
+      current: replacesSource ? landing : traffic.current,
+      currentVisit: isNewVisit ? visit : traffic.currentVisit,
+      visits: traffic.visits + (isNewVisit ? 1 : 0),
+    },
+    session: { pages: (session?.pages ?? 0) + 1 },
+  }
+}
