@@ -12,18 +12,24 @@ import { loadHolidayDefinitions } from './api/holidays.js'
 import { loadPriceList, type PriceList } from './api/prices.js'
 import type { Config } from './config.js'
 import { loadContent } from './content/store.js'
+import { createGifferRouter, type GifferRouter } from './giffer/router.js'
+import { gifferOptionsFromEnv } from './giffer/config.js'
 import { createLogger } from './logger.js'
+import { createUpstreamProxy } from './upstream-proxy.js'
 import { robotsTxt, sitemapXml } from './seo.js'
 import { createPageHandler } from './ssr/handler.js'
 import { createServerLoaders } from './ssr/loaders.js'
 import { loadClientAssets } from './ssr/manifest.js'
 import { PageCache, serveCachedPages } from './ssr/page-cache.js'
+import { dashboardReferralTracker, trafficCookies, type TrackingOptions } from './tracking/middleware.js'
 
 export interface AppOverrides {
   logger?: Logger
   /** Replaces the price list read from data/ (tests use it to make prices fail). */
   prices?: PriceList
   now?: () => Date
+  /** Replaces the partner tracking call made for a visitor's first `?ref=`. */
+  trackReferral?: TrackingOptions['trackReferral']
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -99,7 +105,29 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' })
   })
   app.use(securityHeaders(config, client?.cssHashSource))
+
+  // The image service answers before the page machinery: its URLs have no canonical slash, and
+  // its images carry no cookies so that caches may keep them.
+  let giffer: GifferRouter | undefined
+  if (config.GIFFER_URL) {
+    app.use('/giffer', createUpstreamProxy({ target: config.GIFFER_URL, name: 'giffer', timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }))
+  } else {
+    // Created on first use, so a process that never draws an image starts no render threads.
+    const gifferOptions = gifferOptionsFromEnv(config, { dataDir: config.dataDir, publicPath: '/giffer', publicOrigin: config.publicOrigin, logger })
+    app.use('/giffer', (req, res, next) => {
+      giffer ??= createGifferRouter(gifferOptions)
+      giffer(req, res, next)
+    })
+  }
   app.use(canonicalRedirect)
+  app.use(
+    trafficCookies({
+      origin: config.publicOrigin,
+      trackReferral: overrides.trackReferral ?? (config.DASHBOARD_URL ? dashboardReferralTracker(config.DASHBOARD_URL) : null),
+      logger,
+      now: overrides.now,
+    }),
+  )
   app.use(serveCachedPages(cache))
   app.use(compression())
 
@@ -143,5 +171,10 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   }
   app.use(pageErrors)
 
-  return { app, logger, cache }
+  /** Lets the image service finish its jobs and stop its threads; call after the server closes. */
+  const close = async () => {
+    await giffer?.close()
+  }
+
+  return { app, logger, cache, close }
 }

@@ -1,8 +1,12 @@
 import path from 'node:path'
 import { z } from 'zod'
+import { gifferEnvSchema } from './giffer/config.js'
 
-/** Every environment variable the site reads, with its default. README.md documents the same list. */
-const envSchema = z.object({
+/**
+ * Every environment variable the site reads, with its default; the image service's own are in
+ * its schema. README.md and docs/giffer.md document the same lists.
+ */
+const envSchema = gifferEnvSchema.extend({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),

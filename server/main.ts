@@ -17,7 +17,7 @@ function start() {
     throw error
   }
 
-  const { app, logger } = createApp(config)
+  const { app, logger, close } = createApp(config)
   const server = app.listen(config.PORT, config.HOST, () => {
     const { port } = server.address() as AddressInfo
     logger.info({ url: `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`, port }, 'site listening')
@@ -29,7 +29,7 @@ function start() {
     // Stop accepting; idle keep-alive sockets close now, busy ones after their response.
     server.close((error) => {
       if (error) logger.error({ err: error }, 'close failed')
-      process.exit(error ? 1 : 0)
+      close().finally(() => process.exit(error ? 1 : 0))
     })
     server.closeIdleConnections()
     setTimeout(() => {

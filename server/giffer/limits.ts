@@ -1,0 +1,58 @@
+/** Generator limits: SPEC.md §5 and §9, plus the hard bounds that keep one job small. */
+
+// Text image (SPEC §5, §9)
+export const TEXT_MAX_LINES = 3
+export const TEXT_MAX_LINE_CHARS = 35
+export const FONT_SIZE_MIN = 16
+export const FONT_SIZE_MAX = 72
+export const TEXT_DEFAULT_FONT_SIZE = 32
+export const DEFAULT_SCALE = 2
+export const MAX_SCALE = 2
+
+/** Text-image padding: 3 + font size / 10, rounded up (SPEC §5). */
+export function textImagePadding(fontSize: number): number {
+  return 3 + Math.ceil(fontSize / 10)
+}
+
+// Scrolling text (SPEC §3, §9)
+export const SCROLLING_WIDTH = 600
+export const SCROLLING_FRAMES_MAX = 200
+export const SCROLLING_DEFAULT_FONT_SIZE = 24
+export const SCROLLING_TEXT_MAX_CHARS = 200
+export const SCROLLING_DIVIDER_MAX_CHARS = 8
+export const FLICKER_PATTERN_MAX = 20
+
+// Countdown (SPEC §5, §9)
+export const COUNTDOWN_DURATION = 120
+export const COUNTDOWN_MAX_DAYS = 99
+export const COUNTDOWN_MAX_SECONDS = COUNTDOWN_MAX_DAYS * 86_400
+export const COUNTDOWN_CAPTION_MAX_CHARS = 16
+
+// Slideshow (SPEC §5, §9)
+export const SLIDESHOW_WIDTH = 900
+export const SLIDESHOW_MIN_WIDTH = 200
+export const SLIDESHOW_MAX_IMAGES = 10
+export const SLIDESHOW_MAX_COUNT = 5
+
+/** Aspect heights as a multiple of the width (SPEC §5). */
+export const ASPECT_HEIGHTS = { '4:5': 5 / 4, '3:2': 2 / 3, '1:1': 1, '9:16': 16 / 9, '16:9': 9 / 16 } as const
+/** Trio layout emphasis (SPEC §5). */
+export const TRIO_TWEAKS = { soft: 1.1, focus: 1.3, hero: 1.5 } as const
+
+// Uploads (SPEC §5, §9)
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
+export const UPLOAD_SIGNATURE_TTL_SECONDS = 20 * 60
+export const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
+export type UploadType = (typeof UPLOAD_TYPES)[number]
+
+// Hard bounds on one job: what a worker may be asked to draw and decode.
+/** Pixels of one frame. */
+export const MAX_FRAME_PIXELS = 4_000_000
+/** Frames × pixels of one animation. */
+export const MAX_JOB_PIXELS = 64_000_000
+/** Widest canvas Skia draws reliably. */
+export const MAX_CANVAS_SIDE = 30_000
+/** Decoding refuses images above this many pixels (decompression bombs). */
+export const MAX_INPUT_PIXELS = 40_000_000
+/** Bytes of a JSON request body. */
+export const JSON_BODY_LIMIT = '32kb'

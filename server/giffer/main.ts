@@ -1,0 +1,77 @@
+/**
+ * The giffer on its own (`npm run giffer`, Procfile `giffer:`), for operators who scale image
+ * rendering apart from the site: the same router at `/`, listening on GIFFER_PORT.
+ */
+import path from 'node:path'
+import express from 'express'
+import helmet from 'helmet'
+import { pino } from 'pino'
+import { pinoHttp } from 'pino-http'
+import { z } from 'zod'
+import { gifferEnvSchema, gifferOptionsFromEnv } from './config.js'
+import { createGifferRouter } from './router.js'
+
+const SHUTDOWN_GRACE_MS = 20_000
+
+const standaloneEnvSchema = gifferEnvSchema.extend({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  GIFFER_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  DATA_DIR: z.string().min(1).default('.data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.string().default('loopback'),
+})
+
+function loadEnv() {
+  const blankAsUnset = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ''))
+  const parsed = standaloneEnvSchema.safeParse(blankAsUnset)
+  if (parsed.success) return parsed.data
+  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+  process.stderr.write(`Invalid environment variables:\n${lines.join('\n')}\n`)
+  process.exit(1)
+}
+
+const env = loadEnv()
+const logger = pino({
+  level: env.LOG_LEVEL,
+  redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+})
+const giffer = createGifferRouter(
+  gifferOptionsFromEnv(env, { dataDir: path.resolve(env.DATA_DIR), publicPath: '', logger }),
+)
+
+const app = express()
+app.disable('x-powered-by')
+app.set('trust proxy', env.TRUST_PROXY)
+app.use(pinoHttp({ logger }))
+// Images are embedded from mail clients and other origins.
+app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }))
+app.use('/', giffer)
+
+const server = app.listen(env.GIFFER_PORT, env.HOST, () => {
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : env.GIFFER_PORT
+  logger.info({ port, host: env.HOST, pool: giffer.stats }, 'giffer listening')
+})
+
+let stopping = false
+async function shutdown(signal: string) {
+  if (stopping) return
+  stopping = true
+  logger.info({ signal }, 'giffer stopping: finishing requests in flight')
+  setTimeout(() => {
+    logger.error('giffer did not stop in time')
+    process.exit(1)
+  }, SHUTDOWN_GRACE_MS).unref()
+  // 1. Stop accepting; requests in flight finish (idle keep-alive sockets are closed).
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve())
+    server.closeIdleConnections()
+  })
+  // 2. Then the workers, once their jobs are done.
+  await giffer.close()
+  logger.info('giffer stopped')
+  process.exit(0)
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))

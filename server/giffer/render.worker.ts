@@ -1,0 +1,40 @@
+/**
+ * The piscina worker: draws one job and hands the bytes back without copying them. Expected
+ * refusals (too large, unreadable image) come back as values; anything else is a bug and is
+ * thrown, so the pool logs it.
+ */
+import { move, transferableSymbol, valueSymbol } from 'piscina'
+import sharp from 'sharp'
+import { RenderRefused, type RenderJob, type RenderResult } from './jobs.js'
+import { renderCountdown } from './render/countdown.js'
+import { renderScrollingText } from './render/scrolling-text.js'
+import { renderSlideshow } from './render/slideshow.js'
+import { renderTextPreview } from './render/text-preview.js'
+
+// One job per worker thread at a time; libvips should not fan out behind the pool's back.
+sharp.concurrency(1)
+sharp.cache(false)
+
+async function render(job: RenderJob) {
+  switch (job.kind) {
+    case 'countdown':
+      return renderCountdown(job)
+    case 'scrolling-text':
+      return renderScrollingText(job)
+    case 'text-preview':
+      return renderTextPreview(job)
+    case 'slideshow':
+      return renderSlideshow(job)
+  }
+}
+
+export default async function renderJob(job: RenderJob): Promise<RenderResult | object> {
+  try {
+    const image = await render(job)
+    // Transfer the bytes to the main thread instead of copying them.
+    return move({ [transferableSymbol]: [image.body.buffer], [valueSymbol]: image } as never)
+  } catch (error) {
+    if (error instanceof RenderRefused) return { ok: false, ...error.refusal }
+    throw error
+  }
+}

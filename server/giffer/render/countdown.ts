@@ -1,0 +1,217 @@
+import { findFont } from '../fonts.js'
+import type { CountdownJob, RenderedImage } from '../jobs.js'
+import { COUNTDOWN_MAX_DAYS, MAX_JOB_PIXELS } from '../limits.js'
+import { cssFont } from './canvas-fonts.js'
+import { GifWriter, colourRamp, coverageLut, cropIndex, type RgbColor } from './gif.js'
+import { alphaOf, assertJobSize, mapThrough, maskCanvas } from './masks.js'
+import { encodePng } from './png.js'
+
+// Layout in CSS pixels, multiplied by the scale.
+const WIDTH = 600
+const HEIGHT_WITH_CAPTIONS = 150
+const HEIGHT_PLAIN = 110
+const MARGIN = 20
+const DIGIT_SIZE_MAX = 80
+const SEPARATOR_PAD = 6
+const CELL_PAD = 2
+const CAPTION_SIZE = 16
+const CAPTION_GAP = 10
+const FRAME_MS = 1000
+const DIGIT_CELLS = 8
+
+export interface CountdownParts {
+  days: number
+  hours: number
+  minutes: number
+  seconds: number
+}
+
+/** Days, hours, minutes and seconds left; days stop at 99 so that two digits always fit. */
+export function countdownParts(totalSeconds: number): CountdownParts {
+  const s = Math.max(0, Math.min(Math.floor(totalSeconds), COUNTDOWN_MAX_DAYS * 86_400 + 86_399))
+  return {
+    days: Math.floor(s / 86_400),
+    hours: Math.floor((s % 86_400) / 3_600),
+    minutes: Math.floor((s % 3_600) / 60),
+    seconds: s % 60,
+  }
+}
+
+function digitsOf(totalSeconds: number): number[] {
+  const p = countdownParts(totalSeconds)
+  return [p.days, p.hours, p.minutes, p.seconds].flatMap((n) => [Math.floor(n / 10), n % 10])
+}
+
+/** Antialiasing levels between background and text colour: at scale 2 the mail client's downscaling adds more. */
+export function rampLevels(scale: number): number {
+  return scale >= 2 ? 4 : 16
+}
+
+interface Box {
+  x0: number
+  y0: number
+  x1: number
+  y1: number
+}
+
+/**
+ * A countdown GIF: one frame a second starting at `remainingSeconds`, frame 0 showing the real
+ * starting time (Outlook shows only the first frame). Each digit is drawn once per job; a
+ * frame repaints only the pixels that differ from the frame before, and frames that do not
+ * change (after zero) are merged into the previous one.
+ */
+export async function renderCountdown(job: CountdownJob): Promise<RenderedImage> {
+  const font = findFont(job.font)
+  if (!font) throw new Error(`unknown font ${job.font}`)
+  const s = job.scale
+  const hasCaptions = Object.values(job.captions).some((caption) => caption.length > 0)
+  const W = WIDTH * s
+  const H = (hasCaptions ? HEIGHT_WITH_CAPTIONS : HEIGHT_PLAIN) * s
+  const frames = Math.max(1, job.frames)
+  assertJobSize(W, H, frames, MAX_JOB_PIXELS)
+
+  // 1. Fit eight digit cells and three separators into the width.
+  const { ctx: probe } = maskCanvas(1, 1)
+  const measure = (size: number) => {
+    probe.font = cssFont(font, job.weight, size)
+    const advances = Array.from({ length: 10 }, (_, d) => probe.measureText(String(d)).width)
+    return { advances, cell: Math.max(...advances), colon: probe.measureText(':').width }
+  }
+  let digitPx = DIGIT_SIZE_MAX * s
+  let m = measure(digitPx)
+  const available = W - 2 * MARGIN * s
+  const needed = DIGIT_CELLS * m.cell + 3 * (m.colon + 2 * SEPARATOR_PAD * s)
+  if (needed > available) {
+    digitPx = Math.floor((digitPx * available) / needed)
+    m = measure(digitPx)
+  }
+  const cellW = Math.ceil(m.cell)
+  const sepW = Math.ceil(m.colon + 2 * SEPARATOR_PAD * s)
+  probe.font = cssFont(font, job.weight, digitPx)
+  const ink = probe.measureText('0123456789:')
+  const ascent = Math.ceil(ink.actualBoundingBoxAscent)
+  const cellH = ascent + Math.ceil(ink.actualBoundingBoxDescent) + 2 * CELL_PAD * s
+  const baseline = CELL_PAD * s + ascent
+
+  const captionPx = CAPTION_SIZE * s
+  const contentH = cellH + (hasCaptions ? CAPTION_GAP * s + Math.ceil(captionPx * 1.25) : 0)
+  const top = Math.max(0, Math.floor((H - contentH) / 2))
+  const groupW = 2 * cellW + sepW
+  const left = Math.floor((W - (DIGIT_CELLS * cellW + 3 * sepW)) / 2)
+  const cellX = Array.from({ length: DIGIT_CELLS }, (_, i) => left + Math.floor(i / 2) * groupW + (i % 2) * cellW)
+
+  const levels = rampLevels(s)
+  const palette: RgbColor[] = colourRamp(job.background, job.color, levels)
+  const lut = coverageLut(levels)
+
+  // 2. The parts that never change: separators and captions.
+  const still = maskCanvas(W, H)
+  still.ctx.font = cssFont(font, job.weight, digitPx)
+  still.ctx.textAlign = 'center'
+  for (let g = 0; g < 3; g++) {
+    still.ctx.fillText(':', left + (g + 1) * groupW - sepW / 2, top + baseline)
+  }
+  if (hasCaptions) {
+    const captions = [job.captions.days, job.captions.hours, job.captions.minutes, job.captions.seconds]
+    captions.forEach((caption, g) => {
+      if (!caption) return
+      let size = captionPx
+      still.ctx.font = cssFont(font, job.weight, size)
+      const width = still.ctx.measureText(caption).width
+      const room = groupW - sepW / 2
+      if (width > room) {
+        size = Math.max(6 * s, Math.floor((size * room) / width))
+        still.ctx.font = cssFont(font, job.weight, size)
+      }
+      still.ctx.fillText(caption, left + g * groupW + cellW, top + cellH + CAPTION_GAP * s + Math.ceil(size * 0.95))
+    })
+  }
+  const current = mapThrough(alphaOf(still.ctx, W, H), lut)
+
+  // 3. Each digit once, centred in a cell.
+  const sheet = maskCanvas(10 * cellW, cellH)
+  sheet.ctx.font = cssFont(font, job.weight, digitPx)
+  for (let d = 0; d < 10; d++) {
+    sheet.ctx.fillText(String(d), d * cellW + (cellW - (m.advances[d] ?? m.cell)) / 2, baseline)
+  }
+  const sheetIndex = mapThrough(alphaOf(sheet.ctx, 10 * cellW, cellH), lut)
+  const sprites = Array.from({ length: 10 }, (_, d) => cropIndex(sheetIndex, 10 * cellW, d * cellW, 0, cellW, cellH))
+
+  const paint = (cell: number, digit: number) => {
+    const sprite = sprites[digit]!
+    const x = cellX[cell]!
+    for (let y = 0; y < cellH; y++) current.set(sprite.subarray(y * cellW, (y + 1) * cellW), (top + y) * W + x)
+  }
+  const diffBoxes = new Map<number, Box | null>()
+  const spriteDiff = (a: number, b: number): Box | null => {
+    const key = a * 10 + b
+    if (diffBoxes.has(key)) return diffBoxes.get(key)!
+    const sa = sprites[a]!
+    const sb = sprites[b]!
+    let box: Box | null = null
+    for (let y = 0; y < cellH; y++) {
+      for (let x = 0; x < cellW; x++) {
+        const i = y * cellW + x
+        if (sa[i] === sb[i]) continue
+        if (!box) box = { x0: x, y0: y, x1: x, y1: y }
+        else {
+          if (x < box.x0) box.x0 = x
+          if (x > box.x1) box.x1 = x
+          if (y > box.y1) box.y1 = y
+        }
+      }
+    }
+    diffBoxes.set(key, box)
+    return box
+  }
+
+  // 4. Frame 0 shows the starting time in full.
+  let shown = digitsOf(job.remainingSeconds)
+  shown.forEach((digit, cell) => paint(cell, digit))
+  if (job.format === 'png') return pngOf(current, palette, W, H)
+
+  const gif = new GifWriter(W, H, palette)
+  gif.addFrame({ left: 0, top: 0, width: W, height: H, index: current.slice() }, FRAME_MS)
+
+  // 5. Later frames repaint the bounding box of what changed.
+  for (let t = 1; t < frames; t++) {
+    const next = digitsOf(job.remainingSeconds - t)
+    let box: Box | null = null
+    for (let cell = 0; cell < DIGIT_CELLS; cell++) {
+      const before = shown[cell]!
+      const after = next[cell]!
+      if (before === after) continue
+      const d = spriteDiff(before, after)
+      paint(cell, after)
+      if (!d) continue
+      const x0 = cellX[cell]! + d.x0
+      const x1 = cellX[cell]! + d.x1
+      box = box
+        ? { x0: Math.min(box.x0, x0), y0: Math.min(box.y0, d.y0), x1: Math.max(box.x1, x1), y1: Math.max(box.y1, d.y1) }
+        : { x0, y0: d.y0, x1, y1: d.y1 }
+    }
+    shown = next
+    if (!box) {
+      gif.addFrame(null, FRAME_MS)
+      continue
+    }
+    const width = box.x1 - box.x0 + 1
+    const height = box.y1 - box.y0 + 1
+    const patchTop = top + box.y0
+    gif.addFrame({ left: box.x0, top: patchTop, width, height, index: cropIndex(current, W, box.x0, patchTop, width, height) }, FRAME_MS)
+  }
+  const frameCount = gif.frameCount
+  return { ok: true, body: gif.finish(), contentType: 'image/gif', width: W, height: H, frames: frameCount }
+}
+
+async function pngOf(index: Uint8Array, palette: RgbColor[], width: number, height: number): Promise<RenderedImage> {
+  const rgba = new Uint8Array(width * height * 4)
+  for (let i = 0, j = 0; i < index.length; i++, j += 4) {
+    const colour = palette[index[i]!]!
+    rgba[j] = colour[0]
+    rgba[j + 1] = colour[1]
+    rgba[j + 2] = colour[2]
+    rgba[j + 3] = 255
+  }
+  return { ok: true, body: await encodePng(rgba, width, height), contentType: 'image/png', width, height, frames: 1 }
+}

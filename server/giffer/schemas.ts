@@ -1,0 +1,282 @@
+/**
+ * Request shapes of SPEC.md §3 "Generator request shapes", as zod schemas. Numbers and booleans
+ * may arrive as JSON values or as strings (query strings, form posts), but nothing else is
+ * coerced: `true` is not a font size. Every schema turns into a plain job for a worker.
+ */
+import { z } from 'zod'
+import { badRequest } from '../errors.js'
+import { findFont, type FontEntry } from './fonts.js'
+import type { Rgb, Rgba } from './jobs.js'
+import {
+  ASPECT_HEIGHTS,
+  COUNTDOWN_CAPTION_MAX_CHARS,
+  COUNTDOWN_DURATION,
+  COUNTDOWN_MAX_SECONDS,
+  DEFAULT_SCALE,
+  FLICKER_PATTERN_MAX,
+  FONT_SIZE_MAX,
+  FONT_SIZE_MIN,
+  MAX_SCALE,
+  SCROLLING_DEFAULT_FONT_SIZE,
+  SCROLLING_DIVIDER_MAX_CHARS,
+  SCROLLING_FRAMES_MAX,
+  SCROLLING_TEXT_MAX_CHARS,
+  SCROLLING_WIDTH,
+  SLIDESHOW_MAX_COUNT,
+  SLIDESHOW_MAX_IMAGES,
+  SLIDESHOW_MIN_WIDTH,
+  SLIDESHOW_WIDTH,
+  TEXT_DEFAULT_FONT_SIZE,
+  TEXT_MAX_LINE_CHARS,
+  TEXT_MAX_LINES,
+  TRIO_TWEAKS,
+} from './limits.js'
+
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
+
+/** A number given as a JSON number or a decimal string, within [min, max]. */
+function number(min: number, max: number, options: { int?: boolean } = {}) {
+  const kind = options.int ? 'a whole number' : 'a number'
+  return z
+    .union([z.number(), z.string().trim().regex(DECIMAL).transform(Number)], { error: `must be ${kind}` })
+    .pipe(
+      z
+        .number({ error: `must be ${kind}` })
+        .refine((n) => Number.isFinite(n), `must be ${kind}`)
+        .refine((n) => !options.int || Number.isInteger(n), `must be ${kind}`)
+        .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`),
+    )
+}
+
+const boolean = z.union(
+  [
+    z.boolean(),
+    z.literal(1).transform(() => true),
+    z.literal(0).transform(() => false),
+    z.enum(['true', 'false', '1', '0', 'on', 'off', '']).transform((v) => v === 'true' || v === '1' || v === 'on'),
+  ],
+  { error: 'must be true or false' },
+)
+
+const NAMED_COLOURS: Record<string, string> = { black: '000000', white: 'ffffff' }
+
+function parseHex(value: string): Rgba | null {
+  const named = NAMED_COLOURS[value.toLowerCase()]
+  const hex = (named ?? value.replace(/^#/, '')).toLowerCase()
+  if (!/^([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/.test(hex)) return null
+  const full = hex.length <= 4 ? [...hex].map((c) => c + c).join('') : hex
+  const byte = (i: number) => parseInt(full.slice(i, i + 2), 16)
+  return [byte(0), byte(2), byte(4), full.length === 8 ? Math.round((byte(6) / 255) * 1000) / 1000 : 1]
+}
+
+/** An opaque colour: `#rgb`, `#rrggbb` (the # is optional), `black` or `white`. */
+const colour = z
+  .string({ error: 'must be a colour like #ff0000' })
+  .trim()
+  .transform((value, ctx): Rgb => {
+    const rgba = parseHex(value)
+    if (!rgba || rgba[3] !== 1) {
+      ctx.addIssue({ code: 'custom', message: 'must be a colour like #ff0000' })
+      return z.NEVER
+    }
+    return [rgba[0], rgba[1], rgba[2]]
+  })
+
+/** A colour that may be translucent: also `#rrggbbaa`. */
+const colourWithAlpha = z
+  .string({ error: 'must be a colour like #ff0000' })
+  .trim()
+  .transform((value, ctx): Rgba => {
+    const rgba = parseHex(value)
+    if (!rgba) {
+      ctx.addIssue({ code: 'custom', message: 'must be a colour like #ff0000 or #ff000080' })
+      return z.NEVER
+    }
+    return rgba
+  })
+
+const font = z
+  .string({ error: 'must be a font id from the font list' })
+  .trim()
+  .max(80)
+  .transform((value, ctx): FontEntry => {
+    const entry = findFont(value)
+    if (!entry) {
+      ctx.addIssue({ code: 'custom', message: `unknown font "${value.slice(0, 40)}": pick an id from GET fonts` })
+      return z.NEVER
+    }
+    return entry
+  })
+
+const WEIGHT_NAMES: Record<string, number> = {
+  thin: 100,
+  light: 300,
+  regular: 400,
+  normal: 400,
+  medium: 500,
+  semibold: 600,
+  bold: 700,
+  extrabold: 800,
+  black: 900,
+}
+
+/** 100–900 in steps of 100, or a name (`regular`, `bold`…). */
+const fontWeight = z.union(
+  [
+    z.enum(Object.keys(WEIGHT_NAMES) as [string, ...string[]]).transform((name) => WEIGHT_NAMES[name]!),
+    number(100, 900, { int: true }).refine((n) => n % 100 === 0, 'must be a multiple of 100'),
+  ],
+  { error: 'must be 100–900 or regular, bold…' },
+)
+
+const scale = number(1, MAX_SCALE, { int: true }).default(DEFAULT_SCALE)
+const fontSize = (fallback: number) => number(FONT_SIZE_MIN, FONT_SIZE_MAX).default(fallback)
+
+/** `&#9733;` and `&#x2605;` become ★; anything else stays as written. */
+export function decodeCharacterReferences(value: string): string {
+  return value.replace(/&#(x[0-9a-f]{1,6}|[0-9]{1,7});/gi, (ref, code: string) => {
+    const point = code[0] === 'x' || code[0] === 'X' ? parseInt(code.slice(1), 16) : parseInt(code, 10)
+    const valid = point > 0 && point <= 0x10ffff && (point < 0xd800 || point > 0xdfff)
+    return valid ? String.fromCodePoint(point) : ref
+  })
+}
+
+/**
+ * `1` shows the text, `0` hides it, `2`–`9` show it at 20–90 %; one character per frame,
+ * repeated. Empty: no flicker.
+ */
+export function parseFlickerPattern(pattern: string): number[] {
+  return [...pattern].map((c) => {
+    const d = Number(c)
+    return d <= 1 ? d : d / 10
+  })
+}
+
+export const scrollingTextSchema = z.object({
+  text: z.string({ error: 'is required' }).trim().min(1, 'is required').max(SCROLLING_TEXT_MAX_CHARS, `must be at most ${SCROLLING_TEXT_MAX_CHARS} characters`),
+  divider: z
+    .string({ error: 'must be text' })
+    .max(200)
+    .default('')
+    .transform((value) => decodeCharacterReferences(value))
+    .refine((value) => [...value].length <= SCROLLING_DIVIDER_MAX_CHARS, `must be at most ${SCROLLING_DIVIDER_MAX_CHARS} characters`),
+  icon_style: z.enum(['filled', 'outlined'], { error: 'must be filled or outlined' }).default('filled'),
+  font: font.default(() => findFont('roboto')!),
+  font_weight: fontWeight.default(700),
+  color: colour.default([0, 0, 0]),
+  divider_color: colour.optional(),
+  background: colour.default([255, 255, 255]),
+  reverse: boolean.default(false),
+  font_size: fontSize(SCROLLING_DEFAULT_FONT_SIZE),
+  flicker_pattern: z
+    .string({ error: 'must be a string of digits' })
+    .trim()
+    .max(FLICKER_PATTERN_MAX, `must be at most ${FLICKER_PATTERN_MAX} characters`)
+    .regex(/^[0-9]*$/, 'must be digits: 1 shown, 0 hidden, 2–9 dimmed')
+    .default(''),
+  width: number(100, SCROLLING_WIDTH, { int: true }).default(SCROLLING_WIDTH),
+  scale,
+  frames_max: number(1, SCROLLING_FRAMES_MAX, { int: true }).default(SCROLLING_FRAMES_MAX),
+})
+
+export const countdownSchema = z.object({
+  delay: number(0, COUNTDOWN_MAX_SECONDS, { int: true }),
+  font: font.default(() => findFont('roboto')!),
+  font_weight: fontWeight.default(700),
+  color: colour.default([0, 0, 0]),
+  background: colour.default([255, 255, 255]),
+  ...captionFields(),
+  duration: number(1, COUNTDOWN_DURATION, { int: true }).default(COUNTDOWN_DURATION),
+  style: z.enum(['solid'], { error: 'must be solid' }).default('solid'),
+  scale,
+})
+
+function captionFields() {
+  const caption = z
+    .string({ error: 'must be text' })
+    .trim()
+    .max(COUNTDOWN_CAPTION_MAX_CHARS, `must be at most ${COUNTDOWN_CAPTION_MAX_CHARS} characters`)
+    .default('')
+  return { days: caption, hours: caption, minutes: caption, seconds: caption }
+}
+
+/** The countdown style a live timer carries in its URL (the start time comes from `until`). */
+export const liveStyleSchema = countdownSchema.omit({ delay: true, style: true })
+
+/** Up to 3 lines of 35 characters; the excess is cut off, as the generator form does (SPEC §5). */
+export function textLines(text: string): string[] {
+  const lines = text
+    .trim()
+    .split(/\r\n|\r|\n/)
+    .slice(0, TEXT_MAX_LINES)
+    .map((line) => [...line.trimEnd()].slice(0, TEXT_MAX_LINE_CHARS).join(''))
+  return lines
+}
+
+export const textPreviewSchema = z.object({
+  text: z
+    .string({ error: 'is required' })
+    .max(2000, 'is too long')
+    .transform(textLines)
+    .refine((lines) => lines.some((line) => line.trim().length > 0), 'is required'),
+  font,
+  font_weight: fontWeight.default(400),
+  font_size: fontSize(TEXT_DEFAULT_FONT_SIZE),
+  text_align: z.enum(['left', 'center', 'right'], { error: 'must be left, center or right' }).default('center'),
+  lineheight: number(0.5, 3).default(1.2),
+  color: colourWithAlpha.default([0, 0, 0, 1]),
+  padding: number(0, 100).optional(),
+  scale,
+  stroke_width: number(0, 20).default(0),
+  stroke: colourWithAlpha.default([255, 255, 255, 1]),
+})
+
+const aspect = z.union(
+  [
+    z.enum(Object.keys(ASPECT_HEIGHTS) as [keyof typeof ASPECT_HEIGHTS]).transform((key) => ASPECT_HEIGHTS[key]),
+    number(0.25, 4),
+  ],
+  { error: 'must be a height/width ratio (0.25–4) or 4:5, 3:2, 1:1, 9:16, 16:9' },
+)
+
+const tweak = z.union(
+  [z.enum(Object.keys(TRIO_TWEAKS) as [keyof typeof TRIO_TWEAKS]).transform((key) => TRIO_TWEAKS[key]), number(1, 2)],
+  { error: 'must be 1–2 or soft, focus, hero' },
+)
+
+export const slideshowSchema = z.object({
+  images: z
+    .array(z.string({ error: 'must be an upload URL' }).max(2048), { error: 'must be a list of upload URLs' })
+    .min(1, 'Please upload at least one image.')
+    .max(SLIDESHOW_MAX_IMAGES, `must hold at most ${SLIDESHOW_MAX_IMAGES} images`),
+  delay: number(100, 10_000, { int: true }).default(1500),
+  radius: number(0, 200).default(0),
+  width: number(SLIDESHOW_MIN_WIDTH, SLIDESHOW_WIDTH, { int: true }).default(SLIDESHOW_WIDTH),
+  background: z
+    .union([z.literal('transparent').transform(() => null), colour], { error: 'must be a colour or transparent' })
+    .default([255, 255, 255]),
+  border_width: number(0, 50).default(0),
+  border_color: colour.default([0, 0, 0]),
+  spacing: number(0, 100).default(0),
+  count: number(1, SLIDESHOW_MAX_COUNT, { int: true }).default(1),
+  tweak: tweak.default(TRIO_TWEAKS.focus),
+  overflow: number(0, 0.9).default(0),
+  height: aspect.default(1),
+  overlay_color: colour.default([0, 0, 0]),
+  overlay_opacity: number(0, 1).default(0.5),
+})
+
+export const liveUrlSchema = liveStyleSchema.extend({
+  until: z.string({ error: 'is required: a date and time like 2025-12-24T18:00:00Z' }).trim().min(1).max(64),
+  tz: z.string({ error: 'must be a time zone like Europe/Berlin' }).trim().max(64).optional(),
+})
+
+/** Parses input with a schema; the first problem becomes a 400 naming its field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input ?? {})
+  if (result.success) return result.data
+  const issue = result.error.issues[0]!
+  const field = issue.path.length ? issue.path.join('.') : 'body'
+  const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message
+  throw badRequest(field, message)
+}

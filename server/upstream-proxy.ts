@@ -1,0 +1,85 @@
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { RequestHandler } from 'express'
+import { createProxyMiddleware, fixRequestBody } from 'http-proxy-middleware'
+import type { Logger } from 'pino'
+import { errorBody } from './errors.js'
+
+export interface UpstreamProxyOptions {
+  /** The upstream origin (and optional base path), e.g. `http://giffer.internal:3001`. */
+  target: string
+  /** Names the upstream in logs and error messages ("giffer", "dashboard"). */
+  name: string
+  /** The upstream must start answering within this time, else 504. */
+  timeoutMs: number
+  logger: Logger
+}
+
+type MountedRequest = IncomingMessage & { baseUrl?: string; originalUrl?: string }
+
+/** Cookie path on the site: the upstream's path under the mount prefix (`Path=/` → `Path=/giffer`). */
+export function rescopeCookiePath(cookie: string, prefix: string): string {
+  if (!prefix) return cookie
+  return cookie.replace(/;\s*path=([^;]*)/i, (_match, value: string) => {
+    const upstreamPath = value.trim()
+    const path = upstreamPath === '' || upstreamPath === '/' ? prefix : `${prefix}${upstreamPath.startsWith('/') ? '' : '/'}${upstreamPath}`
+    return `; Path=${path}`
+  })
+}
+
+/**
+ * Forwards a mounted path to an upstream service (`app.use('/giffer', proxy)`: the prefix is
+ * already stripped). A slow upstream gets a 504 JSON body, an unreachable or failing one a 502;
+ * cookies it sets are scoped to the site (no Domain, Path under the mount prefix), and its
+ * redirects to its own root stay under the prefix.
+ */
+export function createUpstreamProxy({ target, name, timeoutMs, logger }: UpstreamProxyOptions): RequestHandler {
+  const timedOut = new WeakSet<IncomingMessage>()
+  const targetOrigin = new URL(target).origin
+
+  const proxy = createProxyMiddleware<MountedRequest, ServerResponse>({
+    target,
+    changeOrigin: true,
+    xfwd: true,
+    cookieDomainRewrite: '',
+    on: {
+      proxyReq(proxyReq: ClientRequest, req: MountedRequest) {
+        // A body already parsed by the site (express.json) is written again for the upstream.
+        fixRequestBody(proxyReq, req as Parameters<typeof fixRequestBody>[1])
+        proxyReq.setTimeout(timeoutMs, () => {
+          timedOut.add(req)
+          proxyReq.destroy(new Error(`${name} did not answer within ${timeoutMs} ms`))
+        })
+      },
+      proxyRes(proxyRes: IncomingMessage, req: MountedRequest) {
+        const prefix = req.baseUrl ?? ''
+        const cookies = proxyRes.headers['set-cookie']
+        if (cookies) proxyRes.headers['set-cookie'] = cookies.map((cookie) => rescopeCookiePath(cookie, prefix))
+        const location = proxyRes.headers.location
+        if (prefix && location) {
+          const absolute = location.startsWith(targetOrigin) ? location.slice(targetOrigin.length) : location
+          if (absolute.startsWith('/') && !absolute.startsWith('//')) proxyRes.headers.location = `${prefix}${absolute}`
+        }
+      },
+      error(error: Error, req: MountedRequest, res: ServerResponse | Socket) {
+        const slow = timedOut.has(req)
+        logger.warn({ err: error, upstream: name, url: req.originalUrl ?? req.url, timedOut: slow }, 'upstream request failed')
+        if (!('setHeader' in res)) {
+          res.destroy()
+          return
+        }
+        if (res.headersSent) {
+          res.destroy()
+          return
+        }
+        const status = slow ? 504 : 502
+        const body = slow
+          ? errorBody('upstream_timeout', `The ${name} service took too long to answer.`)
+          : errorBody('upstream_unavailable', `The ${name} service is not reachable right now.`)
+        res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
+        res.end(JSON.stringify(body))
+      },
+    },
+  })
+  return proxy as unknown as RequestHandler
+}

@@ -1,0 +1,292 @@
+import { readdir } from 'node:fs/promises'
+import path from 'node:path'
+import { pino } from 'pino'
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { S3UploadStore, sniffImageType, uploadKeyFromUrl } from '../../server/giffer/uploads.js'
+import { PUBLIC_ORIGIN, binary, makePhoto, startGiffer, uploadFile, type TestGiffer } from './setup.js'
+
+let g: TestGiffer
+let clock = Date.now()
+beforeAll(async () => {
+  g = await startGiffer({ now: () => clock })
+})
+afterAll(async () => {
+  await g.close()
+})
+
+function crc32(bytes: Uint8Array): number {
+  let crc = 0xffffffff
+  for (const byte of bytes) {
+    crc ^= byte
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1
+  }
+  return (crc ^ 0xffffffff) >>> 0
+}
+
+interface Signed {
+  url: string
+  key: string
+  fields: Record<string, string>
+}
+
+async function sign(): Promise<Signed> {
+  const res = await request(g.app).post('/giffer/uploads/sign').expect(200)
+  return res.body as Signed
+}
+
+function post(signed: Signed, file: Buffer, options: { fields?: Record<string, string>; filename?: string; type?: string } = {}) {
+  let req = request(g.app).post(new URL(signed.url, PUBLIC_ORIGIN).pathname)
+  for (const [name, value] of Object.entries({ ...signed.fields, ...options.fields })) req = req.field(name, value)
+  return req.field('Content-Type', options.type ?? 'image/jpeg').attach('file', file, { filename: options.filename ?? 'a.jpg', contentType: options.type ?? 'image/jpeg' })
+}
+
+describe('upload protocol (local folder behind S3 presigned POST)', () => {
+  it('signs with url, key and fields carrying a policy and a signature', async () => {
+    const signed = await sign()
+    expect(signed.url).toBe('/giffer/uploads')
+    expect(signed.key).toMatch(/^uploads\/\d{4}-\d{2}-\d{2}\/[a-f0-9]{32}\/\$\{filename\}$/)
+    expect(Object.keys(signed.fields).sort()).toEqual(['key', 'policy', 'signature'])
+    expect(signed.fields.key).toBe(signed.key)
+  })
+
+  it('stores a JPEG, PNG or WebP, resolves it to a URL of this service, and serves it with its real type', async () => {
+    for (const format of ['jpeg', 'png', 'webp'] as const) {
+      const bytes = await makePhoto(1, 64, 48, format)
+      const url = await uploadFile(g.app, bytes, `a.${format}`, `image/${format}`)
+      expect(url).toMatch(new RegExp(`^/giffer/uploads/\\d{4}-\\d{2}-\\d{2}/[0-9a-f]{32}/a\\.${format}$`))
+      const served = await request(g.app).get(url).buffer(true).parse(binary)
+      expect(served.status).toBe(200)
+      expect(served.headers['content-type']).toBe(`image/${format}`)
+      expect(served.headers['x-content-type-options']).toBe('nosniff')
+      expect(Buffer.compare(served.body as Buffer, bytes)).toBe(0)
+    }
+  })
+
+  it('refuses a changed signature with 403', async () => {
+    const signed = await sign()
+    const res = await post(signed, await makePhoto(2, 32, 32), { fields: { signature: '0'.repeat(64) } })
+    expect(res.status).toBe(403)
+    expect(res.body.error.code).toBe('bad_signature')
+  })
+
+  it('refuses a key other than the signed one with 403', async () => {
+    const signed = await sign()
+    const other = await sign()
+    const res = await post(signed, await makePhoto(2, 32, 32), { fields: { key: other.key } })
+    expect(res.status).toBe(403)
+  })
+
+  it('refuses an upload without the signed fields with 403', async () => {
+    const res = await request(g.app).post('/giffer/uploads').attach('file', await makePhoto(2, 32, 32), 'a.jpg')
+    expect(res.status).toBe(403)
+  })
+
+  it('refuses an expired signature with 403 after 20 minutes', async () => {
+    const signed = await sign()
+    clock += 20 * 60 * 1000 + 1
+    try {
+      const res = await post(signed, await makePhoto(2, 32, 32))
+      expect(res.status).toBe(403)
+      expect(res.body.error.code).toBe('expired')
+    } finally {
+      clock -= 20 * 60 * 1000 + 1
+    }
+  })
+
+  it('refuses a file over 5 MB with 413 "File is too big (max 5 MB)"', async () => {
+    const signed = await sign()
+    const big = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(5 * 1024 * 1024)])
+    const res = await post(signed, big)
+    expect(res.status).toBe(413)
+    expect(res.body.error.message).toBe('File is too big (max 5 MB)')
+  })
+
+  it('refuses a file whose bytes are not an image, whatever it claims, with 415', async () => {
+    const signed = await sign()
+    const res = await post(signed, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), {
+      filename: 'evil.png',
+      type: 'image/png',
+    })
+    expect(res.status).toBe(415)
+    expect(res.body.error.message).toContain('Unsupported file type.')
+  })
+
+  it('refuses a GIF (not in jpeg, png, webp) with 415', async () => {
+    const signed = await sign()
+    const res = await post(signed, Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'), { filename: 'a.gif', type: 'image/gif' })
+    expect(res.status).toBe(415)
+  })
+
+  it('refuses a decompression bomb (a small file announcing a huge picture) with 413', async () => {
+    const signed = await sign()
+    // a valid PNG header (with its checksum) claiming 20000 × 20000 pixels
+    const png = await makePhoto(3, 8, 8, 'png')
+    png.writeUInt32BE(20000, 16)
+    png.writeUInt32BE(20000, 20)
+    png.writeUInt32BE(crc32(png.subarray(12, 29)), 29)
+    const res = await post(signed, png, { filename: 'bomb.png', type: 'image/png' })
+    expect(res.status).toBe(413)
+    expect(res.body.error.code).toBe('too_many_pixels')
+  })
+
+  it('takes several files on one signature (the generator caches it for 20 minutes), each under its own name', async () => {
+    const signed = await sign()
+    const first = await post(signed, await makePhoto(4, 32, 32), { filename: 'one.jpg' })
+    const second = await post(signed, await makePhoto(5, 32, 32), { filename: 'two.jpg' })
+    expect([first.status, second.status]).toEqual([204, 204])
+    expect(first.headers.location).toBe(`/giffer/${signed.key.replace('${filename}', 'one.jpg')}`)
+    for (const name of ['one.jpg', 'two.jpg']) {
+      const resolved = await request(g.app).get('/giffer/uploads/resolve').query({ key: signed.key.replace('${filename}', name) })
+      expect(resolved.status).toBe(200)
+    }
+  })
+
+  it('refuses a second file of the same name on one signature with 409 and keeps the first', async () => {
+    const signed = await sign()
+    await post(signed, await makePhoto(4, 32, 32), { filename: 'same.jpg' }).expect(204)
+    const again = await post(signed, await makePhoto(5, 32, 32), { filename: 'same.jpg' })
+    expect(again.status).toBe(409)
+  })
+
+  it('keeps only the last part of a file name with a path', async () => {
+    const signed = await sign()
+    const res = await post(signed, await makePhoto(6, 32, 32), { filename: '../../escape.jpg' })
+    expect(res.status).toBe(204)
+    expect(res.headers.location).toBe(`/giffer/${signed.key.replace('${filename}', 'escape.jpg')}`)
+  })
+
+  it.each(['my photo.jpg', '.hidden.jpg', 'x'.repeat(101), 'фото.jpg'])('refuses the file name %s with 400', async (filename) => {
+    const signed = await sign()
+    const res = await post(signed, await makePhoto(6, 32, 32), { filename })
+    expect(res.status).toBe(400)
+    expect(res.body.error.field).toBe('file')
+  })
+
+  it('refuses a body that is not multipart with 415, and an empty form with 400', async () => {
+    expect((await request(g.app).post('/giffer/uploads').send({ file: 'x' })).status).toBe(415)
+    const signed = await sign()
+    let req = request(g.app).post('/giffer/uploads')
+    for (const [name, value] of Object.entries(signed.fields)) req = req.field(name, value)
+    const res = await req
+    expect(res.status).toBe(400)
+    expect(res.body.error.field).toBe('file')
+  })
+
+  it('leaves no temporary files behind after refusals', async () => {
+    const tmp = await readdir(path.join(g.dataDir, 'uploads', 'tmp'))
+    expect(tmp).toEqual([])
+  })
+
+  it('resolves only well-formed keys of files that exist', async () => {
+    expect((await request(g.app).get('/giffer/uploads/resolve')).status).toBe(400)
+    expect((await request(g.app).get('/giffer/uploads/resolve').query({ key: '../../etc/passwd' })).status).toBe(400)
+    expect((await request(g.app).get('/giffer/uploads/resolve').query({ key: 'uploads/2025-01-01/../../giffer-secret' })).status).toBe(400)
+    const signedKey = (await sign()).key
+    expect((await request(g.app).get('/giffer/uploads/resolve').query({ key: signedKey })).status).toBe(400)
+    const res = await request(g.app).get('/giffer/uploads/resolve').query({ key: `uploads/2025-01-01/${'a'.repeat(32)}/photo.jpg` })
+    expect(res.status).toBe(404)
+  })
+
+  it('does not serve anything but uploads from the uploads path', async () => {
+    expect((await request(g.app).get('/giffer/uploads/..%2Fgiffer-secret/x')).status).toBe(404)
+    expect((await request(g.app).get('/giffer/uploads/tmp/whatever/x')).status).toBe(404)
+    expect((await request(g.app).get(`/giffer/uploads/2025-01-01/${'a'.repeat(32)}/..%2F..%2Fgiffer-secret`)).status).toBe(404)
+  })
+})
+
+describe('S3 uploads', () => {
+  it('signs a presigned POST for the bucket with the 5 MB and image/* conditions', async () => {
+    const store = new S3UploadStore({
+      bucket: 'widget-uploads',
+      region: 'eu-west-1',
+      forcePathStyle: false,
+      credentials: { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'example-secret' },
+    })
+    const signed = await store.sign()
+    expect(signed.url).toBe('https://widget-uploads.s3.eu-west-1.amazonaws.com/')
+    expect(signed.fields.key).toBe(signed.key)
+    expect(signed.fields).toHaveProperty('Policy')
+    expect(signed.fields).toHaveProperty('X-Amz-Signature')
+    const policy = JSON.parse(Buffer.from(signed.fields.Policy!, 'base64').toString('utf8'))
+    expect(policy.conditions).toContainEqual(['content-length-range', 1, 5 * 1024 * 1024])
+    expect(policy.conditions).toContainEqual(['starts-with', '$Content-Type', 'image/'])
+    expect(signed.key.endsWith('/${filename}')).toBe(true)
+    expect(policy.conditions).toContainEqual(['starts-with', '$key', signed.key.replace('${filename}', '')])
+  })
+
+  it('is what the router uses when S3 settings are given', async () => {
+    const s3 = await startGiffer({
+      s3: { bucket: 'widget-uploads', region: 'eu-west-1', forcePathStyle: false, credentials: { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'x' } },
+      logger: pino({ level: 'silent' }),
+    })
+    try {
+      const res = await request(s3.app).post('/giffer/uploads/sign').expect(200)
+      expect(res.body.url).toContain('widget-uploads')
+      expect((await request(s3.app).post('/giffer/uploads').attach('file', Buffer.from('x'), 'a.jpg')).status).toBe(404)
+    } finally {
+      await s3.close()
+    }
+  })
+})
+
+describe('file type sniffing', () => {
+  it('knows JPEG, PNG and WebP by their first bytes and nothing else', async () => {
+    expect(sniffImageType(await makePhoto(1, 8, 8, 'jpeg'))).toBe('image/jpeg')
+    expect(sniffImageType(await makePhoto(1, 8, 8, 'png'))).toBe('image/png')
+    expect(sniffImageType(await makePhoto(1, 8, 8, 'webp'))).toBe('image/webp')
+    expect(sniffImageType(Buffer.from('GIF89a'))).toBeNull()
+    expect(sniffImageType(Buffer.from('RIFF\0\0\0\0WAVE'))).toBeNull()
+    expect(sniffImageType(new Uint8Array(0))).toBeNull()
+  })
+})
+
+describe('slideshow sources (no server-side request forgery)', () => {
+  const key = `uploads/2025-01-01/${'a'.repeat(32)}/photo.jpg`
+  const own = [PUBLIC_ORIGIN]
+
+  it.each([
+    `${PUBLIC_ORIGIN}/giffer/${key}`,
+    `/giffer/${key}`,
+  ])('accepts its own upload URL %s', (url) => {
+    expect(uploadKeyFromUrl(url, '/giffer', own)).toBe(key)
+  })
+
+  it.each([
+    ['another host', `https://evil.example/giffer/${key}`],
+    ['the same path on loopback', `http://127.0.0.1:3000/giffer/${key}`],
+    ['localhost', `http://localhost/giffer/${key}`],
+    ['IPv6 loopback', `http://[::1]/giffer/${key}`],
+    ['cloud metadata', 'http://169.254.169.254/latest/meta-data/'],
+    ['a file: URL', `file:///giffer/${key}`],
+    ['a data: URL', 'data:image/png;base64,iVBORw0KGgo='],
+    ['a protocol-relative URL', `//evil.example/giffer/${key}`],
+    ['userinfo on our host', `http://user:pass@site.test/giffer/${key}`],
+    ['our host with another port', `http://site.test:8080/giffer/${key}`],
+    ['https instead of http', `https://site.test/giffer/${key}`],
+    ['a redirect endpoint on our host', `${PUBLIC_ORIGIN}/giffer/redirect?to=http://127.0.0.1/`],
+    ['a query on an upload URL', `${PUBLIC_ORIGIN}/giffer/${key}?x=1`],
+    ['path traversal', `${PUBLIC_ORIGIN}/giffer/uploads/2025-01-01/../../../etc/passwd`],
+    ['an encoded traversal', `${PUBLIC_ORIGIN}/giffer/uploads/2025-01-01%2F..%2F..%2Fetc/passwd`],
+    ['a site page', `${PUBLIC_ORIGIN}/pricing/`],
+    ['a malformed URL', 'http://'],
+  ])('refuses %s', (_description, url) => {
+    expect(uploadKeyFromUrl(url, '/giffer', own)).toBeNull()
+  })
+
+  it('answers a slideshow with a foreign URL with 400 naming the image, and fetches nothing', async () => {
+    const res = await request(g.app)
+      .post('/giffer/slideshow/create-row')
+      .send({ images: [`http://127.0.0.1:1/giffer/${key}`] })
+    expect(res.status).toBe(400)
+    expect(res.body.error.field).toBe('images.0')
+  })
+
+  it('answers a well-formed URL of an upload that does not exist with 400', async () => {
+    const res = await request(g.app)
+      .post('/giffer/slideshow/create-trio')
+      .send({ images: [`${PUBLIC_ORIGIN}/giffer/${key}`] })
+    expect(res.status).toBe(400)
+    expect(res.body.error.field).toBe('images.0')
+  })
+})
