@@ -35,7 +35,7 @@ const noServerImports: esbuild.Plugin = {
 }
 
 async function buildClient() {
-  fs.rmSync(assetsDir, { recursive: true, force: true })
+  // Earlier builds' files stay: a page rendered by the previous build may still ask for them.
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: { entry: 'client/entry.tsx' },

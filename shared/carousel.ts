@@ -4,6 +4,8 @@
 export const CAROUSEL_WIDE_MIN_WIDTH = 1230
 export const CAROUSEL_WIDE_STEP = 3
 export const CAROUSEL_RESIZE_DEBOUNCE_MS = 500
+/** Without the `scrollend` event, a scroll counts as finished after this long without movement. */
+const SCROLL_SETTLE_MS = 150
 
 export function slidesPerScroll(windowWidth: number): number {
   return windowWidth > CAROUSEL_WIDE_MIN_WIDTH ? CAROUSEL_WIDE_STEP : 1
@@ -33,7 +35,10 @@ export interface Carousel {
  * Wires a carousel: `root` holds a `[data-carousel-track]` list whose children are the slides.
  * The track must be the slides' offset parent (position: relative). The step follows the window width, re-read at most every 500 ms while resizing.
  */
-export function createCarousel(root: HTMLElement | null, onScrolled: (firstVisible: number) => void = () => {}): Carousel {
+export function createCarousel(
+  root: HTMLElement | null,
+  onSettled: (firstVisible: number, atEnd: boolean) => void = () => {},
+): Carousel {
   if (!root) throw new Error('Carousel root is missing')
   const track = root.querySelector<HTMLElement>('[data-carousel-track]')
   if (!track) throw new Error('Carousel container is missing')
@@ -56,23 +61,24 @@ export function createCarousel(root: HTMLElement | null, onScrolled: (firstVisib
     if (target) track.scrollTo({ left: target.offsetLeft, behavior: 'smooth' })
   }
 
-  let frame = 0
-  const onScroll = () => {
-    cancelAnimationFrame(frame)
-    frame = requestAnimationFrame(() => onScrolled(firstVisible()))
-  }
+  // Reported once a scroll comes to rest, so a long smooth scroll does not flick through
+  // every slide on its way.
+  const report = () => onSettled(firstVisible(), track.scrollLeft + track.clientWidth >= track.scrollWidth - 2)
+  const settle = debounce(report, SCROLL_SETTLE_MS)
+  const hasScrollEnd = 'onscrollend' in view
+  const onScroll = hasScrollEnd ? report : settle
 
   view.addEventListener('resize', onResize)
-  track.addEventListener('scroll', onScroll, { passive: true })
+  track.addEventListener(hasScrollEnd ? 'scrollend' : 'scroll', onScroll, { passive: true })
   return {
     step: (direction) => goTo(firstVisible() + direction * perScroll),
     goTo,
     firstVisible,
     destroy() {
       onResize.cancel()
-      cancelAnimationFrame(frame)
+      settle.cancel()
       view.removeEventListener('resize', onResize)
-      track.removeEventListener('scroll', onScroll)
+      track.removeEventListener(hasScrollEnd ? 'scrollend' : 'scroll', onScroll)
     },
   }
 }

@@ -21,13 +21,12 @@ export function StoreCarousel({ examples }: { examples: StoreExamples }) {
   )
   const firstSlideOf = (slug: string) => slides.findIndex((slide) => slide.category === slug)
   const [active, setActive] = useState(categories[0]?.slug ?? '')
-  // While a tab's own scroll is under way, the scroll position must not pick another tab.
-  const tabScrollUntil = useRef(0)
 
   useEffect(() => {
-    const carousel = createCarousel(rootRef.current, (first) => {
-      const category = slides[first]?.category
-      if (category && Date.now() > tabScrollUntil.current) setActive(category)
+    // At the end of the row the last category is in view even when it cannot come first.
+    const carousel = createCarousel(rootRef.current, (first, atEnd) => {
+      const category = (atEnd ? slides.at(-1) : slides[first])?.category
+      if (category) setActive(category)
     })
     carouselRef.current = carousel
     return () => carousel.destroy()
@@ -37,7 +36,6 @@ export function StoreCarousel({ examples }: { examples: StoreExamples }) {
     const category = categories[(index + categories.length) % categories.length]
     if (!category) return
     setActive(category.slug)
-    tabScrollUntil.current = Date.now() + 800
     tabRefs.current[categories.indexOf(category)]?.focus()
     carouselRef.current?.goTo(firstSlideOf(category.slug))
   }

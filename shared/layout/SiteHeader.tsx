@@ -76,7 +76,8 @@ function NavMenu({ group, open, onToggle }: MenuProps) {
           <path d="M2.5 4.5 6 8l3.5-3.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
         </svg>
       </button>
-      <div ref={panelRef} id={panelId} className="nav-panel" hidden={!open} onKeyDown={onPanelKeyDown}>
+      {/* Focusable, so a click on the panel's own padding keeps focus inside the menu. */}
+      <div ref={panelRef} id={panelId} className="nav-panel" hidden={!open} tabIndex={-1} onKeyDown={onPanelKeyDown}>
         <ul>
           {group.items.map((item) => (
             <li key={item.href}>
@@ -117,8 +118,23 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
     return () => document.removeEventListener('pointerdown', onPointerDown)
   }, [openGroup, mobileOpen])
 
+  const toggleRef = useRef<HTMLButtonElement>(null)
+
   return (
-    <header ref={headerRef} className={mobileOpen ? 'site-header is-mobile-open' : 'site-header'}>
+    <header
+      ref={headerRef}
+      className={mobileOpen ? 'site-header is-mobile-open' : 'site-header'}
+      onKeyDown={(event) => {
+        // A group's own Escape handler runs first and stops the event; this closes the mobile menu.
+        if (event.key === 'Escape' && mobileOpen) {
+          setMobileOpen(false)
+          toggleRef.current?.focus()
+        }
+      }}
+      onBlur={(event) => {
+        if (mobileOpen && !event.currentTarget.contains(event.relatedTarget as Node | null)) setMobileOpen(false)
+      }}
+    >
       <div className="site-header-inner">
         <SiteLink href="/" className="brand" aria-label={`${SITE_NAME} home`}>
           <svg width="28" height="28" viewBox="0 0 32 32" aria-hidden="true">
@@ -129,14 +145,12 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
           <span>{SITE_NAME}</span>
         </SiteLink>
         <button
+          ref={toggleRef}
           type="button"
           className="nav-toggle"
           aria-expanded={mobileOpen}
           aria-controls="site-nav"
           onClick={() => setMobileOpen(!mobileOpen)}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') setMobileOpen(false)
-          }}
         >
           <span className="visually-hidden">{mobileOpen ? 'Close menu' : 'Open menu'}</span>
           <svg width="22" height="22" viewBox="0 0 22 22" aria-hidden="true">
@@ -147,7 +161,7 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
             )}
           </svg>
         </button>
-        <nav id="site-nav" className="site-nav" aria-label="Main">
+        <nav id="site-nav" className="site-nav" aria-label="Main" tabIndex={-1}>
           <ul className="nav-groups">
             {nav.groups.map((group) =>
               group.items?.length ? (

@@ -1,0 +1,108 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { test as base, expect, type Page } from '@playwright/test'
+import { parse as parseYaml } from 'yaml'
+import { HYDRATION_ELEMENT_ID } from '../../shared/site.js'
+
+export { expect }
+
+const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data')
+
+/** Reads a JSON file of data/, e.g. `readData<Nav>('nav.json')`. */
+export function readData<T>(relativePath: string): T {
+  return JSON.parse(fs.readFileSync(path.join(dataDir, relativePath), 'utf8')) as T
+}
+
+/** Slugs of the Markdown files in a folder of data/, sorted (the file name is the page slug). */
+export function markdownSlugs(relativeDir: string): string[] {
+  return fs
+    .readdirSync(path.join(dataDir, relativeDir))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => name.slice(0, -'.md'.length))
+    .sort()
+}
+
+/** The YAML front matter of a Markdown file of data/. */
+export function readFrontMatter(relativePath: string): Record<string, unknown> {
+  const text = fs.readFileSync(path.join(dataDir, relativePath), 'utf8')
+  const match = /^---\n([\s\S]*?)\n---/.exec(text)
+  return match?.[1] ? (parseYaml(match[1]) as Record<string, unknown>) : {}
+}
+
+interface NavGroup {
+  label: string
+  href?: string
+  items?: { label: string; href: string; description: string }[]
+}
+
+export const nav = readData<{ groups: NavGroup[] }>('nav.json')
+
+/**
+ * Resolves once React has hydrated the whole document and run its effects. React attaches its
+ * props to every DOM node it hydrates; the page-state script is the last node it renders, and the
+ * header's brand link the first. Effects (the carousel is wired in one) run right after the
+ * commit, so two animation frames later the page is fully interactive. Waiting on this rather than
+ * on a sleep keeps a test's first click from landing on inert server HTML.
+ */
+async function waitForHydration(page: Page): Promise<void> {
+  const hydrated = page.waitForFunction(
+    (stateId) => {
+      const isHydrated = (node: Element | null) => node !== null && Object.keys(node).some((key) => key.startsWith('__reactProps$'))
+      return isHydrated(document.querySelector('.site-header .brand')) && isHydrated(document.getElementById(stateId))
+    },
+    HYDRATION_ELEMENT_ID,
+    { timeout: 10_000 },
+  )
+  await hydrated.catch((error: Error) => {
+    throw new Error(`${page.url()} did not hydrate within 10 s (is the build complete?): ${error.message}`)
+  })
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+}
+
+/** Opens a page, checks its status and waits until it is hydrated. */
+export async function gotoHydrated(page: Page, url: string, status = 200): Promise<void> {
+  const response = await page.goto(url)
+  expect(response?.status(), `status of ${url}`).toBe(status)
+  await waitForHydration(page)
+}
+
+/** Marks the current document, to tell a client-side navigation (marker kept) from a reload (marker gone). */
+export async function markDocument(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    ;(window as Window & { __e2eDocument?: boolean }).__e2eDocument = true
+  })
+}
+
+export async function isSameDocument(page: Page): Promise<boolean> {
+  return page.evaluate(() => (window as Window & { __e2eDocument?: boolean }).__e2eDocument === true)
+}
+
+interface ConsoleGuard {
+  /** Accepts console messages matching `pattern` in this test only; say why at the call site. */
+  allow(pattern: RegExp): void
+}
+
+/**
+ * Every test fails when the page logs a console error or warning, or throws: hydration
+ * mismatches ("Minified React error #418", "Hydration failed") surface this way.
+ */
+export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
+  consoleGuard: [
+    async ({ page }, use) => {
+      const problems: string[] = []
+      const allowed: RegExp[] = []
+      page.on('console', (message) => {
+        if (message.type() !== 'error' && message.type() !== 'warning') return
+        const text = message.text()
+        if (allowed.some((pattern) => pattern.test(text))) return
+        const { url, lineNumber } = message.location()
+        problems.push(`on ${page.url()}: console.${message.type()}: ${text}${url ? ` (${url}:${lineNumber})` : ''}`)
+      })
+      page.on('pageerror', (error) => problems.push(`on ${page.url()}: page error: ${error.message}`))
+      await use({ allow: (pattern) => allowed.push(pattern) })
+      expect(problems, 'the page logged errors or warnings').toEqual([])
+    },
+    { auto: true },
+  ],
+})
