@@ -99,6 +99,17 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
         return id
       },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      // One short line per request; headers stay out (and cookie or authorization would be redacted).
+      serializers: {
+        req: (req: { id: string; method: string; url: string; remoteAddress?: string; headers: Record<string, string | undefined> }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url,
+          remoteAddress: req.remoteAddress,
+          userAgent: req.headers['user-agent'],
+        }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
     }),
   )
   app.get('/healthz', (_req, res) => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import zlib from 'node:zlib'
 import { createHash } from 'node:crypto'
 import request from 'supertest'
+import { pino } from 'pino'
 import { describe, expect, it } from 'vitest'
 import { rootWithFakeBuild, testApp } from './app.js'
 
@@ -195,5 +196,22 @@ describe('robots.txt and sitemap.xml', () => {
     expect(response.text).toContain('<loc>https://site.example/aurora</loc>')
     expect(response.text).not.toContain('/*')
     expect(response.text).not.toContain('/:')
+  })
+})
+
+describe('request log', () => {
+  it('writes one line per request with id, method, URL, status and time, and no cookie or authorization', async () => {
+    const lines: string[] = []
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) })
+    const logged = testApp({}, { logger })
+    await request(logged).get('/faq/?x=1').set('Cookie', 'pl_ref=secret-code').set('Authorization', 'Bearer secret-token').expect(200)
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, any>).filter((entry) => entry.msg === 'request completed')
+    expect(entries).toHaveLength(1)
+    const [entry] = entries
+    expect(entry!.req).toMatchObject({ method: 'GET', url: '/faq/?x=1' })
+    expect(entry!.req.id).toMatch(/^[0-9a-f-]{36}$/)
+    expect(entry!.res.statusCode).toBe(200)
+    expect(typeof entry!.responseTime).toBe('number')
+    expect(lines.join('\n')).not.toMatch(/secret-code|secret-token/)
   })
 })

@@ -124,6 +124,24 @@ describe('pages', () => {
     expect(response.text).toContain('class="site-footer"')
   })
 
+  it('answers a page whose data fails with a server-rendered 500 page, keeping the site around it', async () => {
+    const broken = {
+      currencies: [],
+      currentCurrency: { code: 'RUB', flag: '', format: '{amount}' },
+      forCurrency: () => undefined,
+      get features(): never {
+        throw new Error('plans file unreadable')
+      },
+    } as PriceList
+    const response = await request(testApp({}, { prices: broken })).get('/pricing/')
+    expect(response.status).toBe(500)
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(response.text).toContain('<h1>Something went wrong</h1>')
+    expect(response.text).toContain('class="site-footer"')
+    expect(response.text).not.toContain('plans file unreadable')
+    expect(await request(testApp({}, { prices: broken })).get('/faq/').then((r) => r.status)).toBe(200)
+  })
+
   it('shows help article counts that equal the articles that exist', async () => {
     const html = await page('/help/')
     for (const section of helpSections) {
