@@ -5,9 +5,8 @@ import { RouterProvider } from 'react-router/dom'
 import { ShellContext } from '../shared/layout/shell.js'
 import { createRoutes } from '../shared/routes.js'
 import { readPageState } from '../shared/router-state.js'
-import { HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID } from '../shared/site.js'
+import { ASSETS_ELEMENT_ID, HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID } from '../shared/site.js'
 import { clientLoaderFor } from './loaders.js'
-import './styles.css'
 
 /** Loads the code of the routes on screen before hydrating, so the first render matches the server's. */
 async function loadMatchedRoutes(routes: RouteObject[]) {
@@ -25,8 +24,10 @@ async function hydrate() {
   const element = document.getElementById(HYDRATION_ELEMENT_ID)
   if (!element?.textContent) throw new Error('Page state is missing from the page')
   const pageState = element.textContent
-  const { assets, hydrationData } = readPageState(pageState)
+  const hydrationData = readPageState(pageState)
+  // The document's inline stylesheet and module list render again as they are.
   const css = document.getElementById(STYLESHEET_ELEMENT_ID)?.textContent ?? ''
+  const assets = { modules: JSON.parse(document.getElementById(ASSETS_ELEMENT_ID)?.textContent ?? '[]') as string[] }
 
   const routes = createRoutes(clientLoaderFor)
   await loadMatchedRoutes(routes)

@@ -38,7 +38,7 @@ async function buildClient() {
   // Earlier builds' files stay: a page rendered by the previous build may still ask for them.
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { entry: 'client/entry.tsx' },
+    entryPoints: { boot: 'client/boot.ts', styles: 'client/styles.css' },
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -71,19 +71,23 @@ async function buildClient() {
     return [...seen]
   }
 
-  const entryFile = Object.keys(outputs).find((file) => outputs[file]?.entryPoint === 'client/entry.tsx')
-  if (!entryFile) throw new Error('esbuild produced no entry chunk')
-  const entryImports = staticImports(entryFile)
+  const outputOf = (entryPoint: string, extension: string) => {
+    const file = Object.keys(outputs).find((candidate) => outputs[candidate]?.entryPoint === entryPoint && candidate.endsWith(extension))
+    if (!file) throw new Error(`esbuild produced no output for ${entryPoint}`)
+    return file
+  }
+  const bootFile = outputOf('client/boot.ts', '.js')
+  const appFile = outputOf('client/entry.tsx', '.js')
+  const app = [appFile, ...staticImports(appFile)]
   const modules: Record<string, string[]> = {}
   for (const [file, output] of Object.entries(outputs)) {
     const match = output.entryPoint?.match(/^shared\/pages\/(.+)\.tsx$/)
-    if (match?.[1]) modules[match[1]] = [file, ...staticImports(file)].filter((chunk) => !entryImports.includes(chunk)).map(toUrl)
+    if (match?.[1]) modules[match[1]] = [file, ...staticImports(file)].filter((chunk) => !app.includes(chunk)).map(toUrl)
   }
-  const cssBundle = outputs[entryFile]?.cssBundle
   const manifest = {
-    entry: toUrl(entryFile),
-    entryImports: entryImports.map(toUrl),
-    stylesheets: cssBundle ? [toUrl(cssBundle)] : [],
+    boot: toUrl(bootFile),
+    app: app.map(toUrl),
+    stylesheets: [toUrl(outputOf('client/styles.css', '.css'))],
     modules,
   }
   fs.writeFileSync(path.join(dist, 'manifest.json'), JSON.stringify(manifest, null, 2))
@@ -120,7 +124,7 @@ const [{ manifest }] = await Promise.all([buildClient(), buildServer()])
 
 // What a first visit to each kind of page downloads in JavaScript, compressed as it is served.
 const gzipKb = (url: string) => zlib.gzipSync(fs.readFileSync(path.join(assetsDir, url.slice(PUBLIC_PREFIX.length)))).length / 1024
-const shared = [manifest.entry, ...manifest.entryImports].reduce((sum, url) => sum + gzipKb(url), 0)
+const shared = [manifest.boot, ...manifest.app].reduce((sum, url) => sum + gzipKb(url), 0)
 console.log(`JavaScript per page, gzipped (shared entry ${shared.toFixed(1)} KB + page chunks):`)
 for (const [module, urls] of Object.entries(manifest.modules).sort()) {
   const own = urls.reduce((sum, url) => sum + gzipKb(url), 0)

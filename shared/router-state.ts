@@ -1,12 +1,7 @@
 import { isRouteErrorResponse, type HydrationState, type StaticHandlerContext } from 'react-router'
-import type { DocumentAssets } from './site.js'
 
-/**
- * What the browser needs to hydrate the server's page: the assets the document links, each
- * route's loader data and each route's error, as JSON.
- */
+/** What the browser needs to hydrate the server's page: each route's loader data and error, as JSON. */
 interface PageState {
-  assets: DocumentAssets
   loaderData: Record<string, unknown>
   errors: Record<string, SerializedError> | null
 }
@@ -32,13 +27,13 @@ function serializeErrors(errors: StaticHandlerContext['errors']): PageState['err
  * JSON for a `<script type="application/json">`: it never runs, and escaping `<`, `>`, `&` and the
  * line separators means no string in the data can close the tag or break the parse.
  */
-export function serializePageState(context: StaticHandlerContext, assets: DocumentAssets): string {
-  const state: PageState = { assets, loaderData: context.loaderData, errors: serializeErrors(context.errors) }
+export function serializePageState(context: StaticHandlerContext): string {
+  const state: PageState = { loaderData: context.loaderData, errors: serializeErrors(context.errors) }
   return JSON.stringify(state).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 /** The server's page state, with route errors turned back into what the error boundaries expect. */
-export function readPageState(json: string): { assets: DocumentAssets; hydrationData: HydrationState } {
+export function readPageState(json: string): HydrationState {
   const state = JSON.parse(json) as PageState
   const errors = state.errors
     ? Object.fromEntries(
@@ -50,5 +45,5 @@ export function readPageState(json: string): { assets: DocumentAssets; hydration
         ]),
       )
     : null
-  return { assets: state.assets, hydrationData: { loaderData: state.loaderData, errors } }
+  return { loaderData: state.loaderData, errors }
 }

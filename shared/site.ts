@@ -17,7 +17,10 @@ export interface RootData {
   origin: string
 }
 
-/** Assets the document links, read by the server from the build manifest and handed to the browser. */
+/** Id of the JSON script tag listing the modules a page needs, for the boot script. */
+export const ASSETS_ELEMENT_ID = '__assets'
+
+/** Code a page needs, from the build manifest: the app and the page's own chunks. */
 export interface DocumentAssets {
-  modulePreloads: string[]
+  modules: string[]
 }

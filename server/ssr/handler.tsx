@@ -64,13 +64,12 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
   const staticHandler = createStaticHandler(createRoutes(loaderFor))
 
   const assetsFor = (context: StaticHandlerContext): DocumentAssets => {
-    if (!manifest) return { modulePreloads: [] }
+    if (!manifest) return { modules: [] }
     const modules = context.matches.flatMap((match) => {
       const module = (match.route.handle as { module?: string } | undefined)?.module
       return module ? (manifest.modules[module] ?? []) : []
     })
-    // The entry is listed too: React preloads its bootstrap module only at low priority.
-    return { modulePreloads: [...new Set([manifest.entry, ...manifest.entryImports, ...modules])] }
+    return { modules: [...new Set([...manifest.app, ...modules])] }
   }
 
   /** The browser's loaders ask for one route's data as JSON: `?_data={routeId}`. */
@@ -116,7 +115,7 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
     // 2. Render the document around the matched routes and stream it out.
     const router = createStaticRouter(staticHandler.dataRoutes, context)
     const assets = assetsFor(context)
-    const shell = { assets, css, pageState: serializePageState(context, assets) }
+    const shell = { assets, css, pageState: serializePageState(context) }
     const cacheKey = req.originalUrl
     const cacheable = cache.enabled && context.statusCode === 200 && cacheKey.length <= MAX_CACHED_URL_LENGTH
     let failed = false
@@ -127,7 +126,7 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
         <StaticRouterProvider router={router} context={context} hydrate={false} />
       </ShellContext>,
       {
-        bootstrapModules: manifest ? [manifest.entry] : [],
+        bootstrapModules: manifest ? [manifest.boot] : [],
         // Every page's data is loaded before rendering and nothing suspends, so the shell is the
         // whole page: people and crawlers alike get it in one piece.
         onShellReady() {

@@ -5,9 +5,10 @@ import { z } from 'zod'
 
 /** Written by scripts/build.ts: the hashed client files a page needs. */
 const manifestSchema = z.object({
-  entry: z.string().regex(/^\/assets\//),
-  /** Chunks the entry imports statically. */
-  entryImports: z.array(z.string().regex(/^\/assets\//)),
+  /** The small module the page loads; it fetches the app once the page has painted. */
+  boot: z.string().regex(/^\/assets\//),
+  /** The app (client/entry.tsx) and every chunk it imports statically. */
+  app: z.array(z.string().regex(/^\/assets\//)),
   stylesheets: z.array(z.string().regex(/^\/assets\/[\w.-]+\.css$/)),
   /** Per page module (shared/pages/{name}.tsx): its chunk and every chunk it imports statically. */
   modules: z.record(z.string(), z.array(z.string().regex(/^\/assets\//))),

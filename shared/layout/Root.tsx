@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react'
 import { Outlet, useLocation, useNavigationType, useRouteLoaderData } from 'react-router'
-import { HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID, type RootData } from '../site.js'
+import { ASSETS_ELEMENT_ID, HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID, type RootData } from '../site.js'
 import { useShell } from './shell.js'
 import { SiteFooter } from './SiteFooter.js'
 import { SiteHeader } from './SiteHeader.js'
@@ -15,15 +15,13 @@ function Document({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#4f46e5" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {css && <style id={STYLESHEET_ELEMENT_ID} dangerouslySetInnerHTML={{ __html: css }} />}
-        {assets.modulePreloads.map((href) => (
-          <link key={href} rel="modulepreload" href={href} />
-        ))}
       </head>
       <body>
         <a className="skip-link" href="#main">
           Skip to content
         </a>
         {children}
+        <script type="application/json" id={ASSETS_ELEMENT_ID} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: JSON.stringify(assets.modules) }} />
         <script
           type="application/json"
           id={HYDRATION_ELEMENT_ID}

@@ -10,6 +10,6 @@ export interface Shell {
   pageState: string
 }
 
-export const ShellContext = createContext<Shell>({ assets: { modulePreloads: [] }, css: '', pageState: '{}' })
+export const ShellContext = createContext<Shell>({ assets: { modules: [] }, css: '', pageState: '{}' })
 
 export const useShell = () => useContext(ShellContext)

@@ -147,13 +147,12 @@ describe('page cache', () => {
 describe('built assets', () => {
   const built = testApp({}, {}, rootWithFakeBuild())
 
-  it('inlines the stylesheet, preloads the entry imports and the page chunk, and boots the entry module', async () => {
+  it('inlines the stylesheet, lists the app and the page chunk for the boot module, and loads only that module', async () => {
     const html = (await request(built).get('/pricing/').expect(200)).text
     expect(html).toContain('<style id="site-css">body{color:#111}</style>')
-    expect(html).toContain('<link rel="modulepreload" href="/assets/chunk-SHARED12.js"/>')
-    expect(html).toContain('<link rel="modulepreload" href="/assets/Pricing-PRICE123.js"/>')
-    expect(html).toContain('<link rel="modulepreload" href="/assets/entry-TEST1234.js"/>')
-    expect(html).toMatch(/<script type="module" src="\/assets\/entry-TEST1234.js"[^>]*async=""/)
+    expect(html).toContain('<script type="application/json" id="__assets">["/assets/entry-TEST1234.js","/assets/chunk-SHARED12.js","/assets/Pricing-PRICE123.js"]</script>')
+    expect(html).toMatch(/<script type="module" src="\/assets\/boot-TEST1234.js"[^>]*async=""/)
+    expect(html.match(/<script[^>]+src=/g)).toHaveLength(1)
     const home = (await request(built).get('/').expect(200)).text
     expect(home).not.toContain('Pricing-PRICE123.js')
   })

@@ -1,0 +1,23 @@
+import { ASSETS_ELEMENT_ID } from '../shared/site.js'
+
+/**
+ * The one script a page loads. It waits until the server's HTML has painted, then fetches the
+ * app and the page's own code in parallel and runs the app, which hydrates. Until then the
+ * page's bytes have the connection to themselves.
+ */
+function loadApp() {
+  const modules = JSON.parse(document.getElementById(ASSETS_ELEMENT_ID)?.textContent ?? '[]') as string[]
+  // Starts every download at once; the app's own imports then find them in flight.
+  for (const url of modules) void import(url).catch(() => undefined)
+  void import('./entry.js')
+}
+
+let started = false
+const start = () => {
+  if (started) return
+  started = true
+  loadApp()
+}
+// After the next frame has been drawn; a hidden tab draws no frames, so a timer backs it up.
+requestAnimationFrame(() => setTimeout(start, 0))
+setTimeout(start, 1000)
