@@ -11,6 +11,10 @@ const REDACTED_PATHS = [
   'headers.authorization',
 ]
 
+/**
+ * Logs go to stdout asynchronously: lines written while a write is under way go out together,
+ * instead of a blocking system call per request. Flush the logger before the process exits.
+ */
 export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
-  return pino({ level: config.LOG_LEVEL, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } })
+  return pino({ level: config.LOG_LEVEL, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, pino.destination({ dest: 1, sync: false }))
 }

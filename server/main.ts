@@ -29,12 +29,12 @@ function start() {
     // Stop accepting; idle keep-alive sockets close now, busy ones after their response.
     server.close((error) => {
       if (error) logger.error({ err: error }, 'close failed')
-      close().finally(() => process.exit(error ? 1 : 0))
+      close().finally(() => logger.flush(() => process.exit(error ? 1 : 0)))
     })
     server.closeIdleConnections()
     setTimeout(() => {
       logger.warn('requests still running after the grace period; exiting')
-      process.exit(0)
+      logger.flush(() => process.exit(0))
     }, SHUTDOWN_GRACE_MS).unref()
   }
   process.once('SIGTERM', () => shutdown('SIGTERM'))

@@ -44,8 +44,17 @@ export const pages: PageDefinition[] = [
 /** Route table used only for matching, never rendered. */
 const matchingRoutes: RouteObject[] = [{ path: '/', children: pages.map(({ id, path }) => (path === undefined ? { id, index: true as const } : { id, path })) }]
 
+/** Answers already worked out: matching ranks every route on each call, and links ask often. */
+const knownPaths = new Map<string, boolean>()
+const KNOWN_PATHS_MAX = 2000
+
 /** Whether a path is drawn by this router (and so can be reached without a full page load). */
 export function isRouterPath(pathname: string): boolean {
+  const known = knownPaths.get(pathname)
+  if (known !== undefined) return known
   const matches = matchRoutes(matchingRoutes, pathname)
-  return matches !== null && matches[matches.length - 1]?.route.id !== 'not-found'
+  const answer = matches !== null && matches[matches.length - 1]?.route.id !== 'not-found'
+  if (knownPaths.size >= KNOWN_PATHS_MAX) knownPaths.clear()
+  knownPaths.set(pathname, answer)
+  return answer
 }
