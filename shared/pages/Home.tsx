@@ -1,4 +1,5 @@
 import { useLoaderData } from 'react-router'
+import { FeatureArt, KindIcon } from '../components/FeatureArt.js'
 import { Seo } from '../components/Seo.js'
 import { SiteLink } from '../components/SiteLink.js'
 import { StoreCarousel } from '../components/StoreCarousel.js'
@@ -42,7 +43,7 @@ export default function Home() {
               </div>
             </div>
             <div className="mock-popup">
-              <strong>Get 10% off</strong>
+              <strong className="mock-title" />
               <span className="mock-input" />
               <span className="mock-button" />
             </div>
@@ -59,7 +60,7 @@ export default function Home() {
           {widgetKinds.items.map((kind) => (
             <li key={kind.slug} className="kind-card">
               <SiteLink href={kind.href}>
-                <span className={`kind-icon kind-${kind.slug}`} aria-hidden="true" />
+                <KindIcon kind={kind.slug} />
                 <span className="kind-name">{kind.name}</span>
                 <span className="kind-description">{kind.description}</span>
               </SiteLink>
@@ -83,11 +84,7 @@ export default function Home() {
               {section.link.text}
             </SiteLink>
           </div>
-          <div className={`feature-art feature-art-${section.id}`} aria-hidden="true">
-            <span />
-            <span />
-            <span />
-          </div>
+          <FeatureArt section={section.id} />
         </section>
       ))}
 
