@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream'
-import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
+import type { Request as ExpressRequest, Response as ExpressResponse } from 'express'
 import type { Logger } from 'pino'
 import { renderToPipeableStream } from 'react-dom/server'
 import {
@@ -89,8 +89,12 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
     }
   }
 
-  return async function handlePage(req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next()
+  return async function handlePage(req: ExpressRequest, res: ExpressResponse) {
+    // Pages are only read; this is the last handler, so other methods end here.
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.status(405).set('Allow', 'GET, HEAD').type('text/plain').send('Method not allowed')
+      return
+    }
     const controller = new AbortController()
     res.on('close', () => controller.abort())
 

@@ -82,6 +82,15 @@ describe('security headers', () => {
   })
 })
 
+describe('methods', () => {
+  it('answers other methods on pages with 405 and the allowed ones', async () => {
+    const response = await request(app).post('/pricing/').send({ a: 1 }).expect(405)
+    expect(response.headers.allow).toBe('GET, HEAD')
+    expect(response.text).toBe('Method not allowed')
+    await request(app).delete('/').expect(405)
+  })
+})
+
 describe('health', () => {
   it('answers /healthz', async () => {
     const response = await request(app).get('/healthz').expect(200)
