@@ -111,6 +111,17 @@ test.describe('desktop menus by mouse', () => {
     await expect(panel).toBeHidden()
   })
 
+  test('clicking the open panel between its links keeps it open', async ({ page }) => {
+    const solutions = menuButton(page, 'Solutions')
+    await solutions.click()
+    const panel = await panelOf(page, solutions)
+    await expect(panel).toBeVisible()
+    // The panel's own padding, above its first link.
+    await panel.click({ position: { x: 4, y: 4 } })
+    await expect(solutions).toHaveAttribute('aria-expanded', 'true')
+    await expect(panel).toBeVisible()
+  })
+
   test('only one menu is open at a time', async ({ page }) => {
     const solutions = menuButton(page, 'Solutions')
     const templates = menuButton(page, 'Templates')
@@ -168,5 +179,18 @@ test.describe('mobile menu at 375 × 800', () => {
     await expect(toggle).toHaveAttribute('aria-expanded', 'false')
     await expect(mainNav(page)).toBeHidden()
     expect(await isSameDocument(page)).toBe(true)
+  })
+
+  test('Escape from a link inside the open mobile menu closes it and returns focus to the toggle', async ({ page }) => {
+    await gotoHydrated(page, '/')
+    const toggle = page.locator('.nav-toggle')
+    await toggle.tap()
+    await expect(mainNav(page)).toBeVisible()
+    const pricing = mainNav(page).getByRole('link', { name: 'Pricing', exact: true })
+    await pricing.focus()
+    await page.keyboard.press('Escape')
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+    await expect(mainNav(page)).toBeHidden()
+    await expect(toggle).toBeFocused()
   })
 })
