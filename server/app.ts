@@ -187,5 +187,5 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     await giffer?.close()
   }
 
-  return { app, logger, cache, close }
+  return { app, logger, close }
 }

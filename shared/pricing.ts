@@ -62,6 +62,8 @@ export interface PricesResponse {
 
 /** What 1000 emails cost before a plan's discount, in US dollars. */
 export const EMAILS_BASE_PRICE_USD = 2
+/** Email prices are quoted in this currency whatever the plan prices are shown in. */
+export const EMAILS_PRICE_CURRENCY = 'USD'
 
 export function formatAmount(amount: number, currency: Currency): string {
   const text = Number.isInteger(amount) ? amount.toLocaleString('en-US') : amount.toFixed(2)

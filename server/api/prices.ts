@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
-import { formatAmount, type Currency, type Plan, type PlanFeatureRow, type PricesResponse } from '../../shared/pricing.js'
+import { EMAILS_PRICE_CURRENCY, formatAmount, type Currency, type Plan, type PlanFeatureRow, type PricesResponse } from '../../shared/pricing.js'
 
 const amount = z.number().nonnegative()
 const plansFile = z.object({
@@ -41,6 +41,7 @@ export function loadPriceList(dataDir: string): PriceList {
   const currencyByCode = new Map(data.currencies.map((currency) => [currency.code, currency]))
   const currentCurrency = currencyByCode.get(data.currentCurrency)
   if (!currentCurrency) throw new Error(`plans.json: currentCurrency ${data.currentCurrency} is not listed`)
+  if (!currencyByCode.has(EMAILS_PRICE_CURRENCY)) throw new Error(`plans.json: ${EMAILS_PRICE_CURRENCY}, the currency of email prices, is not listed`)
 
   const plans: Plan[] = data.plans.map((plan) => ({
     resource_uri: `/api/v1/plans/${plan.id}/`,

@@ -194,6 +194,7 @@ export function loadContent(dataDir: string): ContentStore {
   const sectionList = readJson(path.join(contentDir, 'help', 'sections.json'), helpSectionList)
   const helpByListing = new Map<string, HelpArticle[]>()
   const listingKey = (section: string, sub?: string) => (sub ? `${section}/${sub}` : section)
+  const articlePath = (key: string, slug: string) => `/help/${key}/${slug}/`
   const readHelpListing = (section: string, sub?: string): HelpArticle[] => {
     const dir = path.join(contentDir, 'help', section, ...(sub ? [sub] : []))
     const articles = markdownFiles(dir).map((file) => {
@@ -235,7 +236,7 @@ export function loadContent(dataDir: string): ContentStore {
       slug: article.slug,
       title: article.title,
       description: article.description,
-      path: `/help/${listingKey(section, sub)}/${article.slug}/`,
+      path: articlePath(listingKey(section, sub), article.slug),
       hasVideo: Boolean(article.video),
     }))
 
@@ -268,7 +269,7 @@ export function loadContent(dataDir: string): ContentStore {
       ...blogThemes.map((theme) => `/blog/${theme.slug}/`),
       ...posts.map((post) => `/blog/${post.theme}/${post.slug}/`),
       ...helpSections.flatMap((section) => [section.path, ...section.subs.map((sub) => sub.path)]),
-      ...[...helpByListing.keys()].flatMap((key) => helpArticles(...(key.split('/') as [string, string?])).map((a) => a.path)),
+      ...[...helpByListing].flatMap(([key, articles]) => articles.map((article) => articlePath(key, article.slug))),
       ...useCases.map((useCase) => `/usecase/${useCase.slug}/`),
     ],
   }

@@ -14,13 +14,13 @@ import { createRoutes, type LoaderFor } from '../../shared/routes.js'
 import { serializePageState } from '../../shared/router-state.js'
 import type { DocumentAssets } from '../../shared/site.js'
 import type { ClientAssets } from './manifest.js'
-import type { PageCache } from './page-cache.js'
+import { setPageHeaders, type PageCache } from './page-cache.js'
+import { errorBody } from '../errors.js'
 
 /** How long a render may stream before it is cut off. */
 const RENDER_TIMEOUT_MS = 10_000
 /** Longer queries are rendered but not cached: they are almost never repeated. */
 const MAX_CACHED_URL_LENGTH = 300
-const HTML = 'text/html; charset=utf-8'
 
 export interface PageHandlerOptions {
   loaderFor: LoaderFor
@@ -82,7 +82,7 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
     } catch (thrown) {
       if (thrown instanceof Response || isRouteErrorResponse(thrown)) {
         const status = thrown.status
-        res.status(status).json({ error: { code: status === 404 ? 'not_found' : 'route_error', message: thrown.statusText || 'Not found' } })
+        res.status(status).json(errorBody(status === 404 ? 'not_found' : 'route_error', thrown.statusText || 'Not found'))
         return
       }
       throw thrown
@@ -101,7 +101,7 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
     const routeId = req.query._data
     if (routeId !== undefined) {
       if (typeof routeId !== 'string' || !/^[a-z0-9-]{1,40}$/.test(routeId)) {
-        res.status(400).json({ error: { code: 'invalid_parameter', message: '_data: must be a route id', field: '_data' } })
+        res.status(400).json(errorBody('invalid_parameter', '_data: must be a route id', '_data'))
         return
       }
       return sendRouteData(req, res, routeId, controller.signal)
@@ -135,8 +135,7 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
         // whole page: people and crawlers alike get it in one piece.
         onShellReady() {
           res.status(context.statusCode)
-          res.setHeader('Content-Type', HTML)
-          res.setHeader('Cache-Control', 'no-cache')
+          setPageHeaders(res)
           const tee = new TeeToResponse(res)
           tee.on('finish', () => {
             clearTimeout(timeout)

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
+import type { ServerResponse } from 'node:http'
 import type { RequestHandler } from 'express'
 import { LRUCache } from 'lru-cache'
 
@@ -58,6 +59,15 @@ export class PageCache {
 }
 
 /**
+ * Headers of every page response, rendered or cached: HTML, revalidated on each visit (pages
+ * carry per-visitor cookies in their headers, so shared caches must not keep them).
+ */
+export function setPageHeaders(res: ServerResponse) {
+  res.setHeader('Content-Type', 'text/html; charset=utf-8')
+  res.setHeader('Cache-Control', 'no-cache')
+}
+
+/**
  * Answers from the cache before anything else runs: a 304 when the browser has the page, else
  * the stored bytes in the best encoding the browser accepts.
  */
@@ -67,8 +77,7 @@ export function serveCachedPages(cache: PageCache): RequestHandler {
     const page = cache.get(req.originalUrl)
     if (!page) return next()
     res.statusCode = page.status
-    res.setHeader('Content-Type', 'text/html; charset=utf-8')
-    res.setHeader('Cache-Control', 'no-cache')
+    setPageHeaders(res)
     res.setHeader('Vary', 'Accept-Encoding')
     res.setHeader('ETag', page.etag)
     if (req.headers['if-none-match'] === page.etag) {

@@ -75,7 +75,8 @@ export function trafficCookies({ origin, trackReferral, logger, now = () => new 
   return (req, res, next) => {
     if (!isPageView(req)) return next()
     const cookies = parseCookies(req.headers.cookie ?? '')
-    const url = new URL(req.originalUrl, origin)
+    // The origin is configured, never taken from the request.
+    const url = new URL(origin + req.originalUrl)
     url.searchParams.delete('_data')
     // A client-side navigation's data request carries the page as its referrer, not the landing.
     const referrer = req.query._data === undefined ? req.get('referer') : `${origin}/`

@@ -7,6 +7,7 @@ import {
   crossedOutPrice,
   discountPercent,
   EMAILS_BASE_PRICE_USD,
+  EMAILS_PRICE_CURRENCY,
   emailsPricePer1000,
   formatAmount,
   monthlyViewsLabel,
@@ -20,7 +21,10 @@ import {
   type PricesResponse,
 } from '../pricing.js'
 
-const USD: Currency = { code: 'USD', flag: '🇺🇸', format: '${amount}' }
+/** The currency email prices are quoted in; the server refuses price data without it. */
+function emailsCurrencyOf(prices: PricesResponse): Currency {
+  return prices.currencies.find((option) => option.code === EMAILS_PRICE_CURRENCY) ?? prices.currency
+}
 
 function ProMark() {
   return (
@@ -30,7 +34,13 @@ function ProMark() {
   )
 }
 
-function PlanCard({ plan, currency, billing, features }: { plan: Plan; currency: Currency; billing: Billing; features: PlanFeatureRow[] }) {
+function PlanCard({ plan, currency, emailsCurrency, billing, features }: {
+  plan: Plan
+  currency: Currency
+  emailsCurrency: Currency
+  billing: Billing
+  features: PlanFeatureRow[]
+}) {
   const price = plan.prices[currency.code]
   if (!price) return null
   const current = pricePerMonth(price, billing)
@@ -64,7 +74,7 @@ function PlanCard({ plan, currency, billing, features }: { plan: Plan; currency:
           <strong>{plan.features.SITES}</strong> {plan.features.SITES === 1 ? 'site' : 'sites'}
         </li>
         <li data-testid={`emails-${plan.id}`}>
-          <strong>{formatAmount(emailsPricePer1000(discount), USD)}</strong> per 1000 emails
+          <strong>{formatAmount(emailsPricePer1000(discount), emailsCurrency)}</strong> per 1000 emails
           {discount > 0 && <span className="discount-chip">−{discountPercent(discount)}%</span>}
         </li>
       </ul>
@@ -91,10 +101,11 @@ function PlanList({ prices, features, billing, currencyCode }: {
   currencyCode: string
 }) {
   const currency = prices.currencies.find((option) => option.code === currencyCode) ?? prices.currency
+  const emailsCurrency = emailsCurrencyOf(prices)
   return (
     <ul className="plan-grid" aria-label="Plans">
       {prices.plans.map((plan) => (
-        <PlanCard key={plan.id} plan={plan} currency={currency} billing={billing} features={features} />
+        <PlanCard key={plan.id} plan={plan} currency={currency} emailsCurrency={emailsCurrency} billing={billing} features={features} />
       ))}
     </ul>
   )
@@ -164,7 +175,7 @@ export default function Pricing() {
           </div>
           <PlanList prices={prices} features={features} billing={billing} currencyCode={currencyCode} />
           <p className="pricing-footnote">
-            Email is priced per 1000 emails sent; a plan’s discount is taken off the {formatAmount(EMAILS_BASE_PRICE_USD, USD)} base price. Prices exclude VAT where it applies.
+            Email is priced per 1000 emails sent; a plan’s discount is taken off the {formatAmount(EMAILS_BASE_PRICE_USD, emailsCurrencyOf(prices))} base price. Prices exclude VAT where it applies.
           </p>
         </section>
       ) : (

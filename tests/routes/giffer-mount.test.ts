@@ -35,8 +35,8 @@ describe('/giffer in the site', () => {
   })
 
   it('answers bad generator input with a 400 naming the field', async () => {
-    const response = await request(site.app).get('/giffer/text/preview').query({ text: 'x', font_size: 'huge' }).expect(400)
-    expect(JSON.stringify(response.body)).toContain('font')
+    const response = await request(site.app).get('/giffer/text/preview').query({ text: 'x', font: 'roboto', font_size: 'huge' }).expect(400)
+    expect(response.body.error).toMatchObject({ code: 'invalid_parameter', field: 'font_size' })
   })
 })
 
