@@ -23,6 +23,11 @@ export const gifferEnvSchema = z.object({
   GIFFER_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(GIFFER_DEFAULTS.queueMax),
   /** How long one image may take, waiting included, before 503. */
   GIFFER_JOB_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(GIFFER_DEFAULTS.jobTimeoutMs),
+  /**
+   * Resident memory of the process (MB) past which the render threads are replaced between jobs.
+   * Unset: 512 MB plus 256 MB per render thread.
+   */
+  GIFFER_RSS_LIMIT_MB: z.coerce.number().int().min(64).max(1_048_576).optional(),
   /** Memory for rendered images (content-addressed cache); 0 turns it off. */
   GIFFER_CACHE_MB: z.coerce.number().int().min(0).max(8_192).default(GIFFER_DEFAULTS.cacheMb),
   /** Live timers are rendered once per bucket of this many seconds. */
@@ -57,6 +62,7 @@ export interface GifferOptions {
   workers?: number
   queueMax?: number
   jobTimeoutMs?: number
+  rssLimitBytes?: number
   cacheBytes?: number
   liveBucketSeconds?: number
   logger: Logger
@@ -67,6 +73,11 @@ export interface GifferOptions {
 /** One render thread per core, keeping one core for the event loop. */
 export function defaultWorkers(): number {
   return Math.max(1, availableParallelism() - 1)
+}
+
+/** The process memory past which render threads are replaced: room for the site plus each thread's largest job. */
+export function defaultRssLimitBytes(workers: number): number {
+  return (512 + 256 * workers) * 2 ** 20
 }
 
 /** Options from a parsed environment; `base` carries what the host app knows (paths, logger). */
@@ -95,6 +106,7 @@ export function gifferOptionsFromEnv(
     workers: env.GIFFER_WORKERS ?? defaultWorkers(),
     queueMax: env.GIFFER_QUEUE_MAX,
     jobTimeoutMs: env.GIFFER_JOB_TIMEOUT_MS,
+    rssLimitBytes: env.GIFFER_RSS_LIMIT_MB === undefined ? undefined : env.GIFFER_RSS_LIMIT_MB * 2 ** 20,
     cacheBytes: env.GIFFER_CACHE_MB * 1024 * 1024,
     liveBucketSeconds: env.GIFFER_LIVE_BUCKET_SECONDS,
   }

@@ -54,6 +54,12 @@ export interface RenderPoolOptions {
   queueMax: number
   /** How long a job may take, waiting included; the worker running it is then stopped. */
   jobTimeoutMs: number
+  /**
+   * Resident memory of the whole process, in bytes, past which the render threads are replaced
+   * between jobs: the last line of defence against native memory that a drawing library fails
+   * to return. Threads end with their native allocations; V8's heap limits do not see those.
+   */
+  rssLimitBytes: number
   logger: Logger
 }
 
@@ -62,6 +68,8 @@ export interface PoolStats {
   running: number
   queued: number
   completed: number
+  /** How many times the threads were replaced because the process passed its memory limit. */
+  recycled: number
 }
 
 /** Scheduling priority of the render threads, below the event loop's (Linux nice, via @napi-rs/nice). */
@@ -70,56 +78,149 @@ const RENDER_NICENESS = 10
 /** Seconds a client is told to wait when the pool is saturated. */
 const RETRY_AFTER_SECONDS = 2
 
-/** Rendering off the event loop: a fixed set of worker threads and a bounded queue. */
+/** After replacing the threads, wait this long before judging the memory again. */
+const RECYCLE_COOLDOWN_MS = 30_000
+
+const timedOut = () =>
+  new ServiceBusyError('render_timeout', 'Drawing this image took too long. Please try again.', RETRY_AFTER_SECONDS)
+
+interface WaitingJob {
+  job: RenderJob
+  transferList: ArrayBuffer[]
+  signal: AbortSignal
+  onTimeout: () => void
+  resolve: (result: RenderResult) => void
+  reject: (error: unknown) => void
+}
+
+/**
+ * Rendering off the event loop: a fixed set of worker threads and a bounded first-in, first-out
+ * queue. The queue is ours, not piscina's: a job goes to piscina only when a thread is free.
+ * Piscina requeues a job that finds every thread busy at the back of its queue when the job can
+ * be aborted, so under steady load one job could wait until its time limit while later ones
+ * were drawn.
+ */
 export class RenderPool {
-  private readonly piscina: Piscina<RenderJob, RenderResult>
-  private pending = 0
+  private threads: Piscina<RenderJob, RenderResult>
+  private readonly retiring = new Set<Promise<void>>()
+  private readonly waiting: WaitingJob[] = []
+  private running = 0
+  private completed = 0
+  private recycled = 0
+  private lastRecycle = -Infinity
+  private readonly onIdle: (() => void)[] = []
 
   constructor(private readonly options: RenderPoolOptions) {
-    this.piscina = new Piscina({
+    this.threads = this.startThreads()
+  }
+
+  private startThreads(): Piscina<RenderJob, RenderResult> {
+    const threads = new Piscina<RenderJob, RenderResult>({
       filename: resolveWorkerFile(),
-      minThreads: options.workers,
-      maxThreads: options.workers,
+      minThreads: this.options.workers,
+      maxThreads: this.options.workers,
       idleTimeout: 60_000,
-      // Our own bound (`pending` below) answers first; this one is the backstop.
-      maxQueue: options.queueMax + options.workers,
+      // Jobs wait in our queue; piscina holds at most one per thread while threads start.
+      maxQueue: this.options.workers,
       resourceLimits: { maxOldGenerationSizeMb: 512 },
       // Render threads yield the CPU to the event loop: pages keep answering while images are drawn.
       niceIncrement: RENDER_NICENESS,
+      // Between jobs a thread must return to its event loop: the canvas library frees its pixel
+      // buffers from finalizers that run there. Piscina's default parks an idle thread in
+      // Atomics.wait instead, where those buffers pile up by megabytes a job and never go back.
+      atomics: 'disabled',
     })
-    this.piscina.on('error', (error: unknown) => options.logger.error({ err: error }, 'render worker failed'))
+    threads.on('error', (error: unknown) => this.options.logger.error({ err: error }, 'render worker failed'))
+    return threads
   }
 
   get stats(): PoolStats {
     return {
       workers: this.options.workers,
-      running: Math.min(this.pending, this.options.workers),
-      queued: Math.max(0, this.pending - this.options.workers),
-      completed: this.piscina.completed,
+      running: this.running,
+      queued: this.waiting.length,
+      completed: this.completed,
+      recycled: this.recycled,
     }
   }
 
-  async run(job: RenderJob, transferList: ArrayBuffer[] = []): Promise<RenderResult> {
-    if (this.pending >= this.options.workers + this.options.queueMax) {
-      throw new ServiceBusyError('busy', 'The image service is busy. Please try again in a moment.', RETRY_AFTER_SECONDS)
+  /** Draws a job; 503 `busy` when the queue is full, 503 `render_timeout` past the time limit (waiting included). */
+  run(job: RenderJob, transferList: ArrayBuffer[] = []): Promise<RenderResult> {
+    if (this.running + this.waiting.length >= this.options.workers + this.options.queueMax) {
+      return Promise.reject(new ServiceBusyError('busy', 'The image service is busy. Please try again in a moment.', RETRY_AFTER_SECONDS))
     }
-    this.pending++
-    const signal = AbortSignal.timeout(this.options.jobTimeoutMs)
-    try {
-      return await this.piscina.run(job, { signal, transferList })
-    } catch (error) {
-      if (signal.aborted) {
-        this.options.logger.warn({ kind: job.kind, timeoutMs: this.options.jobTimeoutMs }, 'render timed out')
-        throw new ServiceBusyError('render_timeout', 'Drawing this image took too long. Please try again.', RETRY_AFTER_SECONDS)
+    return new Promise((resolve, reject) => {
+      const signal = AbortSignal.timeout(this.options.jobTimeoutMs)
+      const entry: WaitingJob = {
+        job,
+        transferList,
+        signal,
+        resolve,
+        reject,
+        onTimeout: () => {
+          const at = this.waiting.indexOf(entry)
+          if (at === -1) return
+          this.waiting.splice(at, 1)
+          reject(timedOut())
+        },
       }
-      throw error
-    } finally {
-      this.pending--
+      signal.addEventListener('abort', entry.onTimeout, { once: true })
+      this.waiting.push(entry)
+      this.dispatch()
+    })
+  }
+
+  private dispatch(): void {
+    while (this.running < this.options.workers && this.waiting.length > 0) {
+      const entry = this.waiting.shift()!
+      entry.signal.removeEventListener('abort', entry.onTimeout)
+      this.running++
+      // From here the signal stops the thread itself if the drawing runs out of time.
+      this.threads
+        .run(entry.job, { signal: entry.signal, transferList: entry.transferList })
+        .then(
+          (result) => {
+            this.completed++
+            entry.resolve(result)
+          },
+          (error: unknown) => entry.reject(entry.signal.aborted ? timedOut() : error),
+        )
+        .finally(() => {
+          this.running--
+          this.recycleIfOverLimit()
+          this.dispatch()
+          if (this.running === 0) this.onIdle.splice(0).forEach((resolve) => resolve())
+        })
     }
   }
 
-  /** Lets running jobs finish, then stops the workers. */
+  /**
+   * Past the memory limit, new jobs go to fresh threads while the old ones finish what they
+   * were given and exit: no job is lost and no request fails.
+   */
+  private recycleIfOverLimit(): void {
+    const now = performance.now()
+    if (now - this.lastRecycle < RECYCLE_COOLDOWN_MS) return
+    const rss = process.memoryUsage.rss()
+    if (rss <= this.options.rssLimitBytes) return
+    this.lastRecycle = now
+    this.recycled++
+    this.options.logger.warn(
+      { rssMb: Math.round(rss / 2 ** 20), limitMb: Math.round(this.options.rssLimitBytes / 2 ** 20) },
+      'memory over the limit: replacing the render threads',
+    )
+    const old = this.threads
+    this.threads = this.startThreads()
+    const retired = old
+      .close()
+      .catch((error: unknown) => this.options.logger.error({ err: error }, 'retired render threads did not close cleanly'))
+      .finally(() => this.retiring.delete(retired))
+    this.retiring.add(retired)
+  }
+
+  /** Lets running and waiting jobs finish, then stops the workers. */
   async close(): Promise<void> {
-    await this.piscina.close()
+    if (this.running > 0) await new Promise<void>((resolve) => this.onIdle.push(resolve))
+    await Promise.all([this.threads.close(), ...this.retiring])
   }
 }

@@ -21,7 +21,7 @@ import path from 'node:path'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { HttpError, badRequest } from '../errors.js'
 import { RenderCache, renderKey } from './cache.js'
-import { GIFFER_DEFAULTS, defaultWorkers, type GifferOptions } from './config.js'
+import { GIFFER_DEFAULTS, defaultRssLimitBytes, defaultWorkers, type GifferOptions } from './config.js'
 import { gifferErrorHandler } from './errors.js'
 import { fontCatalogue, nearestWeight } from './fonts.js'
 import type { CountdownJob, RenderJob, RenderedImage, Rgb, SlideshowJob, SlideshowMode } from './jobs.js'
@@ -110,8 +110,10 @@ export function createGifferRouter(options: GifferOptions): GifferRouter {
   // whichever host name the visitor used. Live-timer URLs go into emails and must be absolute.
   const base = options.publicPath
   const absoluteBase = (req: Request) => `${options.publicOrigin ?? `${req.protocol}://${req.get('host')}`}${options.publicPath}`
+  const workers = options.workers ?? defaultWorkers()
   const pool = new RenderPool({
-    workers: options.workers ?? defaultWorkers(),
+    workers,
+    rssLimitBytes: options.rssLimitBytes ?? defaultRssLimitBytes(workers),
     queueMax: options.queueMax ?? GIFFER_DEFAULTS.queueMax,
     jobTimeoutMs: options.jobTimeoutMs ?? GIFFER_DEFAULTS.jobTimeoutMs,
     logger,

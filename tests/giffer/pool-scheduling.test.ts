@@ -1,0 +1,102 @@
+/**
+ * The render pool's queue and memory, driven directly (no HTTP): jobs are drawn in the order
+ * they arrive, none waits past its limit under steady load, and a process over its memory
+ * limit gets fresh threads without losing a job.
+ */
+import { pino } from 'pino'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { CountdownJob } from '../../server/giffer/jobs.js'
+import { RenderPool, type RenderPoolOptions } from '../../server/giffer/pool.js'
+
+const logger = pino({ level: 'silent' })
+let pool: RenderPool | null = null
+afterEach(async () => {
+  await pool?.close()
+  pool = null
+})
+
+function startPool(overrides: Partial<RenderPoolOptions> = {}): RenderPool {
+  pool = new RenderPool({ workers: 1, queueMax: 16, jobTimeoutMs: 30_000, rssLimitBytes: Number.MAX_SAFE_INTEGER, logger, ...overrides })
+  return pool
+}
+
+/** A small countdown: a few milliseconds of drawing, different for every `n`. */
+const smallCountdown = (n: number): CountdownJob => ({
+  kind: 'countdown',
+  remainingSeconds: 3_600 + n,
+  frames: 3,
+  font: 'roboto',
+  weight: 400,
+  color: [255, 255, 255],
+  background: [0, 0, 0],
+  captions: { days: '', hours: '', minutes: '', seconds: '' },
+  scale: 1,
+  format: 'gif',
+})
+
+describe('render pool queue', () => {
+  it('draws queued jobs in the order they arrived', async () => {
+    const p = startPool()
+    await p.run(smallCountdown(0))
+    const finished: number[] = []
+    await Promise.all(Array.from({ length: 8 }, (_, n) => p.run(smallCountdown(n + 1)).then(() => finished.push(n))))
+    expect(finished).toEqual([0, 1, 2, 3, 4, 5, 6, 7])
+  })
+
+  it('lets no job wait out its time limit while eight clients keep one thread busy', async () => {
+    // Each client sends its next job as soon as the last one is back: one running, seven waiting.
+    const p = startPool({ jobTimeoutMs: 1_500 })
+    await p.run(smallCountdown(0))
+    const until = Date.now() + 3_000
+    let drawn = 0
+    let next = 1
+    const failures: string[] = []
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (Date.now() < until) {
+          try {
+            await p.run(smallCountdown(next++))
+            drawn++
+          } catch (error) {
+            failures.push((error as Error).message)
+          }
+        }
+      }),
+    )
+    expect(failures).toEqual([])
+    expect(drawn).toBeGreaterThan(50)
+  })
+
+  it('answers busy beyond the queue and serves the rest', async () => {
+    const p = startPool({ queueMax: 2 })
+    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, n) => p.run(smallCountdown(n))))
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3)
+    for (const r of results.filter((r) => r.status === 'rejected')) {
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 503, code: 'busy', retryAfterSeconds: 2 })
+    }
+    expect(p.stats).toMatchObject({ running: 0, queued: 0, completed: 3 })
+  })
+
+  it('times out a job that waits too long in the queue, without stopping the one drawing', async () => {
+    const p = startPool({ jobTimeoutMs: 600, queueMax: 64 })
+    const big: CountdownJob = { ...smallCountdown(1), frames: 120, scale: 2, captions: { days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds' } }
+    const jobs = Array.from({ length: 60 }, (_, n) => p.run({ ...big, remainingSeconds: 86_400 + n }).then(() => 'drawn', (e: { code?: string }) => e.code))
+    const outcomes = await Promise.all(jobs)
+    expect(outcomes[0]).toBe('drawn')
+    expect(outcomes).toContain('render_timeout')
+    // Whatever waited out its time never reached a thread: later jobs still draw.
+    expect(await p.run(smallCountdown(99)).then((r) => r.ok)).toBe(true)
+  })
+})
+
+describe('render pool memory limit', () => {
+  it('replaces its threads between jobs when the process is over the limit, losing no job', async () => {
+    const p = startPool({ rssLimitBytes: 1 })
+    const results = await Promise.all(Array.from({ length: 12 }, (_, n) => p.run(smallCountdown(n))))
+    expect(results.every((r) => r.ok)).toBe(true)
+    // Once, then not again until the cool-down has passed.
+    expect(p.stats.recycled).toBe(1)
+    expect(p.stats.completed).toBe(12)
+    expect((await p.run(smallCountdown(50))).ok).toBe(true)
+  })
+})
