@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import path from 'node:path'
 import compression from 'compression'
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
 import helmet from 'helmet'
 import type { Logger } from 'pino'
-import { pinoHttp } from 'pino-http'
 import { canonicalPath } from '../shared/canonical.js'
 import { pages } from '../shared/pages.js'
 import { createApiRouter } from './api/router.js'
@@ -14,7 +12,7 @@ import type { Config } from './config.js'
 import { loadContent } from './content/store.js'
 import { createGifferRouter, type GifferRouter } from './giffer/router.js'
 import { gifferOptionsFromEnv } from './giffer/config.js'
-import { createLogger } from './logger.js'
+import { createLogger, requestLogger } from './logger.js'
 import { createUpstreamProxy } from './upstream-proxy.js'
 import { robotsTxt, sitemapXml } from './seo.js'
 import { createPageHandler } from './ssr/handler.js'
@@ -31,8 +29,6 @@ export interface AppOverrides {
   /** Replaces the partner tracking call made for a visitor's first `?ref=`. */
   trackReferral?: TrackingOptions['trackReferral']
 }
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
 /** Hashed client files never change under a name, so browsers may keep them for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable'
@@ -89,29 +85,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   app.disable('x-powered-by')
   app.set('trust proxy', config.TRUST_PROXY)
 
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id']
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
-        res.setHeader('X-Request-Id', id)
-        return id
-      },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-      // One short line per request; headers stay out (and cookie or authorization would be redacted).
-      serializers: {
-        req: (req: { id: string; method: string; url: string; remoteAddress?: string; headers: Record<string, string | undefined> }) => ({
-          id: req.id,
-          method: req.method,
-          url: req.url,
-          remoteAddress: req.remoteAddress,
-          userAgent: req.headers['user-agent'],
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  )
+  app.use(requestLogger(logger))
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' })
   })

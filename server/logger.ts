@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto'
+import type { ServerResponse } from 'node:http'
+import type { RequestHandler } from 'express'
 import { pino, type Logger } from 'pino'
-import type { Config } from './config.js'
+import { pinoHttp } from 'pino-http'
 
 /** Values that must never reach a log line. */
 const REDACTED_PATHS = [
@@ -11,10 +14,105 @@ const REDACTED_PATHS = [
   'headers.authorization',
 ]
 
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+
 /**
  * Logs go to stdout asynchronously: lines written while a write is under way go out together,
  * instead of a blocking system call per request. Flush the logger before the process exits.
  */
-export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
+export function createLogger(config: { LOG_LEVEL: LogLevel }): Logger {
   return pino({ level: config.LOG_LEVEL, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, pino.destination({ dest: 1, sync: false }))
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
+
+/** How often repeated load-shedding answers are summed up in one line. */
+export const BACK_PRESSURE_INTERVAL_MS = 10_000
+
+/**
+ * A 503 or 429 carrying Retry-After is the service shedding load on purpose, not a fault. The
+ * first of a run is logged at warn level; the rest are counted and written as one line per
+ * interval, so a burst of thousands costs a few lines instead of thousands of stack traces.
+ */
+export class BackPressureLog {
+  /** Answers seen per "status code" since the last summary; present while a run lasts. */
+  private readonly counts = new Map<string, number>()
+  private timer: NodeJS.Timeout | null = null
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly intervalMs = BACK_PRESSURE_INTERVAL_MS,
+  ) {}
+
+  note(status: number, code: string, path: string): void {
+    const key = `${status} ${code}`
+    const seen = this.counts.get(key)
+    if (seen === undefined) {
+      this.logger.warn({ status, code, path }, 'shedding load: answered with Retry-After')
+      this.counts.set(key, 0)
+    } else {
+      this.counts.set(key, seen + 1)
+    }
+    this.timer ??= setTimeout(() => this.summarise(), this.intervalMs).unref()
+  }
+
+  /** Writes one line per kind that repeated; a kind that did not repeat ends its run. */
+  summarise(): void {
+    this.timer = null
+    for (const [key, count] of this.counts) {
+      if (count === 0) {
+        this.counts.delete(key)
+        continue
+      }
+      const [status, code] = key.split(' ')
+      this.logger.warn({ status: Number(status), code, count, intervalSeconds: this.intervalMs / 1000 }, 'shedding load: more answers with Retry-After')
+      this.counts.set(key, 0)
+    }
+    if (this.counts.size > 0) this.timer = setTimeout(() => this.summarise(), this.intervalMs).unref()
+  }
+}
+
+function isBackPressure(res: ServerResponse): boolean {
+  return (res.statusCode === 503 || res.statusCode === 429) && res.hasHeader('Retry-After')
+}
+
+/**
+ * One short line per request with its id, status and time (pino-http); headers stay out, and
+ * cookie or authorization would be redacted. Load-shedding answers go to a BackPressureLog
+ * instead; an error handler may name their code in `res.locals.errorCode`.
+ */
+export function requestLogger(logger: Logger, backPressure = new BackPressureLog(logger)): RequestHandler {
+  return pinoHttp({
+    logger,
+    genReqId: (req, res) => {
+      const incoming = req.headers['x-request-id']
+      const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+      res.setHeader('X-Request-Id', id)
+      return id
+    },
+    customLogLevel: (req, res, error) => {
+      if (isBackPressure(res)) {
+        const code = (res as ServerResponse & { locals?: { errorCode?: string } }).locals?.errorCode ?? 'busy'
+        const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? ''
+        backPressure.note(res.statusCode, code, url.split('?')[0]!)
+        return 'silent'
+      }
+      return error || res.statusCode >= 500 ? 'error' : 'info'
+    },
+    serializers: {
+      req: (req: { id: string; method: string; url: string; remoteAddress?: string; headers: Record<string, string | undefined> }) => ({
+        id: req.id,
+        method: req.method,
+        url: req.url,
+        remoteAddress: req.remoteAddress,
+        userAgent: req.headers['user-agent'],
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      // A 5xx without a thrown error gets pino-http's "failed with status code" placeholder: its
+      // stack points into pino-http and says nothing. Real errors are logged with theirs where
+      // they are handled.
+      err: (error: Error) =>
+        error.message.startsWith('failed with status code') ? { message: error.message } : pino.stdSerializers.err(error),
+    },
+  })
 }

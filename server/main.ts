@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
+import { createHttpServer } from './http-server.js'
 
-/** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
+/** How long in-flight requests get to finish after SIGTERM before their sockets are closed. */
 const SHUTDOWN_GRACE_MS = 10_000
 
 function start() {
@@ -18,27 +19,24 @@ function start() {
   }
 
   const { app, logger, close } = createApp(config)
-  const server = app.listen(config.PORT, config.HOST, () => {
-    const { port } = server.address() as AddressInfo
+  const http = createHttpServer(app, logger)
+  http.server.listen(config.PORT, config.HOST, () => {
+    const { port } = http.server.address() as AddressInfo
     logger.info({ url: `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`, port }, 'site listening')
   })
-  server.keepAliveTimeout = 65_000
 
-  const shutdown = (signal: string) => {
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
     logger.info({ signal }, 'shutting down: finishing in-flight requests')
-    // Stop accepting; idle keep-alive sockets close now, busy ones after their response.
-    server.close((error) => {
-      if (error) logger.error({ err: error }, 'close failed')
-      close().finally(() => logger.flush(() => process.exit(error ? 1 : 0)))
-    })
-    server.closeIdleConnections()
-    setTimeout(() => {
-      logger.warn('requests still running after the grace period; exiting')
-      logger.flush(() => process.exit(0))
-    }, SHUTDOWN_GRACE_MS).unref()
+    // 1. Stop accepting and answer what is under way; 2. let the image service finish its jobs.
+    await http.close(SHUTDOWN_GRACE_MS)
+    await close()
+    logger.flush(() => process.exit(0))
   }
-  process.once('SIGTERM', () => shutdown('SIGTERM'))
-  process.once('SIGINT', () => shutdown('SIGINT'))
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
 }
 
 start()

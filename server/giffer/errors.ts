@@ -28,6 +28,8 @@ export const gifferErrorHandler: ErrorRequestHandler = (error, req, res, _next) 
   }
   if (error instanceof ServiceBusyError) res.set('Retry-After', String(error.retryAfterSeconds))
   if (error instanceof HttpError) {
+    // The request log names load-shedding answers by their code.
+    res.locals.errorCode = error.code
     res.status(error.status).json(errorBody(error.code, error.message, error.field))
     return
   }

@@ -5,10 +5,10 @@
 import path from 'node:path'
 import express from 'express'
 import helmet from 'helmet'
-import { pino } from 'pino'
-import { pinoHttp } from 'pino-http'
 import { z } from 'zod'
 import { gifferEnvSchema, gifferOptionsFromEnv } from './config.js'
+import { createHttpServer } from '../http-server.js'
+import { createLogger, requestLogger } from '../logger.js'
 import { createGifferRouter } from './router.js'
 
 const SHUTDOWN_GRACE_MS = 20_000
@@ -32,10 +32,7 @@ function loadEnv() {
 }
 
 const env = loadEnv()
-const logger = pino({
-  level: env.LOG_LEVEL,
-  redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'], censor: '[redacted]' },
-})
+const logger = createLogger(env)
 const giffer = createGifferRouter(
   gifferOptionsFromEnv(env, { dataDir: path.resolve(env.DATA_DIR), publicPath: '', logger }),
 )
@@ -43,13 +40,14 @@ const giffer = createGifferRouter(
 const app = express()
 app.disable('x-powered-by')
 app.set('trust proxy', env.TRUST_PROXY)
-app.use(pinoHttp({ logger }))
+app.use(requestLogger(logger))
 // Images are embedded from mail clients and other origins.
 app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }))
 app.use('/', giffer)
 
-const server = app.listen(env.GIFFER_PORT, env.HOST, () => {
-  const address = server.address()
+const http = createHttpServer(app, logger)
+http.server.listen(env.GIFFER_PORT, env.HOST, () => {
+  const address = http.server.address()
   const port = typeof address === 'object' && address ? address.port : env.GIFFER_PORT
   logger.info({ port, host: env.HOST, pool: giffer.stats }, 'giffer listening')
 })
@@ -59,19 +57,11 @@ async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
   logger.info({ signal }, 'giffer stopping: finishing requests in flight')
-  setTimeout(() => {
-    logger.error('giffer did not stop in time')
-    process.exit(1)
-  }, SHUTDOWN_GRACE_MS).unref()
-  // 1. Stop accepting; requests in flight finish (idle keep-alive sockets are closed).
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve())
-    server.closeIdleConnections()
-  })
-  // 2. Then the workers, once their jobs are done.
+  // 1. Stop accepting; requests in flight finish. 2. Then the workers, once their jobs are done.
+  await http.close(SHUTDOWN_GRACE_MS)
   await giffer.close()
   logger.info('giffer stopped')
-  process.exit(0)
+  logger.flush(() => process.exit(0))
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import http from 'node:http'
+import net from 'node:net'
 import readline from 'node:readline'
 import { describe, expect, it } from 'vitest'
 import { ROOT } from './app.js'
@@ -35,6 +36,26 @@ const get = (port: number, path: string) =>
       .on('error', reject)
   })
 
+/**
+ * A slow client: sends the start of a request, then one more header byte a second, and never
+ * finishes. Resolves with what the server answered and when the socket was closed.
+ */
+function trickle(port: number) {
+  const socket = net.connect(port, '127.0.0.1')
+  const started = Date.now()
+  let answer = ''
+  socket.setEncoding('utf8')
+  socket.on('data', (chunk: string) => (answer += chunk))
+  socket.on('error', () => {})
+  socket.write('GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ')
+  const drip = setInterval(() => socket.write('a'), 1_000)
+  const closed = once(socket, 'close').then(() => {
+    clearInterval(drip)
+    return { afterMs: Date.now() - started, answer }
+  })
+  return { socket, closed }
+}
+
 describe('server process', () => {
   it('finishes the request in flight on SIGTERM, stops accepting, and exits 0', async () => {
     const { child, port, lines } = await startServer()
@@ -48,6 +69,30 @@ describe('server process', () => {
     expect(code).toBe(0)
     expect(lines.some((line) => line.includes('shutting down'))).toBe(true)
     await expect(get(port, '/healthz')).rejects.toThrow()
+  }, 30_000)
+
+  it('closes a socket whose headers trickle in within 20 s, with 408', async () => {
+    const { child, port } = await startServer()
+    try {
+      const { closed } = trickle(port)
+      const { afterMs, answer } = await closed
+      expect(afterMs).toBeLessThan(20_000)
+      expect(answer).toMatch(/^HTTP\/1\.1 408/)
+    } finally {
+      child.kill('SIGKILL')
+    }
+  }, 30_000)
+
+  it('on SIGTERM does not wait for a request whose headers never arrived: exits 0 in under 3 s', async () => {
+    const { child, port } = await startServer()
+    const { closed } = trickle(port)
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    const started = Date.now()
+    child.kill('SIGTERM')
+    const [code] = await once(child, 'exit')
+    expect(Date.now() - started).toBeLessThan(3_000)
+    expect(code).toBe(0)
+    await closed
   }, 30_000)
 
   it('refuses to start with a bad variable and names it', async () => {

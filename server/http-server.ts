@@ -1,0 +1,82 @@
+import http from 'node:http'
+import type { Socket } from 'node:net'
+import type { Logger } from 'pino'
+
+/**
+ * Time limits that a real browser never meets but a client trickling bytes does. Node's defaults
+ * let one header byte a second hold a socket for a minute or more, and the limits are only
+ * checked every 30 s.
+ */
+export const SERVER_TIMEOUTS = {
+  /** The request line and headers must arrive within this. */
+  headersMs: 15_000,
+  /** The whole request, body included: a 5 MB upload on a slow mobile link fits. */
+  requestMs: 120_000,
+  /** An idle keep-alive socket is closed after this; above the 60 s of common load balancers. */
+  keepAliveMs: 65_000,
+  /** How often open sockets are checked against the limits above. */
+  checkEveryMs: 1_000,
+} as const
+
+const inFlight = Symbol('requests in flight')
+type TrackedSocket = Socket & { [inFlight]?: number }
+
+export interface HttpServer {
+  server: http.Server
+  /**
+   * Stops accepting, drops sockets that have no request under way (idle keep-alive ones, and
+   * ones whose headers never finished arriving), and resolves once the requests in flight are
+   * answered. After `graceMs` the remaining sockets are destroyed.
+   */
+  close(graceMs: number): Promise<void>
+}
+
+export function createHttpServer(handler: http.RequestListener, logger: Logger): HttpServer {
+  const server = http.createServer(
+    {
+      headersTimeout: SERVER_TIMEOUTS.headersMs,
+      requestTimeout: SERVER_TIMEOUTS.requestMs,
+      keepAliveTimeout: SERVER_TIMEOUTS.keepAliveMs,
+      connectionsCheckingInterval: SERVER_TIMEOUTS.checkEveryMs,
+    },
+    handler,
+  )
+  const sockets = new Set<TrackedSocket>()
+  let closing = false
+
+  server.on('connection', (socket: TrackedSocket) => {
+    socket[inFlight] = 0
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+  // 'request' fires once the headers are in; the response's end makes the socket idle again.
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const socket = req.socket as TrackedSocket
+    socket[inFlight] = (socket[inFlight] ?? 0) + 1
+    if (closing) res.setHeader('Connection', 'close')
+    res.once('close', () => {
+      socket[inFlight] = (socket[inFlight] ?? 1) - 1
+      if (closing && socket[inFlight] === 0) socket.destroySoon()
+    })
+  })
+
+  return {
+    server,
+    close(graceMs) {
+      closing = true
+      const closed = new Promise<void>((resolve) =>
+        server.close((error) => {
+          if (error) logger.error({ err: error }, 'server close failed')
+          resolve()
+        }),
+      )
+      for (const socket of sockets) if (socket[inFlight] === 0) socket.destroy()
+      const timer = setTimeout(() => {
+        logger.warn({ sockets: sockets.size }, 'requests still running after the grace period; closing their sockets')
+        for (const socket of sockets) socket.destroy()
+      }, graceMs)
+      timer.unref()
+      return closed.finally(() => clearTimeout(timer))
+    },
+  }
+}
