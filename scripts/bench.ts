@@ -1,7 +1,10 @@
 /**
  * `npm run bench`: requests per second of `/` from the built site, against the same bytes served
  * by a bare node:http server (the ceiling), one after the other, 50 connections for 10 s each.
- * Both servers run as their own processes on loopback; the ratio is what to compare.
+ * Then what a page-cache miss costs: every request a new URL (`/?v=N`, as filter links are),
+ * asked for with a browser's Accept-Encoding, with the cache on (each request a miss that is
+ * stored) and off (a plain render). The servers run as their own processes on loopback; the
+ * ratios are what to compare.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
@@ -54,8 +57,26 @@ function fetchBody(port: number): Promise<Buffer> {
   })
 }
 
+const BROWSER_ENCODINGS = 'gzip, deflate, br'
+const MISS_TARGET_RATIO = 1.3
+
 async function load(port: number, title: string, duration = DURATION_S) {
   const result = await autocannon({ url: `http://127.0.0.1:${port}${PATH}`, connections: CONNECTIONS, duration, title })
+  if (result.non2xx > 0) throw new Error(`${title}: ${result.non2xx} non-2xx responses`)
+  return result
+}
+
+/** Every request a URL not seen before, as a browser asks for it. */
+async function loadUniqueUrls(port: number, title: string, duration = DURATION_S) {
+  let n = 0
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration,
+    title,
+    headers: { 'accept-encoding': BROWSER_ENCODINGS },
+    requests: [{ setupRequest: (request) => ({ ...request, path: `${PATH}?v=${title.length}-${n++}` }) }],
+  })
   if (result.non2xx > 0) throw new Error(`${title}: ${result.non2xx} non-2xx responses`)
   return result
 }
@@ -74,12 +95,14 @@ const body = await fetchBody(site.port)
 await new Promise((resolve) => setTimeout(resolve, 500))
 await load(site.port, 'warm-up', WARM_UP_S)
 const siteResult = await load(site.port, 'site')
+const missResult = await loadUniqueUrls(site.port, 'site, cache misses')
 await stop(site.child)
 
 // 2. For comparison: the site rendering every request (page cache off).
 const uncached = await startProcess(['dist/server/main.js'], { ...siteEnv, PAGE_CACHE_ENTRIES: '0' })
 await load(uncached.port, 'warm-up', WARM_UP_S)
 const uncachedResult = await load(uncached.port, 'site, no cache')
+const plainResult = await loadUniqueUrls(uncached.port, 'site, no cache, new URLs')
 await stop(uncached.child)
 
 // 3. The ceiling: the same bytes from a bare node:http server.
@@ -98,10 +121,14 @@ fs.rmSync(bodyFile)
 
 const ratio = siteResult.requests.average / bareResult.requests.average
 const row = (name: string, result: autocannon.Result) =>
-  `${name.padEnd(16)} ${result.requests.average.toFixed(0).padStart(8)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(5)} ms` +
+  `${name.padEnd(18)} ${result.requests.average.toFixed(0).padStart(8)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(5)} ms` +
   (result.errors ? `   ${result.errors} errors (${result.timeouts} timeouts)` : '')
 console.log(`\nGET ${PATH} (${(body.length / 1024).toFixed(1)} KB), ${CONNECTIONS} connections, ${DURATION_S} s each`)
 console.log(row('site', siteResult))
 console.log(row('site, no cache', uncachedResult))
+console.log(row('new URLs, cache', missResult))
+console.log(row('new URLs, no cache', plainResult))
 console.log(row('bare node:http', bareResult))
 console.log(`ratio site / bare ${ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}); without the page cache ${(uncachedResult.requests.average / bareResult.requests.average).toFixed(3)}`)
+const missCost = plainResult.requests.average / missResult.requests.average
+console.log(`a cache miss costs ${missCost.toFixed(2)}× a plain render (target ≤ ${MISS_TARGET_RATIO})`)

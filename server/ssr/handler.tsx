@@ -139,11 +139,7 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
           const tee = new TeeToResponse(res)
           tee.on('finish', () => {
             clearTimeout(timeout)
-            if (cacheable && !failed) {
-              cache.store(cacheKey, context.statusCode, Buffer.concat(tee.chunks)).catch((error: unknown) => {
-                logger.warn({ err: error }, 'page cache store failed')
-              })
-            }
+            if (cacheable && !failed) cache.store(cacheKey, context.statusCode, Buffer.concat(tee.chunks))
           })
           stream.pipe(tee)
         },
