@@ -18,8 +18,8 @@ export const SERVER_TIMEOUTS = {
   checkEveryMs: 1_000,
 } as const
 
-const inFlight = Symbol('requests in flight')
-type TrackedSocket = Socket & { [inFlight]?: number }
+const inFlight = Symbol('responses in flight')
+type TrackedSocket = Socket & { [inFlight]?: Set<http.ServerResponse> }
 
 export interface HttpServer {
   server: http.Server
@@ -45,18 +45,19 @@ export function createHttpServer(handler: http.RequestListener, logger: Logger):
   let closing = false
 
   server.on('connection', (socket: TrackedSocket) => {
-    socket[inFlight] = 0
+    socket[inFlight] = new Set()
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
   })
   // 'request' fires once the headers are in; the response's end makes the socket idle again.
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const socket = req.socket as TrackedSocket
-    socket[inFlight] = (socket[inFlight] ?? 0) + 1
+    const responses = (socket[inFlight] ??= new Set())
+    responses.add(res)
     if (closing) res.setHeader('Connection', 'close')
     res.once('close', () => {
-      socket[inFlight] = (socket[inFlight] ?? 1) - 1
-      if (closing && socket[inFlight] === 0) socket.destroySoon()
+      responses.delete(res)
+      if (closing && responses.size === 0) socket.destroySoon()
     })
   })
 
@@ -70,7 +71,12 @@ export function createHttpServer(handler: http.RequestListener, logger: Logger):
           resolve()
         }),
       )
-      for (const socket of sockets) if (socket[inFlight] === 0) socket.destroy()
+      for (const socket of sockets) {
+        const responses = socket[inFlight]
+        if (!responses?.size) socket.destroy()
+        // Tell the client not to send another request on this socket.
+        else for (const res of responses) if (!res.headersSent) res.setHeader('Connection', 'close')
+      }
       const timer = setTimeout(() => {
         logger.warn({ sockets: sockets.size }, 'requests still running after the grace period; closing their sockets')
         for (const socket of sockets) socket.destroy()

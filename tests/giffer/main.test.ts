@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { projectRoot } from '../../server/giffer/fonts.js'
 
 describe('standalone giffer (npm run giffer)', () => {
@@ -16,9 +18,11 @@ describe('standalone giffer (npm run giffer)', () => {
     })
     try {
       const lines = createInterface({ input: child.stdout! })
+      const logged: string[] = []
       const port = await new Promise<number>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('giffer did not start')), 30_000)
         lines.on('line', (line) => {
+          logged.push(line)
           const entry = JSON.parse(line) as { msg?: string; port?: number }
           if (entry.msg === 'giffer listening' && entry.port) {
             clearTimeout(timer)
@@ -29,18 +33,30 @@ describe('standalone giffer (npm run giffer)', () => {
       const health = await fetch(`http://127.0.0.1:${port}/healthz`)
       expect(health.status).toBe(200)
 
-      const inFlight = fetch(`http://127.0.0.1:${port}/scrollingtext/create`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ text: 'Goodbye, and thanks for all the frames '.repeat(3), font_size: 60 }),
-      })
-      await new Promise((resolve) => setTimeout(resolve, 30))
+      // A request the service has certainly begun: it answers "100 Continue" once it has read the
+      // headers; the body follows only after the shutdown has started.
+      const body = JSON.stringify({ text: 'Goodbye, and thanks for all the frames '.repeat(3), font_size: 60 })
+      const socket = net.connect(port, '127.0.0.1')
+      const chunks: Buffer[] = []
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+      const answer = () => Buffer.concat(chunks).toString('latin1')
+      socket.write(
+        'POST /scrollingtext/create HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`,
+      )
+      await vi.waitFor(() => expect(answer()).toContain('100 Continue'), { timeout: 10_000, interval: 10 })
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
       child.kill('SIGTERM')
-      const res = await inFlight
-      expect(res.status).toBe(200)
-      expect(res.headers.get('content-type')).toBe('image/gif')
-      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(1000)
+      await vi.waitFor(() => expect(logged.some((line) => line.includes('giffer stopping'))).toBe(true), {
+        timeout: 10_000,
+        interval: 10,
+      })
+      socket.write(body)
+      await once(socket, 'close')
+      const [head, gif] = answer().split('\r\n\r\n').slice(1)
+      expect(head).toMatch(/^HTTP\/1\.1 200 OK/)
+      expect(head).toMatch(/content-type: image\/gif/i)
+      expect(gif!.length).toBeGreaterThan(1000)
       expect(await exited).toBe(0)
     } finally {
       child.kill('SIGKILL')

@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import http from 'node:http'
 import net from 'node:net'
 import readline from 'node:readline'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { ROOT } from './app.js'
 
 /** Starts the real server entry and resolves once it logs the port it listens on. */
@@ -61,13 +61,28 @@ describe('server process', () => {
     const { child, port, lines } = await startServer()
     expect((await get(port, '/healthz')).status).toBe(200)
 
-    const inFlight = get(port, '/blog/')
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    // A request the server has certainly begun: it answers "100 Continue" once it has read the
+    // headers, and the body is sent only after the shutdown has started.
+    const socket = net.connect(port, '127.0.0.1')
+    socket.setEncoding('utf8')
+    let answer = ''
+    socket.on('data', (chunk: string) => (answer += chunk))
+    const body = '{}'
+    socket.write(
+      'POST /giffer/uploads/sign HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+        `Content-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
+    )
+    await vi.waitFor(() => expect(answer).toContain('100 Continue'), { timeout: 10_000, interval: 10 })
     child.kill('SIGTERM')
+    await vi.waitFor(() => expect(lines.some((line) => line.includes('shutting down'))).toBe(true), {
+      timeout: 10_000,
+      interval: 10,
+    })
+    socket.write(body)
+    await once(socket, 'close')
     const [code] = await once(child, 'exit')
-    expect((await inFlight).status).toBe(200)
+    expect(answer).toMatch(/HTTP\/1\.1 200 OK[\s\S]*Connection: close/i)
     expect(code).toBe(0)
-    expect(lines.some((line) => line.includes('shutting down'))).toBe(true)
     await expect(get(port, '/healthz')).rejects.toThrow()
   }, 30_000)
 
