@@ -1,6 +1,10 @@
 import { defineConfig } from '@playwright/test'
+import { browserPath } from './scripts/lib/browser.js'
 
-/** Browser tests run the built site (`npm run build`) in Debian's Chromium. */
+/**
+ * Browser tests run the built site (`npm run build`) in Chromium: `CHROME_PATH`, Debian's, or
+ * Playwright's own (scripts/ensure-browser.ts, run by `npm test`, makes sure one is there).
+ */
 const PORT = Number(process.env.E2E_PORT ?? 3210)
 
 export default defineConfig({
@@ -14,7 +18,7 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${PORT}`,
     launchOptions: {
-      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      executablePath: browserPath(),
       args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-dev-shm-usage'],
     },
   },

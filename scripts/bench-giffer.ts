@@ -64,7 +64,7 @@ interface RenderCase {
 }
 
 async function benchRenders(): Promise<void> {
-  const pool = new RenderPool({ workers: 1, queueMax: 4, jobTimeoutMs: 60_000, rssLimitBytes: Number.MAX_SAFE_INTEGER, logger })
+  const pool = new RenderPool({ workers: 1, queueMax: 4, jobTimeoutMs: 60_000, rssLimitBytes: Number.MAX_SAFE_INTEGER, releaseIdleMs: 60_000, logger })
   const photos = await Promise.all(Array.from({ length: 10 }, (_, i) => photo(i)))
   const captions = { days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds' }
   const cases: RenderCase[] = [

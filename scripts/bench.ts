@@ -6,44 +6,16 @@
  * stored) and off (a plain render). The servers run as their own processes on loopback; the
  * ratios are what to compare.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
-import readline from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
+import { root, startProcess, stop } from './lib/server-process.js'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10)
 const PATH = process.env.BENCH_PATH ?? '/'
 const TARGET_RATIO = 0.15
-
-/** Spawns a server process and resolves with its port once it prints `port=N` or logs `"port":N`. */
-async function startProcess(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
-  const port = await new Promise<number>((resolve, reject) => {
-    const lines = readline.createInterface({ input: child.stdout! })
-    lines.on('line', (line) => {
-      const match = /"port":(\d+)|^port=(\d+)$/.exec(line)
-      if (match) {
-        resolve(Number(match[1] ?? match[2]))
-        // From here on the logs are read and dropped, as a log shipper would.
-        lines.removeAllListeners('line')
-        child.stdout!.resume()
-      }
-    })
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)))
-  })
-  return { child, port }
-}
-
-async function stop(child: ChildProcess) {
-  child.kill('SIGTERM')
-  await once(child, 'exit')
-}
 
 function fetchBody(port: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {

@@ -97,8 +97,8 @@ async function buildClient() {
 async function buildServer() {
   const entries = {
     main: 'server/main.ts',
-    ...(fs.existsSync(path.join(root, 'server/giffer/main.ts')) ? { giffer: 'server/giffer/main.ts' } : {}),
-    ...(fs.existsSync(path.join(root, 'server/giffer/render.worker.ts')) ? { 'render.worker': 'server/giffer/render.worker.ts' } : {}),
+    giffer: 'server/giffer/main.ts',
+    'render.worker': 'server/giffer/render.worker.ts',
   }
   await esbuild.build({
     absWorkingDir: root,
@@ -117,9 +117,7 @@ async function buildServer() {
 }
 
 fs.mkdirSync(dist, { recursive: true })
-if (fs.existsSync(path.join(root, 'scripts/copy-fonts.ts'))) {
-  execFileSync('npm', ['run', '--silent', 'build:fonts'], { cwd: root, stdio: 'inherit' })
-}
+execFileSync('npm', ['run', '--silent', 'build:fonts'], { cwd: root, stdio: 'inherit' })
 const [{ manifest }] = await Promise.all([buildClient(), buildServer()])
 
 // What a first visit to each kind of page downloads in JavaScript, compressed as it is served.

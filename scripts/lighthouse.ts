@@ -1,5 +1,5 @@
 /**
- * `npm run lighthouse`: Lighthouse (mobile defaults) on the built site in Debian's Chromium, for
+ * `npm run lighthouse`: Lighthouse (mobile defaults) on the built site in Chromium (`CHROME_PATH`, Debian's, or Playwright's), for
  * `/`, `/pricing/` and `/blog/` (or the paths given as arguments). Each page is measured
  * LIGHTHOUSE_RUNS times (default 3) and the run with the median performance score is reported,
  * as Lighthouse's own guidance suggests for noisy machines. Reports go to .lighthouse/.
@@ -11,6 +11,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { type RunnerResult } from 'lighthouse'
+import { chromium } from '@playwright/test'
+import { browserPath } from './lib/browser.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const paths = process.argv.slice(2).length ? process.argv.slice(2) : ['/', '/pricing/', '/blog/']
@@ -33,7 +35,7 @@ for (let attempt = 0; ; attempt++) {
 }
 
 const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  chromePath: browserPath() ?? chromium.executablePath(),
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
 })
 

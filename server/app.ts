@@ -1,4 +1,5 @@
 import path from 'node:path'
+import zlib from 'node:zlib'
 import compression from 'compression'
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
 import helmet from 'helmet'
@@ -114,7 +115,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     }),
   )
   app.use(serveCachedPages(cache))
-  app.use(compression())
+  app.use(compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } } }))
 
   app.use(
     '/assets',

@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
+import path from 'node:path'
 import { z } from 'zod'
 import type { Logger } from 'pino'
 import type { S3StoreOptions } from './uploads.js'
@@ -7,31 +10,36 @@ const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes')
 
-/** Defaults shared by the environment schema and by callers that build options by hand. */
-export const GIFFER_DEFAULTS = { queueMax: 16, jobTimeoutMs: 15_000, cacheMb: 128, liveBucketSeconds: 5 } as const
+/**
+ * The defaults of the giffer's settings, whether they come from the environment or are given by
+ * hand; `withDefaults` is the one place that applies them. Unset workers: one per core but one;
+ * unset memory limit: 512 MB plus 256 MB per render thread.
+ */
+export const GIFFER_DEFAULTS = { queueMax: 16, jobTimeoutMs: 15_000, cacheMb: 128, liveBucketSeconds: 5, releaseIdleMs: 10_000 } as const
 
 /**
- * The giffer's own environment variables, each with a default so that `npm start` needs no
- * setup. The site's configuration extends this object; docs/giffer.md lists the same variables.
+ * The giffer's own environment variables. Each may be left unset (`npm start` needs no setup):
+ * `withDefaults` fills in what is missing. The site's configuration extends this object;
+ * docs/giffer.md lists the same variables.
  */
 export const gifferEnvSchema = z.object({
   /** Signs upload policies and live-timer URLs. Unset: a random secret kept in DATA_DIR/giffer-secret. */
   GIFFER_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Render threads. Unset: one per core but one, left to the event loop (at least one). */
   GIFFER_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
-  /** Jobs that may wait for a thread before requests get 503 + Retry-After. */
-  GIFFER_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(GIFFER_DEFAULTS.queueMax),
-  /** How long one image may take, waiting included, before 503. */
-  GIFFER_JOB_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(GIFFER_DEFAULTS.jobTimeoutMs),
+  /** Jobs that may wait for a thread before requests get 503 + Retry-After (16). */
+  GIFFER_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).optional(),
+  /** How long one image may take, waiting included, before 503 (15 s). */
+  GIFFER_JOB_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).optional(),
   /**
    * Resident memory of the process (MB) past which the render threads are replaced between jobs.
    * Unset: 512 MB plus 256 MB per render thread.
    */
   GIFFER_RSS_LIMIT_MB: z.coerce.number().int().min(64).max(1_048_576).optional(),
-  /** Memory for rendered images (content-addressed cache); 0 turns it off. */
-  GIFFER_CACHE_MB: z.coerce.number().int().min(0).max(8_192).default(GIFFER_DEFAULTS.cacheMb),
-  /** Live timers are rendered once per bucket of this many seconds. */
-  GIFFER_LIVE_BUCKET_SECONDS: z.coerce.number().int().min(1).max(3_600).default(GIFFER_DEFAULTS.liveBucketSeconds),
+  /** Memory for rendered images (content-addressed cache, 128 MB); 0 turns it off. */
+  GIFFER_CACHE_MB: z.coerce.number().int().min(0).max(8_192).optional(),
+  /** Live timers are rendered once per bucket of this many seconds (5). */
+  GIFFER_LIVE_BUCKET_SECONDS: z.coerce.number().int().min(1).max(3_600).optional(),
   /**
    * Where browsers reach the giffer (`https://example.com/giffer` behind the site's proxy).
    * Unset: the site's PUBLIC_URL + /giffer when mounted; the request's own origin standalone.
@@ -50,6 +58,7 @@ export const gifferEnvSchema = z.object({
 
 export type GifferEnv = z.infer<typeof gifferEnvSchema>
 
+/** What a caller gives: where the files are and the paths browsers see; everything else may be left out. */
 export interface GifferOptions {
   /** Root of the giffer's files: uploads in `<dataDir>/uploads`, the default secret in `<dataDir>/giffer-secret`. */
   dataDir: string
@@ -57,6 +66,7 @@ export interface GifferOptions {
   publicPath: string
   /** The origin browsers see (`https://example.com`): absolute URLs (live timers) and accepted slideshow URLs. */
   publicOrigin?: string
+  /** Signs upload policies and live-timer URLs; unset: one kept in the data folder (`resolveGifferConfig`). */
   secret?: string
   s3?: S3StoreOptions
   workers?: number
@@ -65,28 +75,94 @@ export interface GifferOptions {
   rssLimitBytes?: number
   cacheBytes?: number
   liveBucketSeconds?: number
+  /** A render pool with no job for this long lets its threads go. */
+  releaseIdleMs?: number
   logger: Logger
   /** The clock, in ms (tests move it). */
   now?: () => number
 }
 
+/** Options with every default applied (`withDefaults`); only the secret may still be missing. */
+export interface GifferSettings extends GifferOptions {
+  workers: number
+  queueMax: number
+  jobTimeoutMs: number
+  /** Resident memory of the process past which the render threads are replaced between jobs. */
+  rssLimitBytes: number
+  cacheBytes: number
+  liveBucketSeconds: number
+  releaseIdleMs: number
+  now: () => number
+}
+
+/** Everything the service runs with: the settings and the secret. */
+export interface GifferConfig extends GifferSettings {
+  secret: string
+}
+
 /** One render thread per core, keeping one core for the event loop. */
-export function defaultWorkers(): number {
+function defaultWorkers(): number {
   return Math.max(1, availableParallelism() - 1)
 }
 
 /** The process memory past which render threads are replaced: room for the site plus each thread's largest job. */
-export function defaultRssLimitBytes(workers: number): number {
+function defaultRssLimitBytes(workers: number): number {
   return (512 + 256 * workers) * 2 ** 20
 }
 
-/** Options from a parsed environment; `base` carries what the host app knows (paths, logger). */
+/** The one place where the giffer's defaults are applied. */
+export function withDefaults(options: GifferOptions): GifferSettings {
+  const workers = options.workers ?? defaultWorkers()
+  return {
+    ...options,
+    workers,
+    queueMax: options.queueMax ?? GIFFER_DEFAULTS.queueMax,
+    jobTimeoutMs: options.jobTimeoutMs ?? GIFFER_DEFAULTS.jobTimeoutMs,
+    rssLimitBytes: options.rssLimitBytes ?? defaultRssLimitBytes(workers),
+    cacheBytes: options.cacheBytes ?? GIFFER_DEFAULTS.cacheMb * 1024 * 1024,
+    liveBucketSeconds: options.liveBucketSeconds ?? GIFFER_DEFAULTS.liveBucketSeconds,
+    releaseIdleMs: options.releaseIdleMs ?? GIFFER_DEFAULTS.releaseIdleMs,
+    now: options.now ?? Date.now,
+  }
+}
+
+/**
+ * The secret kept in the data folder (`giffer-secret`), created with 32 random bytes the first
+ * time, so that restarts and sibling processes agree.
+ */
+function loadOrCreateSecret(dataDir: string, logger: Logger): string {
+  const file = path.join(dataDir, 'giffer-secret')
+  try {
+    return readFileSync(file, 'utf8').trim()
+  } catch {
+    mkdirSync(dataDir, { recursive: true })
+    try {
+      writeFileSync(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 })
+      logger.warn({ file }, 'GIFFER_SECRET is not set: created a random secret in the data folder')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+    return readFileSync(file, 'utf8').trim()
+  }
+}
+
+/**
+ * The service's configuration: every default applied and the secret set up (GIFFER_SECRET, or
+ * the one in the data folder). Called when the service starts, not when the site reads its
+ * environment: a site that never draws an image writes no secret.
+ */
+export function resolveGifferConfig(options: GifferOptions): GifferConfig {
+  const settings = withDefaults(options)
+  return { ...settings, secret: settings.secret || loadOrCreateSecret(settings.dataDir, settings.logger) }
+}
+
+/** Settings from a parsed environment; `base` carries what the host app knows (paths, logger). */
 export function gifferOptionsFromEnv(
   env: GifferEnv,
   base: Pick<GifferOptions, 'dataDir' | 'publicPath' | 'logger'> & { publicOrigin?: string },
-): GifferOptions {
+): GifferSettings {
   const publicUrl = env.GIFFER_PUBLIC_URL ? new URL(env.GIFFER_PUBLIC_URL) : null
-  return {
+  return withDefaults({
     ...base,
     publicOrigin: publicUrl ? publicUrl.origin : base.publicOrigin,
     publicPath: publicUrl ? publicUrl.pathname.replace(/\/+$/, '') : base.publicPath,
@@ -103,11 +179,11 @@ export function gifferOptionsFromEnv(
               : undefined,
         }
       : undefined,
-    workers: env.GIFFER_WORKERS ?? defaultWorkers(),
+    workers: env.GIFFER_WORKERS,
     queueMax: env.GIFFER_QUEUE_MAX,
     jobTimeoutMs: env.GIFFER_JOB_TIMEOUT_MS,
     rssLimitBytes: env.GIFFER_RSS_LIMIT_MB === undefined ? undefined : env.GIFFER_RSS_LIMIT_MB * 2 ** 20,
-    cacheBytes: env.GIFFER_CACHE_MB * 1024 * 1024,
+    cacheBytes: env.GIFFER_CACHE_MB === undefined ? undefined : env.GIFFER_CACHE_MB * 1024 * 1024,
     liveBucketSeconds: env.GIFFER_LIVE_BUCKET_SECONDS,
-  }
+  })
 }

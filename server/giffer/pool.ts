@@ -60,6 +60,8 @@ export interface RenderPoolOptions {
    * to return. Threads end with their native allocations; V8's heap limits do not see those.
    */
   rssLimitBytes: number
+  /** A pool with no job for this long lets its threads go; the next job starts them again. */
+  releaseIdleMs: number
   logger: Logger
 }
 
@@ -70,6 +72,8 @@ export interface PoolStats {
   completed: number
   /** How many times the threads were replaced because the process passed its memory limit. */
   recycled: number
+  /** How many times a quiet pool let its threads go. */
+  released: number
 }
 
 /** Scheduling priority of the render threads, below the event loop's (Linux nice, via @napi-rs/nice). */
@@ -101,16 +105,20 @@ interface WaitingJob {
  * were drawn.
  */
 export class RenderPool {
-  private threads: Piscina<RenderJob, RenderResult>
+  /** Started on the first job, and again on the first job after the threads were let go. */
+  private threads: Piscina<RenderJob, RenderResult> | null = null
+  private idleTimer: NodeJS.Timeout | undefined
   private readonly retiring = new Set<Promise<void>>()
   private readonly waiting: WaitingJob[] = []
   private running = 0
   private completed = 0
   private recycled = 0
+  private released = 0
   private lastRecycle = -Infinity
   private readonly onIdle: (() => void)[] = []
 
   constructor(private readonly options: RenderPoolOptions) {
+    // Ready before the first request; after a quiet spell they start again on demand.
     this.threads = this.startThreads()
   }
 
@@ -141,6 +149,7 @@ export class RenderPool {
       queued: this.waiting.length,
       completed: this.completed,
       recycled: this.recycled,
+      released: this.released,
     }
   }
 
@@ -176,6 +185,7 @@ export class RenderPool {
       entry.signal.removeEventListener('abort', entry.onTimeout)
       this.running++
       // From here the signal stops the thread itself if the drawing runs out of time.
+      this.threads ??= this.startThreads()
       this.threads
         .run(entry.job, { signal: entry.signal, transferList: entry.transferList })
         .then(
@@ -189,7 +199,10 @@ export class RenderPool {
           this.running--
           this.recycleIfOverLimit()
           this.dispatch()
-          if (this.running === 0) this.onIdle.splice(0).forEach((resolve) => resolve())
+          if (this.running === 0) {
+            this.onIdle.splice(0).forEach((resolve) => resolve())
+            this.releaseWhenIdle()
+          }
         })
     }
   }
@@ -209,8 +222,29 @@ export class RenderPool {
       { rssMb: Math.round(rss / 2 ** 20), limitMb: Math.round(this.options.rssLimitBytes / 2 ** 20) },
       'memory over the limit: replacing the render threads',
     )
+    this.retire()
+  }
+
+  /**
+   * A quiet pool gives its threads back: their heaps and the native memory of the canvas library
+   * go with them, so a server that drew a burst of images returns to its resting size. The next
+   * job starts a thread again, which takes a few tens of milliseconds.
+   */
+  private releaseWhenIdle(): void {
+    clearTimeout(this.idleTimer)
+    this.idleTimer = setTimeout(() => {
+      if (this.running > 0 || this.waiting.length > 0 || !this.threads) return
+      this.released++
+      this.retire()
+    }, this.options.releaseIdleMs)
+    this.idleTimer.unref()
+  }
+
+  /** New jobs go to new threads; the old ones finish what they hold and exit. */
+  private retire(): void {
     const old = this.threads
-    this.threads = this.startThreads()
+    if (!old) return
+    this.threads = null
     const retired = old
       .close()
       .catch((error: unknown) => this.options.logger.error({ err: error }, 'retired render threads did not close cleanly'))
@@ -221,6 +255,8 @@ export class RenderPool {
   /** Lets running and waiting jobs finish, then stops the workers. */
   async close(): Promise<void> {
     if (this.running > 0) await new Promise<void>((resolve) => this.onIdle.push(resolve))
-    await Promise.all([this.threads.close(), ...this.retiring])
+    clearTimeout(this.idleTimer)
+    this.retire()
+    await Promise.all(this.retiring)
   }
 }

@@ -13,7 +13,7 @@ const MB = 2 ** 20
 /** Growth allowed after warm-up: allocator slack and caches, far below a leak's hundreds of MB. */
 const GROWTH_BOUND_MB = 120
 
-const pool = new RenderPool({ workers: 1, queueMax: 4, jobTimeoutMs: 60_000, rssLimitBytes: Number.MAX_SAFE_INTEGER, logger: pino({ level: 'silent' }) })
+const pool = new RenderPool({ workers: 1, queueMax: 4, jobTimeoutMs: 60_000, rssLimitBytes: Number.MAX_SAFE_INTEGER, releaseIdleMs: 60_000, logger: pino({ level: 'silent' }) })
 afterAll(() => pool.close())
 
 const captions = { days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds' }

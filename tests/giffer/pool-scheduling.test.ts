@@ -4,7 +4,7 @@
  * limit gets fresh threads without losing a job.
  */
 import { pino } from 'pino'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { CountdownJob } from '../../server/giffer/jobs.js'
 import { RenderPool, type RenderPoolOptions } from '../../server/giffer/pool.js'
 
@@ -16,7 +16,7 @@ afterEach(async () => {
 })
 
 function startPool(overrides: Partial<RenderPoolOptions> = {}): RenderPool {
-  pool = new RenderPool({ workers: 1, queueMax: 16, jobTimeoutMs: 30_000, rssLimitBytes: Number.MAX_SAFE_INTEGER, logger, ...overrides })
+  pool = new RenderPool({ workers: 1, queueMax: 16, jobTimeoutMs: 30_000, rssLimitBytes: Number.MAX_SAFE_INTEGER, releaseIdleMs: 60_000, logger, ...overrides })
   return pool
 }
 
@@ -98,5 +98,16 @@ describe('render pool memory limit', () => {
     expect(p.stats.recycled).toBe(1)
     expect(p.stats.completed).toBe(12)
     expect((await p.run(smallCountdown(50))).ok).toBe(true)
+  })
+
+  it('lets its threads go after a quiet spell, and starts them again for the next job', async () => {
+    const p = startPool({ releaseIdleMs: 150 })
+    // Back to back for longer than the quiet spell: never released while there is work.
+    for (let n = 0; n < 20; n++) expect((await p.run(smallCountdown(n))).ok).toBe(true)
+    expect(p.stats.released).toBe(0)
+    await vi.waitFor(() => expect(p.stats.released).toBe(1), { timeout: 5_000, interval: 20 })
+    expect((await p.run(smallCountdown(100))).ok).toBe(true)
+    await vi.waitFor(() => expect(p.stats.released).toBe(2), { timeout: 5_000, interval: 20 })
+    expect(p.stats.completed).toBe(21)
   })
 })

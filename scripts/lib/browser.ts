@@ -1,0 +1,13 @@
+import { existsSync } from 'node:fs'
+
+/** Where Debian's `chromium` package puts the browser. */
+export const DEBIAN_CHROMIUM = '/usr/bin/chromium'
+
+/**
+ * The Chromium the browser tests and Lighthouse drive: `CHROME_PATH` when set, else Debian's,
+ * else undefined, which lets Playwright use the browser it downloaded itself.
+ */
+export function browserPath(): string | undefined {
+  if (process.env.CHROME_PATH) return process.env.CHROME_PATH
+  return existsSync(DEBIAN_CHROMIUM) ? DEBIAN_CHROMIUM : undefined
+}

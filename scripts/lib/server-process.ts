@@ -1,0 +1,81 @@
+/** Starting and stopping the built server as a child process, for the load scripts. */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+import readline from 'node:readline'
+import { fileURLToPath } from 'node:url'
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+/** Spawns a server process and resolves with its port once it prints `port=N` or logs `"port":N`. */
+export async function startProcess(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const port = await new Promise<number>((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout! })
+    lines.on('line', (line) => {
+      const match = /"port":(\d+)|^port=(\d+)$/.exec(line)
+      if (match) {
+        resolve(Number(match[1] ?? match[2]))
+        // From here on the logs are read and dropped, as a log shipper would.
+        lines.removeAllListeners('line')
+        child.stdout!.resume()
+      }
+    })
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)))
+  })
+  return { child, port }
+}
+
+/**
+ * The environment `npm start` and the Procfile give the server: glibc's allocator with two
+ * arenas and a fixed 128 KB threshold above which blocks are mapped on their own, so the
+ * image buffers of the render threads go back to the system when freed instead of staying
+ * in per-thread arenas.
+ */
+export const PRODUCTION_ENV = { NODE_ENV: 'production', MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' }
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer().listen(0, '127.0.0.1')
+  await once(probe, 'listening')
+  const { port } = probe.address() as net.AddressInfo
+  await new Promise((resolve) => probe.close(resolve))
+  return port
+}
+
+/**
+ * Starts the built site on a free port and resolves once /healthz answers; for runs whose log
+ * level hides the start-up line.
+ */
+export async function startSite(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
+    cwd: root,
+    env: { ...process.env, ...PRODUCTION_ENV, HOST: '127.0.0.1', ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  let exitCode: number | null | undefined
+  child.once('exit', (code) => (exitCode = code))
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (exitCode !== undefined) throw new Error(`the site exited with ${exitCode} while starting`)
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then((res) => res.ok, () => false)
+    if (up) return { child, port }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  child.kill('SIGKILL')
+  throw new Error('the site did not answer /healthz within 20 s')
+}
+
+export async function stop(child: ChildProcess): Promise<number | null> {
+  child.kill('SIGTERM')
+  const [code] = (await once(child, 'exit')) as [number | null]
+  return code
+}
+
+/** Resident memory of a process in MB, from /proc (Linux). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1])
+  return Math.round(kb / 1024)
+}
