@@ -2,6 +2,7 @@ import express, { type Response } from 'express'
 import { z } from 'zod'
 import { parseIsoDate, todayUtc, upcomingHolidays, type HolidayDefinition } from '../../shared/holidays.js'
 import { badRequest, HttpError, jsonErrorHandler } from '../errors.js'
+import { parseRequest } from '../validation.js'
 import { openApiDocument } from './openapi.js'
 import type { PriceList } from './prices.js'
 
@@ -14,16 +15,6 @@ export interface ApiDependencies {
 /** The earliest and latest years the holiday rules are computed for. */
 const HOLIDAY_YEARS = { min: 1583, max: 9998 }
 
-/** Parses a query with a zod schema; the first problem becomes a 400 naming the parameter. */
-function parseQuery<T extends z.ZodType>(schema: T, query: unknown): z.infer<T> {
-  const result = schema.safeParse(query)
-  if (!result.success) {
-    const issue = result.error.issues[0]!
-    throw badRequest(String(issue.path[0] ?? 'query'), issue.message)
-  }
-  return result.data
-}
-
 const pricesQuery = z.object({ currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code').optional() })
 const holidaysQuery = z.object({ from: z.string().optional() })
 
@@ -32,7 +23,7 @@ function publicJson(res: Response, body: unknown, maxAgeSeconds: number) {
   res.json(body)
 }
 
-/** The site's own read-only JSON API (DESIGN §3), mounted at /api. */
+/** The site's own read-only JSON API, mounted at /api; errors are `{"error":{"code","message","field"}}`. */
 export function createApiRouter({ prices, holidays, now = () => new Date() }: ApiDependencies): express.Router {
   const router = express.Router()
 
@@ -42,7 +33,7 @@ export function createApiRouter({ prices, holidays, now = () => new Date() }: Ap
   })
 
   router.get('/prices', (req, res) => {
-    const { currency } = parseQuery(pricesQuery, req.query)
+    const { currency } = parseRequest(pricesQuery, req.query, 'query')
     const body = prices.forCurrency(currency)
     if (!body) {
       const offered = prices.currencies.map((option) => option.code).join(', ')
@@ -52,7 +43,7 @@ export function createApiRouter({ prices, holidays, now = () => new Date() }: Ap
   })
 
   router.get('/holidays', (req, res) => {
-    const query = parseQuery(holidaysQuery, req.query)
+    const query = parseRequest(holidaysQuery, req.query, 'query')
     const from = query.from === undefined ? todayUtc(now()) : parseIsoDate(query.from)
     if (!from) throw badRequest('from', 'must be a calendar date as YYYY-MM-DD')
     const year = from.getUTCFullYear()

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
+import { projectRoot } from '../project-root.js'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import fontsJson from '../../data/fonts.json' with { type: 'json' }
@@ -49,18 +50,7 @@ export function nearestWeight(font: FontEntry, requested: number): number {
   return best
 }
 
-function findProjectRoot(from: string): string {
-  let dir = from
-  for (;;) {
-    if (existsSync(path.join(dir, 'package.json')) && !dir.split(path.sep).includes('node_modules')) return dir
-    const parent = path.dirname(dir)
-    if (parent === dir) return process.cwd()
-    dir = parent
-  }
-}
-
-/** The checkout (or deployed app) root: found from this file, whether it runs from sources or from dist/. */
-export const projectRoot = findProjectRoot(path.dirname(fileURLToPath(import.meta.url)))
+export { projectRoot }
 
 /** Where `npm run build:fonts` puts the shipped subsets. */
 export const builtFontsDir = path.join(projectRoot, 'dist', 'fonts')

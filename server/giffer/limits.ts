@@ -1,6 +1,6 @@
-/** Generator limits: SPEC.md §5 and §9, plus the hard bounds that keep one job small. */
+/** What the generators accept (sizes, lengths, defaults), plus the hard bounds that keep one job small. */
 
-// Text image (SPEC §5, §9)
+// Text image: up to 3 lines of 35 characters, 16–72 px, drawn at twice the size by default
 export const TEXT_MAX_LINES = 3
 export const TEXT_MAX_LINE_CHARS = 35
 export const FONT_SIZE_MIN = 16
@@ -9,12 +9,12 @@ export const TEXT_DEFAULT_FONT_SIZE = 32
 export const DEFAULT_SCALE = 2
 export const MAX_SCALE = 2
 
-/** Text-image padding: 3 + font size / 10, rounded up (SPEC §5). */
+/** Text-image padding: 3 + font size / 10, rounded up. */
 export function textImagePadding(fontSize: number): number {
   return 3 + Math.ceil(fontSize / 10)
 }
 
-// Scrolling text (SPEC §3, §9)
+// Scrolling text: 600 px wide, at most 200 frames, text up to 200 characters, divider up to 8
 export const SCROLLING_WIDTH = 600
 export const SCROLLING_FRAMES_MAX = 200
 export const SCROLLING_DEFAULT_FONT_SIZE = 24
@@ -22,24 +22,24 @@ export const SCROLLING_TEXT_MAX_CHARS = 200
 export const SCROLLING_DIVIDER_MAX_CHARS = 8
 export const FLICKER_PATTERN_MAX = 20
 
-// Countdown (SPEC §5, §9)
+// Countdown: 120 one-second frames, at most 99 days, captions up to 16 characters
 export const COUNTDOWN_DURATION = 120
 export const COUNTDOWN_MAX_DAYS = 99
 export const COUNTDOWN_MAX_SECONDS = COUNTDOWN_MAX_DAYS * 86_400
 export const COUNTDOWN_CAPTION_MAX_CHARS = 16
 
-// Slideshow (SPEC §5, §9)
+// Slideshow: 200–900 px wide, 1–10 images, up to 5 side by side
 export const SLIDESHOW_WIDTH = 900
 export const SLIDESHOW_MIN_WIDTH = 200
 export const SLIDESHOW_MAX_IMAGES = 10
 export const SLIDESHOW_MAX_COUNT = 5
 
-/** Aspect heights as a multiple of the width (SPEC §5). */
+/** Aspect heights as a multiple of the width. */
 export const ASPECT_HEIGHTS = { '4:5': 5 / 4, '3:2': 2 / 3, '1:1': 1, '9:16': 16 / 9, '16:9': 9 / 16 } as const
-/** Trio layout emphasis (SPEC §5). */
+/** Trio layout emphasis: how much larger the front photo is. */
 export const TRIO_TWEAKS = { soft: 1.1, focus: 1.3, hero: 1.5 } as const
 
-// Uploads (SPEC §5, §9)
+// Uploads: JPEG, PNG or WebP up to 5 MB, signatures valid for 20 minutes
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
 export const UPLOAD_SIGNATURE_TTL_SECONDS = 20 * 60
 export const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const

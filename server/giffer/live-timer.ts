@@ -5,6 +5,10 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { HttpError, badRequest } from '../errors.js'
+import { nearestWeight } from './fonts.js'
+import type { CountdownJob, Rgb } from './jobs.js'
+import { COUNTDOWN_MAX_SECONDS } from './limits.js'
+import { countdownJob, type CountdownStyle } from './schemas.js'
 
 const SIGNATURE_CHARS = 32
 const SIGNATURE_PURPOSE = 'giffer live countdown v1'
@@ -127,4 +131,44 @@ export function liveBucket(deadlineMs: number, nowMs: number, bucketSeconds: num
     expiresAt: start + bucketMs,
     id,
   }
+}
+
+function hex([r, g, b]: Rgb): string {
+  return [r, g, b].map((n) => n.toString(16).padStart(2, '0')).join('')
+}
+
+/**
+ * The query of a new live timer, signed: the deadline in UTC and every style value explicitly,
+ * defaults included. The deadline must be in the future and at most 99 days ahead.
+ */
+export function liveTimerQuery(style: CountdownStyle, deadline: number, nowMs: number, secret: string): { query: string; until: string } {
+  if (deadline <= nowMs) throw badRequest('until', 'is in the past')
+  if (deadline - nowMs > COUNTDOWN_MAX_SECONDS * 1000) throw badRequest('until', 'must be at most 99 days ahead')
+  const params: Record<string, string> = {
+    until: new Date(deadline).toISOString().replace(/\.000Z$/, 'Z'),
+    font: style.font.id,
+    font_weight: String(nearestWeight(style.font, style.font_weight)),
+    color: hex(style.color),
+    background: hex(style.background),
+    days: style.days,
+    hours: style.hours,
+    minutes: style.minutes,
+    seconds: style.seconds,
+    duration: String(style.duration),
+    scale: String(style.scale),
+  }
+  return { query: new URLSearchParams({ ...params, sig: signLiveParams(params, secret) }).toString(), until: params.until! }
+}
+
+/**
+ * The live timer of one bucket: frame 0 shows the time left at the start of the bucket, and the
+ * GIF runs on for at most `duration` frames, stopping at zero. Once expired, a single frame.
+ */
+export function liveTimerJob(style: CountdownStyle, bucket: LiveBucket, format: CountdownJob['format']): CountdownJob {
+  const expired = bucket.remainingSeconds === 0
+  return countdownJob(style, {
+    remainingSeconds: bucket.remainingSeconds,
+    frames: expired ? 1 : Math.min(style.duration, bucket.remainingSeconds + 1),
+    format,
+  })
 }

@@ -1,12 +1,11 @@
 /**
- * Request shapes of SPEC.md §3 "Generator request shapes", as zod schemas. Numbers and booleans
- * may arrive as JSON values or as strings (query strings, form posts), but nothing else is
- * coerced: `true` is not a font size. Every schema turns into a plain job for a worker.
+ * The generators' request shapes, as zod schemas. Numbers and booleans may arrive as JSON values
+ * or as strings (query strings, form posts), but nothing else is coerced: `true` is not a font
+ * size. Parsing a request with a schema (`parseRequest`) yields the plain job for a worker.
  */
 import { z } from 'zod'
-import { badRequest } from '../errors.js'
-import { findFont, type FontEntry } from './fonts.js'
-import type { Rgb, Rgba } from './jobs.js'
+import { findFont, nearestWeight, type FontEntry } from './fonts.js'
+import type { CountdownJob, Rgb, Rgba, ScrollingTextJob, SlideshowJob, SlideshowMode, TextPreviewJob } from './jobs.js'
 import {
   ASPECT_HEIGHTS,
   COUNTDOWN_CAPTION_MAX_CHARS,
@@ -30,6 +29,7 @@ import {
   TEXT_MAX_LINE_CHARS,
   TEXT_MAX_LINES,
   TRIO_TWEAKS,
+  textImagePadding,
 } from './limits.js'
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
@@ -152,7 +152,7 @@ export function parseFlickerPattern(pattern: string): number[] {
   })
 }
 
-export const scrollingTextSchema = z.object({
+const scrollingTextFields = z.object({
   text: z.string({ error: 'is required' }).trim().min(1, 'is required').max(SCROLLING_TEXT_MAX_CHARS, `must be at most ${SCROLLING_TEXT_MAX_CHARS} characters`),
   divider: z
     .string({ error: 'must be text' })
@@ -179,7 +179,27 @@ export const scrollingTextSchema = z.object({
   frames_max: number(1, SCROLLING_FRAMES_MAX, { int: true }).default(SCROLLING_FRAMES_MAX),
 })
 
-export const countdownSchema = z.object({
+export const scrollingTextSchema = scrollingTextFields.transform(
+  (input): ScrollingTextJob => ({
+    kind: 'scrolling-text',
+    text: input.text,
+    divider: input.divider,
+    iconStyle: input.icon_style,
+    font: input.font.id,
+    weight: nearestWeight(input.font, input.font_weight),
+    color: input.color,
+    dividerColor: input.divider_color ?? input.color,
+    background: input.background,
+    reverse: input.reverse,
+    fontSize: input.font_size,
+    flicker: parseFlickerPattern(input.flicker_pattern),
+    width: input.width,
+    scale: input.scale,
+    framesMax: input.frames_max,
+  }),
+)
+
+const countdownFields = z.object({
   delay: number(0, COUNTDOWN_MAX_SECONDS, { int: true }),
   font: font.default(() => findFont('roboto')!),
   font_weight: fontWeight.default(700),
@@ -201,9 +221,40 @@ function captionFields() {
 }
 
 /** The countdown style a live timer carries in its URL (the start time comes from `until`). */
-export const liveStyleSchema = countdownSchema.omit({ delay: true, style: true })
+export const liveStyleSchema = countdownFields.omit({ delay: true, style: true })
+export type CountdownStyle = z.output<typeof liveStyleSchema>
 
-/** Up to 3 lines of 35 characters; the excess is cut off, as the generator form does (SPEC §5). */
+/** When a countdown starts and how it is drawn; the rest of the job is its style. */
+export interface CountdownTiming {
+  /** Seconds left at frame 0. */
+  remainingSeconds: number
+  /** How many one-second frames to draw. */
+  frames: number
+  format: CountdownJob['format']
+}
+
+/** The one place a countdown job is made: for `countdown/create` and for the live timer. */
+export function countdownJob(style: CountdownStyle, timing: CountdownTiming): CountdownJob {
+  return {
+    kind: 'countdown',
+    remainingSeconds: timing.remainingSeconds,
+    frames: timing.frames,
+    font: style.font.id,
+    weight: nearestWeight(style.font, style.font_weight),
+    color: style.color,
+    background: style.background,
+    captions: { days: style.days, hours: style.hours, minutes: style.minutes, seconds: style.seconds },
+    scale: style.scale,
+    format: timing.format,
+  }
+}
+
+/** `countdown/create`: a GIF of `duration` frames counting down from `delay` seconds. */
+export const countdownSchema = countdownFields.transform(
+  (input): CountdownJob => countdownJob(input, { remainingSeconds: input.delay, frames: input.duration, format: 'gif' }),
+)
+
+/** Up to 3 lines of 35 characters; the excess is cut off, as the generator form does. */
 export function textLines(text: string): string[] {
   const lines = text
     .trim()
@@ -213,7 +264,7 @@ export function textLines(text: string): string[] {
   return lines
 }
 
-export const textPreviewSchema = z.object({
+const textPreviewFields = z.object({
   text: z
     .string({ error: 'is required' })
     .max(2000, 'is too long')
@@ -231,6 +282,22 @@ export const textPreviewSchema = z.object({
   stroke: colourWithAlpha.default([255, 255, 255, 1]),
 })
 
+export const textPreviewSchema = textPreviewFields.transform(
+  (input): TextPreviewJob => ({
+    kind: 'text-preview',
+    lines: input.text,
+    font: input.font.id,
+    weight: nearestWeight(input.font, input.font_weight),
+    fontSize: input.font_size,
+    align: input.text_align,
+    lineHeight: input.lineheight,
+    color: input.color,
+    padding: input.padding ?? textImagePadding(input.font_size),
+    scale: input.scale,
+    stroke: input.stroke_width > 0 ? { width: input.stroke_width, color: input.stroke } : null,
+  }),
+)
+
 const aspect = z.union(
   [
     z.enum(Object.keys(ASPECT_HEIGHTS) as [keyof typeof ASPECT_HEIGHTS]).transform((key) => ASPECT_HEIGHTS[key]),
@@ -244,7 +311,7 @@ const tweak = z.union(
   { error: 'must be 1–2 or soft, focus, hero' },
 )
 
-export const slideshowSchema = z.object({
+const slideshowFields = z.object({
   images: z
     .array(z.string({ error: 'must be an upload URL' }).max(2048), { error: 'must be a list of upload URLs' })
     .min(1, 'Please upload at least one image.')
@@ -266,17 +333,35 @@ export const slideshowSchema = z.object({
   overlay_opacity: number(0, 1).default(0.5),
 })
 
+/**
+ * A slideshow request: the upload URLs, and the job for a layout once the files behind them are
+ * read. `count` applies to the row only; trio and overlay always show 3 photos, and the row
+ * never lets photos overflow the frame.
+ */
+export const slideshowSchema = slideshowFields.transform(({ images: urls, ...style }) => ({
+  urls,
+  job: (mode: SlideshowMode, images: Uint8Array[]): SlideshowJob => ({
+    kind: 'slideshow',
+    mode,
+    images,
+    delayMs: style.delay,
+    radius: style.radius,
+    width: style.width,
+    background: style.background,
+    borderWidth: style.border_width,
+    borderColor: style.border_color,
+    spacing: style.spacing,
+    count: mode === 'row' ? style.count : 3,
+    tweak: style.tweak,
+    overflow: mode === 'row' ? 0 : style.overflow,
+    height: style.height,
+    overlayColor: style.overlay_color,
+    overlayOpacity: style.overlay_opacity,
+  }),
+}))
+
+/** `countdown/live-url`: the style of the timer, and its deadline. */
 export const liveUrlSchema = liveStyleSchema.extend({
   until: z.string({ error: 'is required: a date and time like 2025-12-24T18:00:00Z' }).trim().min(1).max(64),
   tz: z.string({ error: 'must be a time zone like Europe/Berlin' }).trim().max(64).optional(),
 })
-
-/** Parses input with a schema; the first problem becomes a 400 naming its field. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input ?? {})
-  if (result.success) return result.data
-  const issue = result.error.issues[0]!
-  const field = issue.path.length ? issue.path.join('.') : 'body'
-  const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message
-  throw badRequest(field, message)
-}

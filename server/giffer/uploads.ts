@@ -1,5 +1,5 @@
 /**
- * Uploads for the slideshow, with the S3 presigned-POST protocol of SPEC.md §7: `sign` returns
+ * Uploads for the slideshow, with S3's presigned-POST protocol: `sign` returns
  * `{url, key, fields}`, the browser posts the fields and the file to `url`, then `resolve`
  * turns the key into a URL this service serves. Two stores speak it: real S3 (when S3_BUCKET is
  * set) and a local folder, whose upload target checks what S3 would (signature, expiry, size)
@@ -159,9 +159,26 @@ export class LocalUploadStore implements UploadStore {
     const tmpDir = path.join(this.options.dir, 'tmp')
     await mkdir(tmpDir, { recursive: true })
     const tmpFile = path.join(tmpDir, randomBytes(12).toString('hex'))
-    const fields: Record<string, string> = {}
+    try {
+      const key = await this.readForm(req, parser, tmpFile)
+      await assertDecodableSize(tmpFile)
+      const target = this.fileOf(key)
+      await mkdir(path.dirname(target), { recursive: true })
+      if (await stat(target).then(() => true, () => false)) throw new HttpError(409, 'already_uploaded', 'A file of this name was already uploaded with this signature.', 'file')
+      await rename(tmpFile, target)
+      return key
+    } finally {
+      await rm(tmpFile, { force: true })
+    }
+  }
 
-    const done = new Promise<string>((resolve, reject) => {
+  /**
+   * Reads the form into `tmpFile`: the signed fields first, then the one file, whose name fills
+   * in the key. Resolves with the key once the file is written and its first bytes are an image.
+   */
+  private readForm(req: Request, parser: busboy.Busboy, tmpFile: string): Promise<string> {
+    const fields: Record<string, string> = {}
+    return new Promise<string>((resolve, reject) => {
       let settled = false
       let fileDone: Promise<string> | null = null
       const fail = (error: unknown) => {
@@ -215,18 +232,6 @@ export class LocalUploadStore implements UploadStore {
       req.on('aborted', () => fail(new HttpError(400, 'aborted', 'The upload was interrupted.')))
       req.pipe(parser)
     })
-
-    try {
-      const key = await done
-      await assertDecodableSize(tmpFile)
-      const target = this.fileOf(key)
-      await mkdir(path.dirname(target), { recursive: true })
-      if (await stat(target).then(() => true, () => false)) throw new HttpError(409, 'already_uploaded', 'A file of this name was already uploaded with this signature.', 'file')
-      await rename(tmpFile, target)
-      return key
-    } finally {
-      await rm(tmpFile, { force: true })
-    }
   }
 
   async describe(key: string): Promise<StoredUpload | null> {

@@ -1,4 +1,4 @@
-import { findFont } from '../fonts.js'
+import { findFont, type FontEntry } from '../fonts.js'
 import type { CountdownJob, RenderedImage } from '../jobs.js'
 import { COUNTDOWN_MAX_DAYS, MAX_JOB_PIXELS } from '../limits.js'
 import { cssFont } from './canvas-fonts.js'
@@ -54,23 +54,30 @@ interface Box {
   y1: number
 }
 
-/**
- * A countdown GIF: one frame a second starting at `remainingSeconds`, frame 0 showing the real
- * starting time (Outlook shows only the first frame). Each digit is drawn once per job; a
- * frame repaints only the pixels that differ from the frame before, and frames that do not
- * change (after zero) are merged into the previous one.
- */
-export async function renderCountdown(job: CountdownJob): Promise<RenderedImage> {
-  const font = findFont(job.font)
-  if (!font) throw new Error(`unknown font ${job.font}`)
-  const s = job.scale
-  const hasCaptions = Object.values(job.captions).some((caption) => caption.length > 0)
-  const W = WIDTH * s
-  const H = (hasCaptions ? HEIGHT_WITH_CAPTIONS : HEIGHT_PLAIN) * s
-  const frames = Math.max(1, job.frames)
-  assertJobSize(W, H, frames, MAX_JOB_PIXELS)
+/** Where everything goes, in device pixels. */
+interface CountdownLayout {
+  W: number
+  H: number
+  hasCaptions: boolean
+  digitPx: number
+  /** Advance of each digit at `digitPx`. */
+  advances: number[]
+  /** The widest digit's advance. */
+  widestDigit: number
+  cellW: number
+  cellH: number
+  sepW: number
+  groupW: number
+  baseline: number
+  top: number
+  left: number
+  /** Left edge of each of the eight digit cells. */
+  cellX: number[]
+}
 
-  // 1. Fit eight digit cells and three separators into the width.
+/** Fits eight digit cells and three separators into the width, centred, captions below. */
+function countdownLayout(job: CountdownJob, font: FontEntry, W: number, H: number, hasCaptions: boolean): CountdownLayout {
+  const s = job.scale
   const { ctx: probe } = maskCanvas(1, 1)
   const measure = (size: number) => {
     probe.font = cssFont(font, job.weight, size)
@@ -99,19 +106,21 @@ export async function renderCountdown(job: CountdownJob): Promise<RenderedImage>
   const groupW = 2 * cellW + sepW
   const left = Math.floor((W - (DIGIT_CELLS * cellW + 3 * sepW)) / 2)
   const cellX = Array.from({ length: DIGIT_CELLS }, (_, i) => left + Math.floor(i / 2) * groupW + (i % 2) * cellW)
+  return { W, H, hasCaptions, digitPx, advances: m.advances, widestDigit: m.cell, cellW, cellH, sepW, groupW, baseline, top, left, cellX }
+}
 
-  const levels = rampLevels(s)
-  const palette: RgbColor[] = colourRamp(job.background, job.color, levels)
-  const lut = coverageLut(levels)
-
-  // 2. The parts that never change: separators and captions.
+/** The parts that never change, separators and captions, as palette indices. */
+function drawStill(job: CountdownJob, font: FontEntry, layout: CountdownLayout, lut: Uint8Array): Uint8Array {
+  const s = job.scale
+  const { W, H, groupW, sepW, cellW, cellH, left, top } = layout
   const still = maskCanvas(W, H)
-  still.ctx.font = cssFont(font, job.weight, digitPx)
+  still.ctx.font = cssFont(font, job.weight, layout.digitPx)
   still.ctx.textAlign = 'center'
   for (let g = 0; g < 3; g++) {
-    still.ctx.fillText(':', left + (g + 1) * groupW - sepW / 2, top + baseline)
+    still.ctx.fillText(':', left + (g + 1) * groupW - sepW / 2, top + layout.baseline)
   }
-  if (hasCaptions) {
+  if (layout.hasCaptions) {
+    const captionPx = CAPTION_SIZE * s
     const captions = [job.captions.days, job.captions.hours, job.captions.minutes, job.captions.seconds]
     captions.forEach((caption, g) => {
       if (!caption) return
@@ -126,24 +135,25 @@ export async function renderCountdown(job: CountdownJob): Promise<RenderedImage>
       still.ctx.fillText(caption, left + g * groupW + cellW, top + cellH + CAPTION_GAP * s + Math.ceil(size * 0.95))
     })
   }
-  const current = mapThrough(alphaOf(still.ctx, W, H), lut)
+  return mapThrough(alphaOf(still.ctx, W, H), lut)
+}
 
-  // 3. Each digit once, centred in a cell.
+/** Each digit once, centred in a cell, as palette indices. */
+function digitSprites(job: CountdownJob, font: FontEntry, layout: CountdownLayout, lut: Uint8Array): Uint8Array[] {
+  const { cellW, cellH } = layout
   const sheet = maskCanvas(10 * cellW, cellH)
-  sheet.ctx.font = cssFont(font, job.weight, digitPx)
+  sheet.ctx.font = cssFont(font, job.weight, layout.digitPx)
   for (let d = 0; d < 10; d++) {
-    sheet.ctx.fillText(String(d), d * cellW + (cellW - (m.advances[d] ?? m.cell)) / 2, baseline)
+    sheet.ctx.fillText(String(d), d * cellW + (cellW - (layout.advances[d] ?? layout.widestDigit)) / 2, layout.baseline)
   }
   const sheetIndex = mapThrough(alphaOf(sheet.ctx, 10 * cellW, cellH), lut)
-  const sprites = Array.from({ length: 10 }, (_, d) => cropIndex(sheetIndex, 10 * cellW, d * cellW, 0, cellW, cellH))
+  return Array.from({ length: 10 }, (_, d) => cropIndex(sheetIndex, 10 * cellW, d * cellW, 0, cellW, cellH))
+}
 
-  const paint = (cell: number, digit: number) => {
-    const sprite = sprites[digit]!
-    const x = cellX[cell]!
-    for (let y = 0; y < cellH; y++) current.set(sprite.subarray(y * cellW, (y + 1) * cellW), (top + y) * W + x)
-  }
+/** The box (within a cell) where digit `a` and digit `b` differ; null when they look the same. Memoised. */
+function spriteDiffer(sprites: Uint8Array[], cellW: number, cellH: number): (a: number, b: number) => Box | null {
   const diffBoxes = new Map<number, Box | null>()
-  const spriteDiff = (a: number, b: number): Box | null => {
+  return (a, b) => {
     const key = a * 10 + b
     if (diffBoxes.has(key)) return diffBoxes.get(key)!
     const sa = sprites[a]!
@@ -164,16 +174,61 @@ export async function renderCountdown(job: CountdownJob): Promise<RenderedImage>
     diffBoxes.set(key, box)
     return box
   }
+}
 
-  // 4. Frame 0 shows the starting time in full.
-  let shown = digitsOf(job.remainingSeconds)
+/**
+ * A countdown GIF: one frame a second starting at `remainingSeconds`, frame 0 showing the real
+ * starting time (Outlook shows only the first frame). Each digit is drawn once per job; a
+ * frame repaints only the pixels that differ from the frame before, and frames that do not
+ * change (after zero) are merged into the previous one.
+ */
+export async function renderCountdown(job: CountdownJob): Promise<RenderedImage> {
+  const font = findFont(job.font)
+  if (!font) throw new Error(`unknown font ${job.font}`)
+  const s = job.scale
+  const hasCaptions = Object.values(job.captions).some((caption) => caption.length > 0)
+  const W = WIDTH * s
+  const H = (hasCaptions ? HEIGHT_WITH_CAPTIONS : HEIGHT_PLAIN) * s
+  const frames = Math.max(1, job.frames)
+  assertJobSize(W, H, frames, MAX_JOB_PIXELS)
+
+  const layout = countdownLayout(job, font, W, H, hasCaptions)
+  const levels = rampLevels(s)
+  const palette: RgbColor[] = colourRamp(job.background, job.color, levels)
+  const lut = coverageLut(levels)
+  const current = drawStill(job, font, layout, lut)
+  const sprites = digitSprites(job, font, layout, lut)
+  const paint = (cell: number, digit: number) => {
+    const sprite = sprites[digit]!
+    const x = layout.cellX[cell]!
+    for (let y = 0; y < layout.cellH; y++) current.set(sprite.subarray(y * layout.cellW, (y + 1) * layout.cellW), (layout.top + y) * W + x)
+  }
+
+  // Frame 0 shows the starting time in full.
+  const shown = digitsOf(job.remainingSeconds)
   shown.forEach((digit, cell) => paint(cell, digit))
   if (job.format === 'png') return pngOf(current, palette, W, H)
 
   const gif = new GifWriter(W, H, palette)
   gif.addFrame({ left: 0, top: 0, width: W, height: H, index: current.slice() }, FRAME_MS)
+  addLaterFrames(gif, job, layout, { current, shown, paint, spriteDiff: spriteDiffer(sprites, layout.cellW, layout.cellH) }, frames)
+  const frameCount = gif.frameCount
+  return { ok: true, body: gif.finish(), contentType: 'image/gif', width: W, height: H, frames: frameCount }
+}
 
-  // 5. Later frames repaint the bounding box of what changed.
+interface Painter {
+  /** The picture as palette indices, updated by `paint`. */
+  current: Uint8Array
+  /** The digit each cell shows. */
+  shown: number[]
+  paint(cell: number, digit: number): void
+  spriteDiff(a: number, b: number): Box | null
+}
+
+/** Frames 1…: each repaints the bounding box of what changed; an unchanged frame lengthens the one before. */
+function addLaterFrames(gif: GifWriter, job: CountdownJob, layout: CountdownLayout, painter: Painter, frames: number): void {
+  const { cellX, W, top } = layout
+  let shown = painter.shown
   for (let t = 1; t < frames; t++) {
     const next = digitsOf(job.remainingSeconds - t)
     let box: Box | null = null
@@ -181,8 +236,8 @@ export async function renderCountdown(job: CountdownJob): Promise<RenderedImage>
       const before = shown[cell]!
       const after = next[cell]!
       if (before === after) continue
-      const d = spriteDiff(before, after)
-      paint(cell, after)
+      const d = painter.spriteDiff(before, after)
+      painter.paint(cell, after)
       if (!d) continue
       const x0 = cellX[cell]! + d.x0
       const x1 = cellX[cell]! + d.x1
@@ -198,10 +253,8 @@ export async function renderCountdown(job: CountdownJob): Promise<RenderedImage>
     const width = box.x1 - box.x0 + 1
     const height = box.y1 - box.y0 + 1
     const patchTop = top + box.y0
-    gif.addFrame({ left: box.x0, top: patchTop, width, height, index: cropIndex(current, W, box.x0, patchTop, width, height) }, FRAME_MS)
+    gif.addFrame({ left: box.x0, top: patchTop, width, height, index: cropIndex(painter.current, W, box.x0, patchTop, width, height) }, FRAME_MS)
   }
-  const frameCount = gif.frameCount
-  return { ok: true, body: gif.finish(), contentType: 'image/gif', width: W, height: H, frames: frameCount }
 }
 
 async function pngOf(index: Uint8Array, palette: RgbColor[], width: number, height: number): Promise<RenderedImage> {

@@ -90,10 +90,35 @@ export function renderScrollingText(job: ScrollingTextJob): RenderedImage {
   // 3. Coverage to palette indices: 0 background, then the text ramp, then the divider ramp.
   const levels = rampLevels(s)
   const palette = [...colourRamp(job.background, job.color, levels), ...colourRamp(job.background, job.dividerColor, levels)]
+  const { strip, inkTop, inkBottom } = stripIndex(alphaOf(textMask.ctx, stripW, H), alphaOf(dividerMask.ctx, stripW, H), stripW, H, levels)
+
+  // 4. Flicker scales the coverage level of every ramp entry.
+  const flickerLuts = job.flicker.map((opacity) => flickerLut(opacity, palette.length, levels))
+
+  // 5. Frame 0 is the whole canvas, later frames the rows that hold ink.
+  const gif = new GifWriter(W, H, palette)
+  const rows = inkBottom - inkTop + 1
+  for (let f = 0; f < plan.frames; f++) {
+    const moved = (f * plan.step) % plan.period
+    const offset = job.reverse ? (plan.period - moved) % plan.period : moved
+    const top = f === 0 ? 0 : inkTop
+    const height = f === 0 ? H : rows
+    const index = cropIndex(strip, stripW, offset, top, W, height)
+    const lut = flickerLuts.length ? flickerLuts[f % flickerLuts.length]! : null
+    if (lut) for (let i = 0; i < index.length; i++) index[i] = lut[index[i]!]!
+    gif.addFrame({ left: 0, top, width: W, height, index }, plan.delayMs)
+  }
+  const frames = gif.frameCount
+  return { ok: true, body: gif.finish(), contentType: 'image/gif', width: W, height: H, frames }
+}
+
+/**
+ * The strip as palette indices (where text and divider overlap, the stronger coverage wins) and
+ * the rows that hold ink (row 0 alone when there is none).
+ */
+function stripIndex(textAlpha: Uint8Array, dividerAlpha: Uint8Array, stripW: number, H: number, levels: number) {
   const textLut = coverageLut(levels)
   const dividerLut = coverageLut(levels, levels)
-  const textAlpha = alphaOf(textMask.ctx, stripW, H)
-  const dividerAlpha = alphaOf(dividerMask.ctx, stripW, H)
   const strip = new Uint8Array(stripW * H)
   let inkTop = H
   let inkBottom = -1
@@ -111,32 +136,17 @@ export function renderScrollingText(job: ScrollingTextJob): RenderedImage {
     inkTop = 0
     inkBottom = 0
   }
+  return { strip, inkTop, inkBottom }
+}
 
-  // 4. Flicker scales the coverage level of every ramp entry.
-  const flickerLuts = job.flicker.map((opacity) => {
-    const lut = new Uint8Array(palette.length)
-    for (let i = 1; i < palette.length; i++) {
-      const base = i < levels ? 0 : levels
-      const level = i - base
-      const scaled = Math.round(level * opacity)
-      lut[i] = scaled === 0 ? 0 : base + scaled
-    }
-    return lut
-  })
-
-  // 5. Frame 0 is the whole canvas, later frames the rows that hold ink.
-  const gif = new GifWriter(W, H, palette)
-  const rows = inkBottom - inkTop + 1
-  for (let f = 0; f < plan.frames; f++) {
-    const moved = (f * plan.step) % plan.period
-    const offset = job.reverse ? (plan.period - moved) % plan.period : moved
-    const top = f === 0 ? 0 : inkTop
-    const height = f === 0 ? H : rows
-    const index = cropIndex(strip, stripW, offset, top, W, height)
-    const lut = flickerLuts.length ? flickerLuts[f % flickerLuts.length]! : null
-    if (lut) for (let i = 0; i < index.length; i++) index[i] = lut[index[i]!]!
-    gif.addFrame({ left: 0, top, width: W, height, index }, plan.delayMs)
+/** Palette index to palette index with every ramp entry's coverage level scaled by `opacity`. */
+function flickerLut(opacity: number, paletteLength: number, levels: number): Uint8Array {
+  const lut = new Uint8Array(paletteLength)
+  for (let i = 1; i < paletteLength; i++) {
+    const base = i < levels ? 0 : levels
+    const level = i - base
+    const scaled = Math.round(level * opacity)
+    lut[i] = scaled === 0 ? 0 : base + scaled
   }
-  const frames = gif.frameCount
-  return { ok: true, body: gif.finish(), contentType: 'image/gif', width: W, height: H, frames }
+  return lut
 }

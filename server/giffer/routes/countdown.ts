@@ -1,0 +1,60 @@
+/**
+ * `POST countdown/create`: a countdown GIF. `POST countdown/live-url`: a signed live-timer URL.
+ * `GET countdown/live.gif|png?…&sig=`: the live timer, drawn for the time left when fetched.
+ */
+import type { Router } from 'express'
+import { badRequest } from '../../errors.js'
+import { parseRequest } from '../../validation.js'
+import { renderImage, type GifferContext } from '../context.js'
+import { liveBucket, liveTimerJob, liveTimerQuery, parseDeadline, verifyLiveParams } from '../live-timer.js'
+import { countdownSchema, liveStyleSchema, liveUrlSchema } from '../schemas.js'
+import { IMMUTABLE, postJson, sendImage, type Handler } from './http.js'
+
+/** How long browsers and the render cache keep a timer whose deadline has passed. */
+const EXPIRED_TIMER_MAX_AGE = 3600
+
+/** The query parameters, each given once: what the signature covers. */
+function singleParams(query: Record<string, unknown>): Record<string, string> {
+  const params: Record<string, string> = {}
+  for (const [name, value] of Object.entries(query)) {
+    if (typeof value !== 'string') throw badRequest(name, 'must be given once')
+    params[name] = value
+  }
+  return params
+}
+
+function liveTimer(context: GifferContext, format: 'gif' | 'png'): Handler {
+  return async (req, res) => {
+    const params = singleParams(req.query)
+    verifyLiveParams(params, context.secret)
+    const style = parseRequest(liveStyleSchema, params)
+    if (!params.until) throw badRequest('until', 'is required')
+    const deadline = parseDeadline(params.until, params.tz)
+    const at = context.now()
+    const bucket = liveBucket(deadline, at, context.config.liveBucketSeconds)
+    const job = liveTimerJob(style, bucket, format)
+    const ttlMs = bucket.remainingSeconds === 0 ? EXPIRED_TIMER_MAX_AGE * 1000 : bucket.expiresAt - at
+    const rendered = await renderImage(context, `live-${format}`, job, job, ttlMs)
+    const maxAge = Math.max(1, Math.ceil(ttlMs / 1000))
+    res.set('Expires', new Date(at + maxAge * 1000).toUTCString())
+    sendImage(req, res, rendered, `public, max-age=${maxAge}`)
+  }
+}
+
+export function countdownRoutes(router: Router, context: GifferContext): void {
+  postJson(router, '/countdown/create', async (req, res) => {
+    const job = parseRequest(countdownSchema, req.body)
+    sendImage(req, res, await renderImage(context, 'countdown', job, job), IMMUTABLE)
+  })
+
+  postJson(router, '/countdown/live-url', async (req, res) => {
+    const input = parseRequest(liveUrlSchema, req.body)
+    const deadline = parseDeadline(input.until, input.tz)
+    const { query, until } = liveTimerQuery(input, deadline, context.now(), context.secret)
+    const liveBase = `${context.absoluteBase(req)}/countdown`
+    res.json({ url: `${liveBase}/live.gif?${query}`, png_url: `${liveBase}/live.png?${query}`, until })
+  })
+
+  router.get('/countdown/live.gif', liveTimer(context, 'gif'))
+  router.get('/countdown/live.png', liveTimer(context, 'png'))
+}

@@ -1,0 +1,48 @@
+/** What the giffer's route modules share: JSON POSTs and image answers. */
+import express, { type NextFunction, type Request, type Response, type Router } from 'express'
+import { HttpError } from '../../errors.js'
+import type { CachedRender } from '../cache.js'
+import { JSON_BODY_LIMIT } from '../limits.js'
+
+/** The same request always gives the same bytes. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable'
+
+/** Express 5 hands async errors to the error handler; this only narrows the type. */
+export type Handler = (req: Request, res: Response) => Promise<void>
+
+/** POST bodies are JSON (or empty); anything else would only fail later with a confusing field. */
+function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
+  if (hasBody && !req.is('application/json')) {
+    next(new HttpError(415, 'unsupported_media_type', 'Send the parameters as application/json.', 'body'))
+    return
+  }
+  next()
+}
+
+const json = express.json({ limit: JSON_BODY_LIMIT })
+
+/** A POST route whose body is JSON (at most 32 KB). */
+export function postJson(router: Router, route: string, handler: Handler): void {
+  router.post(route, requireJsonBody, json, handler)
+}
+
+/** An image answer: cacheable by ETag (its content address), embeddable from any origin. */
+export function sendImage(req: Request, res: Response, rendered: CachedRender & { key: string }, cacheControl: string): void {
+  const { image, source, key } = rendered
+  const extension = image.contentType === 'image/gif' ? 'gif' : 'png'
+  res.set({
+    'Content-Type': image.contentType,
+    'Cache-Control': cacheControl,
+    ETag: `"${key.slice(0, 32)}"`,
+    'Content-Disposition': `inline; filename="image.${extension}"`,
+    'X-Giffer-Cache': source,
+    // Mail clients and other sites embed these images.
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+  })
+  if (req.method === 'GET' && req.fresh) {
+    res.status(304).end()
+    return
+  }
+  res.send(Buffer.from(image.body.buffer, image.body.byteOffset, image.body.byteLength))
+}

@@ -1,0 +1,20 @@
+/** `GET fonts`: the fonts users may pick. `GET healthz`: the render pool's state. */
+import type { Router } from 'express'
+import type { GifferContext } from '../context.js'
+import { fontCatalogue } from '../fonts.js'
+
+export function metaRoutes(router: Router, context: GifferContext): void {
+  router.get('/fonts', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=3600')
+    res.json({
+      fonts: fontCatalogue
+        .filter((font) => !font.groups.includes('fallback') && !font.groups.includes('icons'))
+        .map(({ id, family, groups, weights, gothicStyle }) => ({ id, family, groups, weights, gothicStyle })),
+    })
+  })
+
+  router.get('/healthz', (_req, res) => {
+    res.set('Cache-Control', 'no-store')
+    res.json({ ok: true, pool: context.pool.stats })
+  })
+}

@@ -1,0 +1,13 @@
+/** `POST scrollingtext/create`: a scrolling-text GIF. */
+import type { Router } from 'express'
+import { parseRequest } from '../../validation.js'
+import { renderImage, type GifferContext } from '../context.js'
+import { scrollingTextSchema } from '../schemas.js'
+import { IMMUTABLE, postJson, sendImage } from './http.js'
+
+export function scrollingTextRoutes(router: Router, context: GifferContext): void {
+  postJson(router, '/scrollingtext/create', async (req, res) => {
+    const job = parseRequest(scrollingTextSchema, req.body)
+    sendImage(req, res, await renderImage(context, 'scrolling-text', job, job), IMMUTABLE)
+  })
+}

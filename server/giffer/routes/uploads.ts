@@ -1,0 +1,52 @@
+/**
+ * Uploads for the slideshow: `POST uploads/sign`, `POST uploads` (the local upload target),
+ * `GET uploads/resolve?key=` and `GET uploads/{date}/{folder}/{name}` (the uploaded file).
+ */
+import type { Router } from 'express'
+import { HttpError, badRequest } from '../../errors.js'
+import type { GifferContext } from '../context.js'
+import { UPLOAD_KEY } from '../uploads.js'
+import { IMMUTABLE, postJson } from './http.js'
+
+export function uploadRoutes(router: Router, context: GifferContext): void {
+  const { store, local, base } = context
+
+  postJson(router, '/uploads/sign', async (_req, res) => {
+    res.set('Cache-Control', 'no-store')
+    res.json(await store.sign())
+  })
+
+  router.post('/uploads', async (req, res) => {
+    if (!local) throw new HttpError(404, 'not_found', 'Uploads go to S3: post them to the url from uploads/sign.')
+    const key = await local.receive(req)
+    // As S3 does: 204, and where the file now is.
+    res.status(204).set('Location', `${base}/${key}`).end()
+  })
+
+  router.get('/uploads/resolve', async (req, res) => {
+    const key = req.query.key
+    if (typeof key !== 'string' || !UPLOAD_KEY.test(key)) {
+      throw badRequest('key', 'must be the signed key with ${filename} replaced by the name of the file sent')
+    }
+    if (!(await store.describe(key))) throw new HttpError(404, 'not_found', 'No image was uploaded under this key.', 'key')
+    res.set('Cache-Control', 'no-store')
+    res.json({ url: `${base}/${key}` })
+  })
+
+  router.get('/uploads/:date/:folder/:name', async (req, res) => {
+    const key = `uploads/${req.params.date}/${req.params.folder}/${req.params.name}`
+    if (!UPLOAD_KEY.test(key)) throw new HttpError(404, 'not_found', 'No such upload.')
+    const file = await store.open(key)
+    if (!file) throw new HttpError(404, 'not_found', 'No such upload.')
+    res.set({
+      'Content-Type': file.upload.type,
+      'Content-Length': String(file.upload.size),
+      'Cache-Control': IMMUTABLE,
+      'Content-Disposition': 'inline',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'",
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+    })
+    file.body.pipe(res)
+  })
+}
