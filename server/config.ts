@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { z } from 'zod'
 import { gifferEnvSchema } from './giffer/config.js'
+import { projectRoot } from './project-root.js'
 
 /**
  * Every environment variable the site reads, with its default; the image service's own are in
@@ -36,7 +37,7 @@ export class ConfigError extends Error {
 }
 
 /** Parses the environment once; a bad variable throws a ConfigError naming it. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = process.cwd()): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = projectRoot): Config {
   const blankAsUnset = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
   const parsed = envSchema.safeParse(blankAsUnset)
   if (!parsed.success) {

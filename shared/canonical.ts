@@ -1,4 +1,4 @@
-/** Canonical URLs end in a slash (DESIGN §2); these pages are the exceptions. */
+/** Canonical URLs end in a slash; these pages are the exceptions. */
 export const PAGES_WITHOUT_TRAILING_SLASH = ['/aurora', '/shopify-apps']
 
 /** Paths served as they are: services, files, and template ids (`/p/{hid}`) that have no slash. */

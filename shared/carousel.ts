@@ -1,6 +1,6 @@
 /** Scrolling behaviour of the site's carousels, free of any framework. */
 
-/** Above this window width a carousel moves three slides per scroll, otherwise one (SPEC §9). */
+/** Above this window width a carousel moves three slides per scroll, otherwise one. */
 export const CAROUSEL_WIDE_MIN_WIDTH = 1230
 export const CAROUSEL_WIDE_STEP = 3
 export const CAROUSEL_RESIZE_DEBOUNCE_MS = 500

@@ -1,16 +1,9 @@
 /** Holiday rules and their next occurrence. All dates are calendar dates in UTC ("2026-11-26"). */
+import type { HolidayDefinition } from './schemas/holidays.js'
 
-export type HolidayRule =
-  | { kind: 'fixed'; month: number; day: number }
-  | { kind: 'nth-weekday'; month: number; weekday: number; nth: number }
-  | { kind: 'easter' }
-  | { kind: 'days-after'; holiday: string; days: number }
+export type { HolidayDefinition } from './schemas/holidays.js'
 
-export interface HolidayDefinition {
-  title: string
-  rule: HolidayRule
-}
-
+/** A holiday at its next occurrence, as /api/holidays lists it. */
 export interface Holiday {
   title: string
   /** ISO calendar date of the next occurrence. */

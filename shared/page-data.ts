@@ -1,61 +1,28 @@
-/** What each page's loader returns: the same shape on the server and in the browser. */
-import type {
-  Article,
-  BlogPost,
-  BlogPostSummary,
-  BlogTheme,
-  Breadcrumbs,
-  FaqContent,
-  HelpArticleSummary,
-  HelpSection,
-  HelpSub,
-  HomeContent,
-  UseCaseSummary,
-} from './content.js'
-import type { PlanFeatureRow, PricesResponse } from './pricing.js'
+import { useMatches } from 'react-router'
+import type { PageData, PageId } from './pages.js'
+import type { HomeContent, SiteNav } from './schemas/content.js'
 
-export interface HomeData {
-  home: HomeContent
+/** Data of the root route: what every page's chrome needs. */
+export interface RootData {
+  nav: SiteNav
+  /** The call to action at the foot of every page. */
+  cta: HomeContent['cta']
+  /** Public origin of the site, for canonical and Open Graph URLs. */
+  origin: string
 }
 
-export interface PricingData {
-  /** Null when prices could not be loaded: the page then shows no plans. */
-  prices: PricesResponse | null
-  /** Feature descriptions with their in-page anchors; shown even when prices are not. */
-  features: PlanFeatureRow[]
-}
+/** Every route with data: the root (the site's chrome) and each page. */
+export type RouteId = 'root' | PageId
+/** Route id → what that route's loader returns. */
+export type RouteData = PageData & { root: RootData }
 
-export interface ContentPageData {
-  page: Article
-}
-
-export interface FaqData {
-  faq: FaqContent
-}
-
-export interface BlogIndexData {
-  themes: BlogTheme[]
-  /** The theme being listed, or null on /blog/ itself. */
-  theme: BlogTheme | null
-  posts: BlogPostSummary[]
-}
-
-export interface BlogPostData {
-  post: BlogPost
-  theme: BlogTheme
-  related: BlogPostSummary[]
-}
-
-export interface HelpIndexData {
-  sections: HelpSection[]
-}
-
-export type HelpListingData =
-  | { kind: 'listing'; section: HelpSection; sub: HelpSub | null; articles: HelpArticleSummary[]; breadcrumbs: Breadcrumbs }
-  | { kind: 'article'; section: HelpSection; sub: HelpSub | null; article: Article; siblings: HelpArticleSummary[]; breadcrumbs: Breadcrumbs }
-
-export interface UseCasesData {
-  useCases: UseCaseSummary[]
-  /** The use case being shown, or null on the /usecase/ index. */
-  current: (Article & { name: string }) | null
+/**
+ * The data of the route being drawn, typed by its id: `usePageData('pricing')`, or every id a
+ * component serves, `usePageData('blog', 'blog-theme')`. Throws when none of them is on screen,
+ * which is a component drawn by a route it was not written for.
+ */
+export function usePageData<Id extends RouteId>(...ids: Id[]): RouteData[Id] {
+  const match = useMatches().find((candidate) => (ids as string[]).includes(candidate.id))
+  if (match?.loaderData === undefined) throw new Error(`No data for route ${ids.join(' or ')}: it is not on screen`)
+  return match.loaderData as RouteData[Id]
 }

@@ -1,45 +1,35 @@
-import type { ComponentType } from 'react'
 import { matchRoutes, type RouteObject } from 'react-router'
+import type { PageDataOf, PageIdOf, PageRoute } from './page-route.js'
+import { blogPages } from './pages/blog.route.js'
+import { contentPages } from './pages/content.route.js'
+import { faqPages } from './pages/faq.route.js'
+import { helpPages } from './pages/help.route.js'
+import { homePages } from './pages/home.route.js'
+import { notFoundPages } from './pages/not-found.route.js'
+import { pricingPages } from './pages/pricing.route.js'
+import { useCasePages } from './pages/usecase.route.js'
 
-/** One page of the site: its route id, URL pattern and the module (one code-split chunk) that draws it. */
-export interface PageDefinition {
-  id: string
-  /** Path below the root as visitors see it (trailing slash included); absent for the home page. */
-  path?: string
-  /** File under shared/pages/ without extension; the build maps it to its chunk for preloading. */
-  module: string
-  load: () => Promise<{ default: ComponentType }>
-}
+/**
+ * Every page of the site. A page (or a family of pages) is one module, shared/pages/{name}.route.ts,
+ * that declares its routes and the data type of each, and one line here. Its loader then goes in
+ * server/ssr/loaders/{name}.ts: the server's loader map is typed by this table, so a page without
+ * a loader, or with a loader returning the wrong shape, fails the type check.
+ */
+export const pages = [
+  ...homePages,
+  ...pricingPages,
+  ...faqPages,
+  ...contentPages,
+  ...blogPages,
+  ...helpPages,
+  ...useCasePages,
+  ...notFoundPages,
+] as const satisfies readonly PageRoute[]
 
-const contentPage = (slug: string, path = `${slug}/`): PageDefinition => ({
-  id: `page-${slug}`,
-  path,
-  module: 'ContentPage',
-  load: () => import('./pages/ContentPage.js'),
-})
-
-export const pages: PageDefinition[] = [
-  { id: 'home', module: 'Home', load: () => import('./pages/Home.js') },
-  { id: 'pricing', path: 'pricing/', module: 'Pricing', load: () => import('./pages/Pricing.js') },
-  { id: 'faq', path: 'faq/', module: 'Faq', load: () => import('./pages/Faq.js') },
-  contentPage('about'),
-  contentPage('privacy'),
-  contentPage('terms'),
-  contentPage('anti-spam-policy'),
-  contentPage('email-templates'),
-  contentPage('aurora', 'aurora'),
-  contentPage('shopify-apps', 'shopify-apps'),
-  { id: 'blog', path: 'blog/', module: 'BlogIndex', load: () => import('./pages/BlogIndex.js') },
-  { id: 'blog-theme', path: 'blog/:theme/', module: 'BlogIndex', load: () => import('./pages/BlogIndex.js') },
-  { id: 'blog-post', path: 'blog/:theme/:post/', module: 'BlogPost', load: () => import('./pages/BlogPost.js') },
-  { id: 'help', path: 'help/', module: 'HelpIndex', load: () => import('./pages/HelpIndex.js') },
-  { id: 'help-section', path: 'help/:section/', module: 'HelpListing', load: () => import('./pages/HelpListing.js') },
-  { id: 'help-page', path: 'help/:section/:slug/', module: 'HelpListing', load: () => import('./pages/HelpListing.js') },
-  { id: 'help-article', path: 'help/:section/:sub/:article/', module: 'HelpListing', load: () => import('./pages/HelpListing.js') },
-  { id: 'usecase', path: 'usecase/', module: 'UseCases', load: () => import('./pages/UseCases.js') },
-  { id: 'usecase-section', path: 'usecase/:section/', module: 'UseCases', load: () => import('./pages/UseCases.js') },
-  { id: 'not-found', path: '*', module: 'NotFound', load: () => import('./pages/NotFound.js') },
-]
+/** The route id of every page. */
+export type PageId = PageIdOf<typeof pages>
+/** Page id → what that page's loader returns, the same on the server and in the browser. */
+export type PageData = PageDataOf<typeof pages>
 
 /** Route table used only for matching, never rendered. */
 const matchingRoutes: RouteObject[] = [{ path: '/', children: pages.map(({ id, path }) => (path === undefined ? { id, index: true as const } : { id, path })) }]

@@ -1,63 +1,10 @@
-/** Plans, currencies and the price arithmetic shown on the pricing page and served by /api/prices. */
+/** The price arithmetic shown on the pricing page and served by /api/prices; the shapes are in schemas/pricing.ts. */
+import type { Currency, Plan, PlanFeatureRow, PlanPrice } from './schemas/pricing.js'
 
 export type Billing = 'monthly' | 'yearly'
 
-export interface Currency {
-  code: string
-  flag: string
-  /** Display pattern with an `{amount}` slot, e.g. "${amount}" or "{amount} ₽". */
-  format: string
-}
-
-export interface PlanPrice {
-  price: number
-  price_format: string
-  price_old: number | null
-  price_old_format: string | null
-  price_yearly: number
-  price_yearly_format: string
-}
-
-export interface PlanFeatures {
-  SITES: number
-  /** Widget views a month; null means unlimited. */
-  VIEWS: number | null
-  FEATURE_PRO: boolean
-  FEATURE_STORE_INTEGRATION: boolean
-  /** Fraction taken off the base price per 1000 emails, 0 to 1. */
-  EMAILS_DISCOUNT: number
-}
-
-export interface Plan {
-  resource_uri: string
-  id: number
-  name: string
-  full_name: string
-  summary: string
-  prices: Record<string, PlanPrice>
-  features: PlanFeatures
-}
-
-export interface PlanFeatureRow {
-  /** Also the in-page anchor of the feature on the pricing page. */
-  id: string
-  name: string
-  description: string
-  /** Marked as a Pro feature. */
-  pro: boolean
-  /** The plan flag a plan needs to include the feature; null when every plan has it. */
-  requires: 'FEATURE_PRO' | 'FEATURE_STORE_INTEGRATION' | null
-}
-
 export function planIncludes(plan: Plan, feature: PlanFeatureRow): boolean {
   return feature.requires === null || plan.features[feature.requires]
-}
-
-export interface PricesResponse {
-  plans: Plan[]
-  currency: Currency
-  currencies: Currency[]
-  features: PlanFeatureRow[]
 }
 
 /** What 1000 emails cost before a plan's discount, in US dollars. */

@@ -1,10 +1,14 @@
 import type { LoaderFunction, RouteObject } from 'react-router'
 import { PageErrorBoundary } from './layout/PageError.js'
 import { RootErrorBoundary, RootLayout } from './layout/Root.js'
+import type { RouteId } from './page-data.js'
 import { pages } from './pages.js'
 
-/** Gives each side its own data loading: the server reads data/, the browser asks the server. */
-export type LoaderFor = (routeId: string) => LoaderFunction | undefined
+/**
+ * Gives each side its own data loading: the server reads data/ (server/ssr/loaders.ts, typed so
+ * that every route has a loader returning its data), the browser asks the server (client/loaders.ts).
+ */
+export type LoaderFor = (routeId: RouteId) => LoaderFunction
 
 export function createRoutes(loaderFor: LoaderFor): RouteObject[] {
   return [

@@ -1,5 +1,3 @@
-import type { HomeContent, SiteNav } from './content.js'
-
 export const SITE_NAME = 'Poplift'
 
 /** Id of the non-executable script tag that carries router state from the server to the browser. */
@@ -7,15 +5,6 @@ export const HYDRATION_ELEMENT_ID = '__router_state'
 
 /** Id of the inline <style> that holds the site's stylesheet. */
 export const STYLESHEET_ELEMENT_ID = 'site-css'
-
-/** Data of the root route: what every page's chrome needs. */
-export interface RootData {
-  nav: SiteNav
-  /** The call to action at the foot of every page. */
-  cta: HomeContent['cta']
-  /** Public origin of the site, for canonical and Open Graph URLs. */
-  origin: string
-}
 
 /** Id of the JSON script tag listing the modules a page needs, for the boot script. */
 export const ASSETS_ELEMENT_ID = '__assets'

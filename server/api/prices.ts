@@ -1,31 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { z } from 'zod'
-import { EMAILS_PRICE_CURRENCY, formatAmount, type Currency, type Plan, type PlanFeatureRow, type PricesResponse } from '../../shared/pricing.js'
-
-const amount = z.number().nonnegative()
-const plansFile = z.object({
-  promoPrices: z.boolean(),
-  currentCurrency: z.string(),
-  currencies: z.array(z.object({ code: z.string().regex(/^[A-Z]{3}$/), flag: z.string(), format: z.string().includes('{amount}') })).min(1),
-  plans: z.array(
-    z.object({
-      id: z.number().int().positive(),
-      name: z.string().min(1),
-      full_name: z.string().min(1),
-      summary: z.string(),
-      prices: z.record(z.string(), z.object({ price: amount, price_yearly: amount, price_old: amount.nullable() })),
-      features: z.object({
-        SITES: z.number().int().positive(),
-        VIEWS: z.number().int().positive().nullable(),
-        FEATURE_PRO: z.boolean(),
-        FEATURE_STORE_INTEGRATION: z.boolean(),
-        EMAILS_DISCOUNT: z.number().min(0).max(1),
-      }),
-    }),
-  ),
-  features: z.array(z.object({ id: z.string().regex(/^[a-z0-9-]+$/), name: z.string(), description: z.string(), pro: z.boolean(), requires: z.enum(['FEATURE_PRO', 'FEATURE_STORE_INTEGRATION']).nullable() })),
-})
+import { EMAILS_PRICE_CURRENCY, formatAmount } from '../../shared/pricing.js'
+import { plansFileSchema, type Currency, type Plan, type PlanFeatureRow, type PricesResponse } from '../../shared/schemas/pricing.js'
 
 export interface PriceList {
   features: PlanFeatureRow[]
@@ -37,7 +13,7 @@ export interface PriceList {
 
 /** Reads data/plans.json once and prepares the /api/prices response for every currency. */
 export function loadPriceList(dataDir: string): PriceList {
-  const data = plansFile.parse(JSON.parse(fs.readFileSync(path.join(dataDir, 'plans.json'), 'utf8')))
+  const data = plansFileSchema.parse(JSON.parse(fs.readFileSync(path.join(dataDir, 'plans.json'), 'utf8')))
   const currencyByCode = new Map(data.currencies.map((currency) => [currency.code, currency]))
   const currentCurrency = currencyByCode.get(data.currentCurrency)
   if (!currentCurrency) throw new Error(`plans.json: currentCurrency ${data.currentCurrency} is not listed`)

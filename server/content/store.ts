@@ -1,101 +1,32 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { z } from 'zod'
-import type {
-  Article,
-  BlogPost,
-  BlogPostSummary,
-  BlogTheme,
-  FaqContent,
-  HelpArticleSummary,
-  HelpSection,
-  HelpSub,
-  HomeContent,
-  SiteNav,
-  UseCaseSummary,
-} from '../../shared/content.js'
+import type { z } from 'zod'
+import {
+  faqFileSchema,
+  helpMetaSchema,
+  helpSectionListSchema,
+  homeSchema,
+  navSchema,
+  pageMetaSchema,
+  postMetaSchema,
+  sectionListSchema,
+  useCaseMetaSchema,
+  type Article,
+  type BlogPost,
+  type BlogPostSummary,
+  type BlogTheme,
+  type FaqContent,
+  type HelpArticleSummary,
+  type HelpSection,
+  type HelpSub,
+  type HomeContent,
+  type SiteNav,
+  type UseCaseSummary,
+} from '../../shared/schemas/content.js'
 import { renderMarkdown, splitFrontMatter } from './markdown.js'
 
 /** Words a visitor reads a minute, for the blog's reading-time estimate. */
 const WORDS_PER_MINUTE = 230
-
-const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a lowercase slug')
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
-const seo = { title: z.string().min(1).max(70), description: z.string().min(50).max(170) }
-const href = z.string().regex(/^(\/|https:\/\/)/, 'must be a site path or https URL')
-const link = z.object({ text: z.string().min(1), href })
-
-const pageMeta = z.object({ ...seo, updated: isoDate.optional() })
-const postMeta = z.object({ ...seo, date: isoDate, author: z.string().min(1), tags: z.array(z.string()).default([]) })
-const helpMeta = z.object({ ...seo, updated: isoDate.optional(), order: z.number().int().default(0), video: z.string().optional() })
-const useCaseMeta = z.object({ ...seo, summary: z.string().min(1) })
-const themeList = z.array(z.object({ slug, name: z.string().min(1), description: z.string().min(1) }))
-const helpSectionList = z.array(
-  z.object({
-    slug,
-    name: z.string().min(1),
-    description: z.string().min(1),
-    subs: z.array(z.object({ slug, name: z.string().min(1), description: z.string().min(1) })).optional(),
-  }),
-)
-const faqSchema = z.object({
-  ...seo,
-  groups: z.array(z.object({ name: z.string().min(1), items: z.array(z.object({ q: z.string().min(1), a: z.string().min(1) })).min(1) })).min(1),
-})
-const navSchema = z.object({
-  groups: z.array(
-    z.object({
-      label: z.string().min(1),
-      href: href.optional(),
-      items: z.array(z.object({ label: z.string().min(1), href, description: z.string() })).optional(),
-    }),
-  ),
-  footer: z.object({
-    columns: z.array(z.object({ title: z.string().min(1), links: z.array(z.object({ label: z.string().min(1), href })) })),
-    legal: z.array(z.object({ label: z.string().min(1), href })),
-  }),
-})
-const homeSchema = z.object({
-  ...seo,
-  hero: z.object({
-    eyebrow: z.string(),
-    title: z.string().min(1),
-    subtitle: z.string(),
-    primaryCta: link,
-    secondaryCta: link,
-    note: z.string(),
-  }),
-  widgetKinds: z.object({
-    title: z.string(),
-    subtitle: z.string(),
-    items: z.array(z.object({ slug, name: z.string(), description: z.string(), href })).length(10),
-  }),
-  sections: z.array(
-    z.object({ id: slug, eyebrow: z.string(), title: z.string(), text: z.string(), bullets: z.array(z.string()), link }),
-  ),
-  storeExamples: z.object({
-    title: z.string(),
-    subtitle: z.string(),
-    categories: z.array(z.object({ slug, name: z.string() })).length(14),
-    stores: z.array(
-      z.object({
-        title: z.string(),
-        url: href,
-        name: z.string(),
-        categories: z.array(slug).min(1),
-        img: href,
-        width: z.number().int().positive(),
-        height: z.number().int().positive(),
-      }),
-    ),
-  }),
-  generators: z.object({
-    title: z.string(),
-    subtitle: z.string(),
-    items: z.array(z.object({ title: z.string(), name: z.string(), description: z.string(), button: z.string(), link: href })),
-  }),
-  cta: z.object({ title: z.string(), text: z.string(), button: link }),
-})
 
 export class ContentError extends Error {
   override name = 'ContentError'
@@ -130,10 +61,7 @@ function markdownFiles(dir: string): string[] {
 
 const baseName = (file: string) => path.basename(file, '.md')
 
-interface HelpArticle extends Article {
-  order: number
-  video?: string
-}
+type HelpArticle = Article & z.infer<typeof helpMetaSchema>
 
 /** The site's pages, read and validated once from data/. Every lookup afterwards is in memory. */
 export interface ContentStore {
@@ -158,7 +86,7 @@ export function loadContent(dataDir: string): ContentStore {
 
   const nav = readJson(path.join(dataDir, 'nav.json'), navSchema)
   const home = readJson(path.join(dataDir, 'home.json'), homeSchema)
-  const faqData = readJson(path.join(contentDir, 'faq.json'), faqSchema)
+  const faqData = readJson(path.join(contentDir, 'faq.json'), faqFileSchema)
   const faq: FaqContent = {
     title: faqData.title,
     description: faqData.description,
@@ -170,15 +98,15 @@ export function loadContent(dataDir: string): ContentStore {
 
   const pages = new Map<string, Article>()
   for (const file of markdownFiles(path.join(contentDir, 'pages'))) {
-    const { meta, html, headings } = readMarkdown(file, pageMeta)
+    const { meta, html, headings } = readMarkdown(file, pageMetaSchema)
     pages.set(baseName(file), { slug: baseName(file), ...meta, html, headings })
   }
 
-  const blogThemes = readJson(path.join(contentDir, 'blog', 'themes.json'), themeList)
+  const blogThemes = readJson(path.join(contentDir, 'blog', 'themes.json'), sectionListSchema)
   const posts: BlogPost[] = []
   for (const theme of blogThemes) {
     for (const file of markdownFiles(path.join(contentDir, 'blog', theme.slug))) {
-      const { meta, html, words } = readMarkdown(file, postMeta)
+      const { meta, html, words } = readMarkdown(file, postMetaSchema)
       posts.push({
         slug: baseName(file),
         theme: theme.slug,
@@ -191,14 +119,14 @@ export function loadContent(dataDir: string): ContentStore {
   posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug))
   const summarise = ({ html: _html, ...summary }: BlogPost): BlogPostSummary => summary
 
-  const sectionList = readJson(path.join(contentDir, 'help', 'sections.json'), helpSectionList)
+  const sectionList = readJson(path.join(contentDir, 'help', 'sections.json'), helpSectionListSchema)
   const helpByListing = new Map<string, HelpArticle[]>()
   const listingKey = (section: string, sub?: string) => (sub ? `${section}/${sub}` : section)
   const articlePath = (key: string, slug: string) => `/help/${key}/${slug}/`
   const readHelpListing = (section: string, sub?: string): HelpArticle[] => {
     const dir = path.join(contentDir, 'help', section, ...(sub ? [sub] : []))
     const articles = markdownFiles(dir).map((file) => {
-      const { meta, html, headings } = readMarkdown(file, helpMeta)
+      const { meta, html, headings } = readMarkdown(file, helpMetaSchema)
       return { slug: baseName(file), ...meta, html, headings }
     })
     articles.sort((a, b) => a.order - b.order || a.title.localeCompare(b.title))
@@ -240,11 +168,11 @@ export function loadContent(dataDir: string): ContentStore {
       hasVideo: Boolean(article.video),
     }))
 
-  const useCaseList = readJson(path.join(contentDir, 'usecase', 'sections.json'), themeList)
-  const useCaseArticles = new Map<string, Article & { summary: string }>()
+  const useCaseList = readJson(path.join(contentDir, 'usecase', 'sections.json'), sectionListSchema)
+  const useCaseArticles = new Map<string, Article & z.infer<typeof useCaseMetaSchema>>()
   for (const section of useCaseList) {
     const file = path.join(contentDir, 'usecase', `${section.slug}.md`)
-    const { meta, html, headings } = readMarkdown(file, useCaseMeta)
+    const { meta, html, headings } = readMarkdown(file, useCaseMetaSchema)
     useCaseArticles.set(section.slug, { slug: section.slug, ...meta, html, headings })
   }
   const useCases: UseCaseSummary[] = useCaseList.map((section) => {

@@ -53,6 +53,16 @@ class TeeToResponse extends Writable {
   }
 }
 
+/**
+ * `Server-Timing` of a rendered page: the loaders, and the render up to the point where the
+ * headers go out (every page's shell is the whole page, so that is nearly all of it).
+ */
+function serverTiming(loaderMs: number, renderMs?: number): string {
+  const entries = [`loader;dur=${loaderMs.toFixed(1)}`]
+  if (renderMs !== undefined) entries.push(`render;dur=${renderMs.toFixed(1)}`)
+  return entries.join(', ')
+}
+
 function toFetchRequest(req: ExpressRequest, origin: string, signal: AbortSignal): Request {
   // The origin is configured, never taken from the Host header.
   return new Request(origin + req.originalUrl, { method: 'GET', signal, headers: { accept: req.get('accept') ?? '*/*' } })
@@ -96,7 +106,11 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
       return
     }
     const controller = new AbortController()
-    res.on('close', () => controller.abort())
+    // A client that goes away stops the loaders and, once it has begun, the render.
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort()
+    })
+    const started = performance.now()
 
     const routeId = req.query._data
     if (routeId !== undefined) {
@@ -109,10 +123,21 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
 
     // 1. Run the loaders of every matched route.
     const context = await staticHandler.query(toFetchRequest(req, origin, controller.signal))
+    const loaded = performance.now()
+    if (controller.signal.aborted) return
     if (context instanceof Response) {
       const location = context.headers.get('Location')
       if (context.status >= 300 && context.status < 400 && location) return res.redirect(context.status, location)
       res.status(context.status).end()
+      return
+    }
+
+    // A HEAD request learns the status and headers; there is no body to render.
+    if (req.method === 'HEAD') {
+      res.status(context.statusCode)
+      setPageHeaders(res)
+      res.setHeader('Server-Timing', serverTiming(loaded - started))
+      res.end()
       return
     }
 
@@ -136,6 +161,7 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
         onShellReady() {
           res.status(context.statusCode)
           setPageHeaders(res)
+          res.setHeader('Server-Timing', serverTiming(loaded - started, performance.now() - loaded))
           const tee = new TeeToResponse(res)
           tee.on('finish', () => {
             clearTimeout(timeout)
@@ -155,5 +181,9 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
       },
     )
     timeout = setTimeout(() => stream.abort(), RENDER_TIMEOUT_MS)
+    controller.signal.addEventListener('abort', () => {
+      clearTimeout(timeout)
+      stream.abort()
+    })
   }
 }

@@ -119,6 +119,7 @@ export function serveCachedPages(cache: PageCache): RequestHandler {
     setPageHeaders(res)
     res.setHeader('Vary', 'Accept-Encoding')
     res.setHeader('ETag', page.etag)
+    res.setHeader('Server-Timing', 'cache;desc="hit"')
     if (req.headers['if-none-match'] === page.etag) {
       res.statusCode = 304
       res.end()

@@ -1,40 +1,21 @@
 import type { Request, RequestHandler, Response } from 'express'
 import { parse as parseCookies, serialize, type SerializeOptions } from 'cookie'
 import type { Logger } from 'pino'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { isRouterPath } from '../../shared/pages.js'
-import { recordPageView, SESSION_MINUTES, TRAFFIC_COOKIE_DAYS, type SessionState, type TrafficState } from './traffic.js'
+import { sessionStateSchema, trafficStateSchema } from '../schemas/tracking.js'
+import { recordPageView, SESSION_MINUTES, TRAFFIC_COOKIE_DAYS } from './traffic.js'
 
 export const TRAFFIC_COOKIE = 'pl_traffic'
 export const SESSION_COOKIE = 'pl_session'
 export const REFERRAL_COOKIE = 'pl_ref'
-/** A referral is remembered for 60 days (SPEC §9). */
+/** A referral is remembered for 60 days. */
 export const REFERRAL_COOKIE_DAYS = 60
 /** The partner tracking call gives up after this long; a page never waits for it. */
 const REFERRAL_CALL_TIMEOUT_MS = 3000
 const DAY_SECONDS = 86_400
 
 const REFERRAL_CODE = /^[A-Za-z0-9_-]{1,64}$/
-
-const text = z.string().max(400)
-const sourceSchema = z.object({
-  type: z.enum(['utm', 'organic', 'referral', 'typein']),
-  source: text,
-  medium: text,
-  campaign: text,
-  content: text,
-  term: text,
-})
-const visitSchema = z.object({ entry: text, referrer: text, at: text })
-const trafficSchema = z.object({
-  first: sourceSchema,
-  firstVisit: visitSchema,
-  current: sourceSchema,
-  currentVisit: visitSchema,
-  visits: z.number().int().min(1).max(1_000_000),
-  promo: z.number().int(),
-})
-const sessionSchema = z.object({ pages: z.number().int().min(0).max(1_000_000) })
 
 /** A cookie's JSON, or null when it is missing or was tampered into something else. */
 function readJsonCookie<T>(value: string | undefined, schema: z.ZodType<T>): T | null {
@@ -86,8 +67,8 @@ export function trafficCookies({ origin, trackReferral, logger, now = () => new 
       referrer,
       siteHost,
       now: now(),
-      traffic: readJsonCookie<TrafficState>(cookies[TRAFFIC_COOKIE], trafficSchema),
-      session: readJsonCookie<SessionState>(cookies[SESSION_COOKIE], sessionSchema),
+      traffic: readJsonCookie(cookies[TRAFFIC_COOKIE], trafficStateSchema),
+      session: readJsonCookie(cookies[SESSION_COOKIE], sessionStateSchema),
       random,
     })
     append(res, serialize(TRAFFIC_COOKIE, JSON.stringify(traffic), { ...base, maxAge: TRAFFIC_COOKIE_DAYS * DAY_SECONDS }))
@@ -105,7 +86,10 @@ export function trafficCookies({ origin, trackReferral, logger, now = () => new 
   }
 }
 
-/** The partner tracking call of SPEC §7, against a dashboard API origin. */
+/**
+ * Tells the dashboard about a visitor's first referral: GET {dashboard}/api/v1/partners/track?r={code}&e=unique,
+ * redirects refused; anything but a 2xx answer is an error.
+ */
 export function dashboardReferralTracker(dashboardUrl: string) {
   return async (code: string, signal: AbortSignal) => {
     const url = new URL('api/v1/partners/track', dashboardUrl.endsWith('/') ? dashboardUrl : `${dashboardUrl}/`)

@@ -3,8 +3,9 @@
  * of the first visit and of the current one, entry points, referrers, visit and page counts.
  * Plain functions of the request's URL, referrer, cookies and time; the middleware applies them.
  */
+import type { SessionState, TrafficSource, TrafficState, Visit } from '../schemas/tracking.js'
 
-/** Lifetime of the traffic cookies: six months of 30 days (SPEC §9). */
+/** Lifetime of the traffic cookies: six months, counted as 30-day months. */
 export const TRAFFIC_COOKIE_DAYS = 6 * 30
 /** A visit ends after 30 minutes without a page view. */
 export const SESSION_MINUTES = 30
@@ -27,41 +28,6 @@ const SEARCH_ENGINES: { pattern: RegExp; source: string }[] = [
   { pattern: /(^|\.)naver\.com$/, source: 'naver' },
   { pattern: /(^|\.)seznam\.cz$/, source: 'seznam' },
 ]
-
-export type TrafficType = 'utm' | 'organic' | 'referral' | 'typein'
-
-export interface TrafficSource {
-  type: TrafficType
-  source: string
-  medium: string
-  campaign: string
-  content: string
-  term: string
-}
-
-export interface Visit {
-  /** Page the visit started on (path and query). */
-  entry: string
-  /** Referrer of that first page, or empty. */
-  referrer: string
-  /** ISO time the visit started. */
-  at: string
-}
-
-export interface TrafficState {
-  /** Source and landing of the very first visit. */
-  first: TrafficSource
-  firstVisit: Visit
-  /** The last known source, and the landing of the current visit. */
-  current: TrafficSource
-  currentVisit: Visit
-  visits: number
-  promo: number
-}
-
-export interface SessionState {
-  pages: number
-}
 
 /** Longest value kept from a URL parameter or referrer: cookies stay small whatever the input. */
 const MAX_VALUE = 200

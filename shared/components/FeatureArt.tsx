@@ -95,7 +95,7 @@ export function FeatureArt({ section }: { section: string }) {
   )
 }
 
-/** One glyph per widget kind (SPEC §1), drawn on a 24-unit grid. */
+/** One glyph per widget kind offered by the service, drawn on a 24-unit grid. */
 const KIND_GLYPHS: Record<string, string> = {
   subscribe: 'M4 7h16v10H4z M4 7l8 6 8-6',
   promo: 'M5 12l7-7h7v7l-7 7z M15.5 8.5h.01',

@@ -1,5 +1,6 @@
-import { useLocation, useRouteLoaderData } from 'react-router'
-import { SITE_NAME, type RootData } from '../site.js'
+import { useLocation } from 'react-router'
+import { usePageData } from '../page-data.js'
+import { SITE_NAME } from '../site.js'
 
 interface SeoProps {
   title: string
@@ -12,10 +13,10 @@ interface SeoProps {
 
 /** The page's title, description, canonical URL and Open Graph tags; React hoists them into <head>. */
 export function Seo({ title, description, type = 'website', noindex = false }: SeoProps) {
-  const root = useRouteLoaderData('root') as RootData | undefined
+  const { origin } = usePageData('root')
   const { pathname } = useLocation()
   const fullTitle = title === SITE_NAME || title.includes(SITE_NAME) ? title : `${title} | ${SITE_NAME}`
-  const url = `${root?.origin ?? ''}${pathname}`
+  const url = `${origin}${pathname}`
   return (
     <>
       <title>{fullTitle}</title>

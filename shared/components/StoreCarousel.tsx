@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { createCarousel, type Carousel } from '../carousel.js'
-import type { HomeContent } from '../content.js'
+import type { HomeContent } from '../schemas/content.js'
 import { SiteLink } from './SiteLink.js'
 
 type StoreExamples = HomeContent['storeExamples']

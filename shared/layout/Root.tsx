@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react'
-import { Outlet, useLocation, useNavigationType, useRouteLoaderData } from 'react-router'
-import { ASSETS_ELEMENT_ID, HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID, type RootData } from '../site.js'
+import { Outlet, useLocation, useNavigationType } from 'react-router'
+import { usePageData } from '../page-data.js'
+import { ASSETS_ELEMENT_ID, HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID } from '../site.js'
 import { useShell } from './shell.js'
 import { SiteFooter } from './SiteFooter.js'
 import { SiteHeader } from './SiteHeader.js'
@@ -59,7 +60,7 @@ function useScrollOnNavigation() {
 }
 
 export function RootLayout() {
-  const root = useRouteLoaderData('root') as RootData
+  const root = usePageData('root')
   useScrollOnNavigation()
   return (
     <Document>

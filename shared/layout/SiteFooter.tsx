@@ -1,8 +1,8 @@
-import type { HomeContent, SiteNav } from '../content.js'
 import { SiteLink } from '../components/SiteLink.js'
+import type { HomeContent, SiteNav } from '../schemas/content.js'
 import { SITE_NAME } from '../site.js'
 
-/** The copyright year shown on the site (SPEC §1: the displayed year is 2025). */
+/** The copyright year shown on the site: fixed at 2025, not the current year. */
 export const DISPLAYED_YEAR = 2025
 
 export function SiteFooter({ nav, cta }: { nav: SiteNav; cta: HomeContent['cta'] }) {

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { useLocation } from 'react-router'
-import type { NavGroup, SiteNav } from '../content.js'
 import { SiteLink } from '../components/SiteLink.js'
+import type { NavGroup, SiteNav } from '../schemas/content.js'
 import { SITE_NAME } from '../site.js'
 
 function menuLinks(panel: HTMLElement | null): HTMLAnchorElement[] {

@@ -1,10 +1,9 @@
-import { useLoaderData } from 'react-router'
 import { Breadcrumbs } from '../components/Breadcrumbs.js'
 import { Seo } from '../components/Seo.js'
 import { SiteLink } from '../components/SiteLink.js'
-import type { BlogPostSummary } from '../content.js'
 import { formatCalendarDate } from '../dates.js'
-import type { BlogIndexData } from '../page-data.js'
+import { usePageData } from '../page-data.js'
+import type { BlogPostSummary } from '../schemas/content.js'
 
 export function PostCard({ post, themeName }: { post: BlogPostSummary; themeName?: string }) {
   return (
@@ -23,7 +22,7 @@ export function PostCard({ post, themeName }: { post: BlogPostSummary; themeName
 
 /** /blog/ lists the latest posts of every theme; /blog/{theme}/ the posts of one. */
 export default function BlogIndex() {
-  const { themes, theme, posts } = useLoaderData() as BlogIndexData
+  const { themes, theme, posts } = usePageData('blog', 'blog-theme')
   const themeName = (slug: string) => themes.find((candidate) => candidate.slug === slug)?.name
   return (
     <div className="page">

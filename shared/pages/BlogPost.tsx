@@ -1,13 +1,12 @@
-import { useLoaderData } from 'react-router'
 import { Breadcrumbs } from '../components/Breadcrumbs.js'
 import { Prose } from '../components/Prose.js'
 import { Seo } from '../components/Seo.js'
 import { formatCalendarDate } from '../dates.js'
-import type { BlogPostData } from '../page-data.js'
+import { usePageData } from '../page-data.js'
 import { PostCard } from './BlogIndex.js'
 
 export default function BlogPost() {
-  const { post, theme, related } = useLoaderData() as BlogPostData
+  const { post, theme, related } = usePageData('blog-post')
   return (
     <div className="page narrow">
       <Seo title={post.title} description={post.description} type="article" />

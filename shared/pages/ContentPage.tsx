@@ -1,12 +1,12 @@
-import { useLoaderData } from 'react-router'
 import { Prose } from '../components/Prose.js'
 import { Seo } from '../components/Seo.js'
 import { formatCalendarDate } from '../dates.js'
-import type { ContentPageData } from '../page-data.js'
+import { usePageData } from '../page-data.js'
+import { contentPageIds } from './content.route.js'
 
 /** A page written in Markdown: company, legal and product pages. */
 export default function ContentPage() {
-  const { page } = useLoaderData() as ContentPageData
+  const { page } = usePageData(...contentPageIds)
   return (
     <article className="page narrow">
       <Seo title={page.title} description={page.description} />

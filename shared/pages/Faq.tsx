@@ -1,11 +1,10 @@
-import { useLoaderData } from 'react-router'
 import { Prose } from '../components/Prose.js'
 import { Seo } from '../components/Seo.js'
 import { slugify } from '../slug.js'
-import type { FaqData } from '../page-data.js'
+import { usePageData } from '../page-data.js'
 
 export default function Faq() {
-  const { faq } = useLoaderData() as FaqData
+  const { faq } = usePageData('faq')
   return (
     <div className="page narrow">
       <Seo title={faq.title} description={faq.description} />

@@ -1,9 +1,8 @@
-import { useLoaderData } from 'react-router'
 import { Seo } from '../components/Seo.js'
 import { SiteLink } from '../components/SiteLink.js'
-import type { HelpCounts } from '../content.js'
-import type { HelpIndexData } from '../page-data.js'
+import { usePageData } from '../page-data.js'
 import { countLabel } from '../plural.js'
+import type { HelpCounts } from '../schemas/content.js'
 
 export function HelpCountsLine({ counts }: { counts: HelpCounts }) {
   return (
@@ -14,7 +13,7 @@ export function HelpCountsLine({ counts }: { counts: HelpCounts }) {
 }
 
 export default function HelpIndex() {
-  const { sections } = useLoaderData() as HelpIndexData
+  const { sections } = usePageData('help')
   return (
     <div className="page">
       <Seo title="Help center" description="Step-by-step guides for installing widgets, designing and targeting them, managing contacts, broadcasts, automations and your account." />

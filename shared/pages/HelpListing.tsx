@@ -1,12 +1,11 @@
-import { useLoaderData } from 'react-router'
 import { Breadcrumbs } from '../components/Breadcrumbs.js'
 import { Prose } from '../components/Prose.js'
 import { Seo } from '../components/Seo.js'
 import { SiteLink } from '../components/SiteLink.js'
-import type { HelpArticleSummary } from '../content.js'
 import { formatCalendarDate } from '../dates.js'
-import type { HelpListingData } from '../page-data.js'
+import { usePageData } from '../page-data.js'
 import { countLabel } from '../plural.js'
+import type { HelpArticleSummary } from '../schemas/content.js'
 import { HelpCountsLine } from './HelpIndex.js'
 
 function ArticleList({ articles }: { articles: HelpArticleSummary[] }) {
@@ -24,7 +23,7 @@ function ArticleList({ articles }: { articles: HelpArticleSummary[] }) {
 
 /** Help section, widget subsection and article pages. */
 export default function HelpListing() {
-  const data = useLoaderData() as HelpListingData
+  const data = usePageData('help-section', 'help-page', 'help-article')
   const { section, sub, breadcrumbs } = data
 
   if (data.kind === 'article') {

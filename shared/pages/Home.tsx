@@ -1,12 +1,11 @@
-import { useLoaderData } from 'react-router'
 import { FeatureArt, KindIcon } from '../components/FeatureArt.js'
 import { Seo } from '../components/Seo.js'
 import { SiteLink } from '../components/SiteLink.js'
 import { StoreCarousel } from '../components/StoreCarousel.js'
-import type { HomeData } from '../page-data.js'
+import { usePageData } from '../page-data.js'
 
 export default function Home() {
-  const { home } = useLoaderData() as HomeData
+  const { home } = usePageData('home')
   const { hero, widgetKinds, sections, storeExamples, generators } = home
   return (
     <>

@@ -1,8 +1,8 @@
 import { useState } from 'react'
-import { useLoaderData, useSearchParams } from 'react-router'
+import { useSearchParams } from 'react-router'
 import { Seo } from '../components/Seo.js'
 import { SiteLink } from '../components/SiteLink.js'
-import type { PricingData } from '../page-data.js'
+import { usePageData } from '../page-data.js'
 import {
   crossedOutPrice,
   discountPercent,
@@ -15,11 +15,8 @@ import {
   pricePerMonth,
   yearlySavingPercent,
   type Billing,
-  type Currency,
-  type Plan,
-  type PlanFeatureRow,
-  type PricesResponse,
 } from '../pricing.js'
+import type { Currency, Plan, PlanFeatureRow, PricesResponse } from '../schemas/pricing.js'
 
 /** The currency email prices are quoted in; the server refuses price data without it. */
 function emailsCurrencyOf(prices: PricesResponse): Currency {
@@ -132,7 +129,7 @@ function SegmentedControl<T extends string>({ legend, name, options, value, onCh
 }
 
 export default function Pricing() {
-  const { prices, features } = useLoaderData() as PricingData
+  const { prices, features } = usePageData('pricing')
   const [searchParams] = useSearchParams()
   const [billing, setBilling] = useState<Billing>(searchParams.get('billing') === 'yearly' ? 'yearly' : 'monthly')
   const requested = searchParams.get('currency')?.toUpperCase()

@@ -1,13 +1,12 @@
-import { useLoaderData } from 'react-router'
 import { Breadcrumbs } from '../components/Breadcrumbs.js'
 import { Prose } from '../components/Prose.js'
 import { Seo } from '../components/Seo.js'
 import { SiteLink } from '../components/SiteLink.js'
-import type { UseCasesData } from '../page-data.js'
+import { usePageData } from '../page-data.js'
 
 /** /usecase/ lists the use cases; /usecase/{section}/ tells one. */
 export default function UseCases() {
-  const { useCases, current } = useLoaderData() as UseCasesData
+  const { useCases, current } = usePageData('usecase', 'usecase-section')
   if (current) {
     return (
       <div className="page narrow">

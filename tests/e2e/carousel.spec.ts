@@ -12,7 +12,7 @@ const slideCategories = categories.flatMap((category) =>
   stores.filter((store) => store.categories[0] === category.slug).map(() => category.slug),
 )
 
-/** SPEC §9: the carousel re-reads its step at most every 500 ms while the window is resized. */
+/** The carousel re-reads its step at most every 500 ms while the window is resized. */
 const RESIZE_DEBOUNCE_MS = 500
 
 const track = (page: Page) => page.locator('#store-track')

@@ -10,7 +10,7 @@ import { decodeCharacterReferences, parseFlickerPattern, textLines } from '../..
 import { makePhoto } from './setup.js'
 
 describe('fonts', () => {
-  it('has the text-image groups of SPEC §3: Calligraphy 36, Gothic 42, Themed 39', () => {
+  it('has the text-image groups Calligraphy 36, Gothic 42, Themed 39', () => {
     expect(fontsInGroup('calligraphy')).toHaveLength(36)
     expect(fontsInGroup('gothic')).toHaveLength(42)
     expect(fontsInGroup('themed')).toHaveLength(39)

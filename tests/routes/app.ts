@@ -1,11 +1,15 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { parse } from 'node-html-parser'
 import { pino } from 'pino'
 import { createApp, type AppOverrides } from '../../server/app.js'
 import { loadConfig } from '../../server/config.js'
 
-export const ROOT = path.resolve(import.meta.dirname, '../..')
+import { projectRoot } from '../../server/project-root.js'
+
+/** The checkout, found from the sources (never from the working directory). */
+export const ROOT = projectRoot
 
 /** The site as tests see it: project data, no build output unless `rootDir` says otherwise, silent logs. */
 export function testApp(env: Record<string, string> = {}, overrides: AppOverrides = {}, rootDir = ROOT) {
@@ -38,4 +42,15 @@ export function rootWithFakeBuild() {
     }),
   )
   return dir
+}
+
+/**
+ * The text a visitor reads in a page, or in the element a CSS selector picks: tags and React's
+ * `<!-- -->` text separators gone, entities decoded, white space collapsed.
+ */
+export function textOf(html: string, selector?: string): string {
+  const root = parse(html, { comment: false })
+  const node = selector ? root.querySelector(selector) : root
+  if (!node) throw new Error(`nothing matches ${selector}`)
+  return node.textContent.replace(/\s+/g, ' ').trim()
 }

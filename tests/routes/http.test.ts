@@ -148,6 +148,24 @@ describe('page cache', () => {
   })
 })
 
+describe('page rendering', () => {
+  it('answers HEAD with the status and headers after the loaders, without rendering the page', async () => {
+    const uncached = testApp({ PAGE_CACHE_ENTRIES: '0' })
+    const head = await request(uncached).head('/pricing/').expect(200)
+    expect(head.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(head.headers['server-timing']).toMatch(/^loader;dur=\d+\.\d$/)
+    await request(uncached).head('/blog/no-such-theme/').expect(404)
+  })
+
+  it('says how long the loaders and the render took in Server-Timing, and marks cache hits', async () => {
+    const cachedApp = testApp()
+    const rendered = await request(cachedApp).get('/pricing/').expect(200)
+    expect(rendered.headers['server-timing']).toMatch(/^loader;dur=\d+\.\d, render;dur=\d+\.\d$/)
+    const hit = await request(cachedApp).get('/pricing/').expect(200)
+    expect(hit.headers['server-timing']).toBe('cache;desc="hit"')
+  })
+})
+
 describe('built assets', () => {
   const built = testApp({}, {}, rootWithFakeBuild())
 

@@ -1,6 +1,6 @@
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadPriceList } from '../../server/api/prices.js'
+import { dataDir } from '../../server/project-root.js'
 import {
   crossedOutPrice,
   discountPercent,
@@ -12,7 +12,7 @@ import {
   yearlySavingPercent,
 } from '../../shared/pricing.js'
 
-const priceList = loadPriceList(path.resolve('data'))
+const priceList = loadPriceList(dataDir)
 const usd = priceList.forCurrency('USD')!
 const rub = priceList.forCurrency('RUB')!
 const plan = (name: string) => usd.plans.find((candidate) => candidate.name === name)!

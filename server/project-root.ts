@@ -1,0 +1,24 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+function findProjectRoot(from: string): string {
+  let dir = from
+  for (;;) {
+    // Bundled render workers live under node_modules/.cache: skip package.json files in there.
+    if (existsSync(path.join(dir, 'package.json')) && !dir.split(path.sep).includes('node_modules')) return dir
+    const parent = path.dirname(dir)
+    if (parent === dir) return process.cwd()
+    dir = parent
+  }
+}
+
+/**
+ * The checkout (or deployed app) root, where data/, public/ and dist/ live: found from this
+ * file, whether it runs from sources, from dist/ or inside a bundled worker, and whatever the
+ * working directory is.
+ */
+export const projectRoot = findProjectRoot(path.dirname(fileURLToPath(import.meta.url)))
+
+/** Copy and numbers of the site: JSON and Markdown read at start-up. */
+export const dataDir = path.join(projectRoot, 'data')

@@ -1,0 +1,20 @@
+import { data, type LoaderFunctionArgs } from 'react-router'
+import type { RouteData, RouteId } from '../../../shared/page-data.js'
+import type { PriceList } from '../../api/prices.js'
+import type { ContentStore } from '../../content/store.js'
+
+/** What the server's loaders read: the content and prices loaded at start-up, never the disk. */
+export interface LoaderDependencies {
+  content: ContentStore
+  prices: PriceList
+  origin: string
+}
+
+/** A route's loader on the server: returns the route's data, or throws `notFound()`. */
+export type Loader<Data> = (args: LoaderFunctionArgs) => Data | Promise<Data>
+
+/** A loader for each of the given routes, returning that route's data (see shared/pages.ts). */
+export type RouteLoaders<Id extends RouteId = RouteId> = { [K in Id]: Loader<RouteData[K]> }
+
+/** Thrown by a loader when the URL names nothing: the page answers 404. */
+export const notFound = () => data(null, { status: 404 })
