@@ -4,7 +4,8 @@
  */
 import { copyFile, mkdir, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { builtFontsDir, fontCatalogue, fontFileName, projectRoot } from '../server/giffer/fonts.js'
+import { builtFontsDir, fontCatalogue, fontFileName } from '../server/giffer/fonts.js'
+import { projectRoot } from '../server/project-root.js'
 
 async function copyFonts(): Promise<void> {
   await rm(builtFontsDir, { recursive: true, force: true })

@@ -158,6 +158,19 @@ async function uploadPhotos(port: number, count: number): Promise<string[]> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** What the process holds once quiet: V8's heap, native buffers, and the render cache's share. */
+async function printAtRest(port: number): Promise<void> {
+  const health = (await (await fetch(`http://127.0.0.1:${port}/giffer/healthz`)).json()) as {
+    cache: { entries: number; bytes: number }
+    memory: { heapMb: number; externalMb: number }
+  }
+  const cacheMb = Math.round(health.cache.bytes / 1_048_576)
+  console.log(
+    `\nat rest: V8 heap ${health.memory.heapMb} MB, external ${health.memory.externalMb} MB, ` +
+      `render cache ${health.cache.entries} images, ${cacheMb} MB`,
+  )
+}
+
 async function soakRounds(port: number, pid: number): Promise<boolean> {
   const images = await uploadPhotos(port, 4)
   // The first page views start the render threads and fill the caches a little.
@@ -176,6 +189,7 @@ async function soakRounds(port: number, pid: number): Promise<boolean> {
   await sleep(IDLE_SECONDS * 1000)
   const idle = rssMb(pid)
   const growth = ends.length > 1 ? ends.at(-1)! - ends[0]! : 0
+  await printAtRest(port)
   console.log(`\nRSS: start ${start} MB, after each round ${ends.join(' / ')} MB, after ${IDLE_SECONDS} s idle ${idle} MB`)
   const checks = [
     { ok: errors === 0, text: `errors other than 503 with Retry-After: ${errors} (bound 0)` },
@@ -192,6 +206,7 @@ async function soakCountdowns(port: number, pid: number): Promise<boolean> {
   let next = 0
   let peak = start
   const outcomes = new Map<string, number>()
+  const started = Date.now()
   const count = (key: string) => outcomes.set(key, (outcomes.get(key) ?? 0) + 1)
   await Promise.all(
     Array.from({ length: COUNTDOWN_CONCURRENCY }, async () => {
@@ -212,9 +227,11 @@ async function soakCountdowns(port: number, pid: number): Promise<boolean> {
       }
     }),
   )
+  const seconds = ((Date.now() - started) / 1000).toFixed(0)
   await sleep(IDLE_SECONDS * 1000)
   const idle = rssMb(pid)
-  console.log(`${COUNTDOWNS} countdowns, ${COUNTDOWN_CONCURRENCY} at a time: ${[...outcomes].map(([k, v]) => `${k} ×${v}`).join(', ')}`)
+  await printAtRest(port)
+  console.log(`${COUNTDOWNS} countdowns, ${COUNTDOWN_CONCURRENCY} at a time, in ${seconds} s: ${[...outcomes].map(([k, v]) => `${k} ×${v}`).join(', ')}`)
   console.log(`RSS (after N renders: MB) ${curve.join('  ')}; after ${IDLE_SECONDS} s idle ${idle} MB`)
   const checks = [
     { ok: peak < MAX_COUNTDOWN_RSS_MB, text: `highest RSS ${peak} MB (bound ${MAX_COUNTDOWN_RSS_MB})` },

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { z } from 'zod'
+import { parseEnv, processEnvSchema } from './env.js'
 import { gifferEnvSchema } from './giffer/config.js'
 import { projectRoot } from './project-root.js'
 
@@ -7,19 +8,14 @@ import { projectRoot } from './project-root.js'
  * Every environment variable the site reads, with its default; the image service's own are in
  * its schema. README.md and docs/giffer.md document the same lists.
  */
-const envSchema = gifferEnvSchema.extend({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+const envSchema = gifferEnvSchema.extend(processEnvSchema.shape).extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
   PUBLIC_URL: z.url().default('http://localhost:3000'),
   DASHBOARD_URL: z.url().optional(),
   GIFFER_URL: z.url().optional(),
   APP_URL: z.url().optional(),
-  DATA_DIR: z.string().min(1).default('.data'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000).default(500),
-  TRUST_PROXY: z.string().default('loopback'),
 })
 
 export type Env = z.infer<typeof envSchema>
@@ -32,19 +28,11 @@ export interface Config extends Env {
   publicOrigin: string
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError'
-}
+export { ConfigError } from './env.js'
 
 /** Parses the environment once; a bad variable throws a ConfigError naming it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = projectRoot): Config {
-  const blankAsUnset = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
-  const parsed = envSchema.safeParse(blankAsUnset)
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
-    throw new ConfigError(`Invalid environment variables:\n${lines.join('\n')}`)
-  }
-  const values = parsed.data
+  const values = parseEnv(envSchema, env)
   return {
     ...values,
     rootDir,

@@ -1,6 +1,7 @@
 import http from 'node:http'
 import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
+import { collectWhenQuiet } from './quiet-gc.js'
 
 /**
  * Time limits that a real browser never meets but a client trickling bytes does. Node's defaults
@@ -41,6 +42,7 @@ export function createHttpServer(handler: http.RequestListener, logger: Logger):
     },
     handler,
   )
+  collectWhenQuiet(server)
   const sockets = new Set<TrackedSocket>()
   let closing = false
 

@@ -29,7 +29,8 @@ export async function startProcess(args: string[], env: Record<string, string>):
 }
 
 /**
- * The environment `npm start` and the Procfile give the server: glibc's allocator with two
+ * The environment `npm start` and the Procfile give the server (which they also run with
+ * `--expose-gc`, for the collection once the server falls quiet: server/quiet-gc.ts): glibc's allocator with two
  * arenas and a fixed 128 KB threshold above which blocks are mapped on their own, so the
  * image buffers of the render threads go back to the system when freed instead of staying
  * in per-thread arenas.
@@ -50,7 +51,7 @@ async function freePort(): Promise<number> {
  */
 export async function startSite(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['dist/server/main.js'], {
+  const child = spawn(process.execPath, ['--expose-gc', 'dist/server/main.js'], {
     cwd: root,
     env: { ...process.env, ...PRODUCTION_ENV, HOST: '127.0.0.1', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -29,6 +29,11 @@ export class RenderCache {
     })
   }
 
+  /** How many images are kept and the bytes they hold. */
+  get stats(): { entries: number; bytes: number } {
+    return { entries: this.images.size, bytes: this.images.calculatedSize }
+  }
+
   async getOrRender(key: string, render: () => Promise<RenderedImage>, ttlMs?: number): Promise<CachedRender> {
     const cached = this.images.get(key)
     if (cached) return { image: cached, source: 'hit' }

@@ -50,7 +50,6 @@ export function nearestWeight(font: FontEntry, requested: number): number {
   return best
 }
 
-export { projectRoot }
 
 /** Where `npm run build:fonts` puts the shipped subsets. */
 export const builtFontsDir = path.join(projectRoot, 'dist', 'fonts')

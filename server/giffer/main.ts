@@ -6,6 +6,7 @@ import path from 'node:path'
 import express from 'express'
 import helmet from 'helmet'
 import { z } from 'zod'
+import { ConfigError, parseEnv, processEnvSchema } from '../env.js'
 import { gifferEnvSchema, gifferOptionsFromEnv } from './config.js'
 import { createHttpServer } from '../http-server.js'
 import { createLogger, requestLogger } from '../logger.js'
@@ -13,22 +14,18 @@ import { createGifferRouter } from './router.js'
 
 const SHUTDOWN_GRACE_MS = 20_000
 
-const standaloneEnvSchema = gifferEnvSchema.extend({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
-  HOST: z.string().min(1).default('0.0.0.0'),
+const standaloneEnvSchema = gifferEnvSchema.extend(processEnvSchema.shape).extend({
   GIFFER_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
-  DATA_DIR: z.string().min(1).default('.data'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z.string().default('loopback'),
 })
 
 function loadEnv() {
-  const blankAsUnset = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ''))
-  const parsed = standaloneEnvSchema.safeParse(blankAsUnset)
-  if (parsed.success) return parsed.data
-  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
-  process.stderr.write(`Invalid environment variables:\n${lines.join('\n')}\n`)
-  process.exit(1)
+  try {
+    return parseEnv(standaloneEnvSchema, process.env)
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    console.error(error.message)
+    process.exit(1)
+  }
 }
 
 const env = loadEnv()

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
 import type { Logger } from 'pino'
 import { ServiceBusyError } from './errors.js'
-import { projectRoot } from './fonts.js'
+import { projectRoot } from '../project-root.js'
 import type { RenderJob, RenderResult } from './jobs.js'
 
 const WORKER_BUNDLE = 'render.worker.js'

@@ -6,7 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { describe, expect, it, vi } from 'vitest'
-import { projectRoot } from '../../server/giffer/fonts.js'
+import { projectRoot } from '../../server/project-root.js'
 
 describe('standalone giffer (npm run giffer)', () => {
   it('serves at / on its own port and, on SIGTERM, finishes the request in flight and exits 0', async () => {

@@ -50,6 +50,11 @@ describe('render pool', () => {
     expect(sources.filter((s) => s === 'rendered')).toHaveLength(1)
     expect(g.giffer.stats.completed - before).toBe(1)
     expect(new Set(responses.map((res) => res.headers.etag)).size).toBe(1)
+
+    const health = await request(app).get('/giffer/healthz').expect(200)
+    expect(health.body.cache.entries).toBe(1)
+    expect(health.body.cache.bytes).toBeGreaterThan(Number(responses[0]!.headers['content-length']))
+    expect(health.body.memory.rssMb).toBeGreaterThan(0)
   })
 
   it('stops a job that runs past its time limit with 503 render_timeout, and keeps working', async () => {

@@ -1,4 +1,7 @@
-/** `GET fonts`: the fonts users may pick. `GET healthz`: the render pool's state. */
+/**
+ * `GET fonts`: the fonts users may pick. `GET healthz`: the render pool's state, the render
+ * cache's size and the process's memory, for operators watching a long-running service.
+ */
 import type { Router } from 'express'
 import type { GifferContext } from '../context.js'
 import { fontCatalogue } from '../fonts.js'
@@ -15,6 +18,13 @@ export function metaRoutes(router: Router, context: GifferContext): void {
 
   router.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store')
-    res.json({ ok: true, pool: context.pool.stats })
+    const { rss, heapTotal, external } = process.memoryUsage()
+    const mb = (bytes: number) => Math.round(bytes / 1_048_576)
+    res.json({
+      ok: true,
+      pool: context.pool.stats,
+      cache: context.cache.stats,
+      memory: { rssMb: mb(rss), heapMb: mb(heapTotal), externalMb: mb(external) },
+    })
   })
 }

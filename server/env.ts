@@ -1,0 +1,26 @@
+import { z } from 'zod'
+
+/** What every process reads, the site and the standalone image service alike. */
+export const processEnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('.data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.string().default('loopback'),
+})
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/**
+ * Reads the environment through a schema, once at start-up. Empty values count as unset; a bad
+ * value throws a ConfigError naming every variable at fault.
+ */
+export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
+  const blankAsUnset = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
+  const parsed = schema.safeParse(blankAsUnset)
+  if (parsed.success) return parsed.data
+  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+  throw new ConfigError(`Invalid environment variables:\n${lines.join('\n')}`)
+}
