@@ -11,6 +11,8 @@ import { loadHolidayDefinitions } from './api/holidays.js'
 import { loadPriceList, type PriceList } from './api/prices.js'
 import type { Config } from './config.js'
 import { loadContent } from './content/store.js'
+import { createDashboard, type Dashboard } from './dashboard/router.js'
+import type { DashboardOptions } from './dashboard/context.js'
 import { createGifferRouter, type GifferRouter } from './giffer/router.js'
 import { gifferOptionsFromEnv } from './giffer/config.js'
 import { createLogger, requestLogger } from './logger.js'
@@ -29,6 +31,8 @@ export interface AppOverrides {
   now?: () => Date
   /** Replaces the partner tracking call made for a visitor's first `?ref=`. */
   trackReferral?: TrackingOptions['trackReferral']
+  /** Settings of the local dashboard that tests change (a database in memory, a cheaper scrypt, limits). */
+  dashboard?: Partial<Pick<DashboardOptions, 'databaseFile' | 'scryptCost' | 'limits' | 'now'>>
 }
 
 /** Hashed client files never change under a name, so browsers may keep them for a year. */
@@ -105,11 +109,33 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
       giffer(req, res, next)
     })
   }
+  // The dashboard's paths are its own (no canonical slash, no page cookies), proxied or local.
+  let dashboard: Dashboard | undefined
+  if (config.DASHBOARD_URL) {
+    app.use('/app', createUpstreamProxy({ target: config.DASHBOARD_URL, name: 'dashboard', timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }))
+  } else {
+    dashboard = createDashboard({
+      dataDir: config.dataDir,
+      siteOrigin: config.publicOrigin,
+      appOrigin: config.APP_URL && new URL(config.APP_URL).origin,
+      smtpUrl: config.SMTP_URL,
+      mailFrom: config.MAIL_FROM,
+      showOutbox: config.NODE_ENV !== 'production' || config.DASHBOARD_OUTBOX,
+      logger,
+      ...overrides.dashboard,
+    })
+    app.use('/app', dashboard.router)
+  }
+  const localDashboard = dashboard?.context
   app.use(canonicalRedirect)
   app.use(
     trafficCookies({
       origin: config.publicOrigin,
-      trackReferral: overrides.trackReferral ?? (config.DASHBOARD_URL ? dashboardReferralTracker(config.DASHBOARD_URL) : null),
+      trackReferral:
+        overrides.trackReferral ??
+        (config.DASHBOARD_URL
+          ? dashboardReferralTracker(config.DASHBOARD_URL)
+          : async (code: string) => localDashboard!.recordReferral(code, true)),
       logger,
       now: overrides.now,
     }),
@@ -159,8 +185,8 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
 
   /** Lets the image service finish its jobs and stop its threads; call after the server closes. */
   const close = async () => {
-    await giffer?.close()
+    await Promise.all([giffer?.close(), dashboard?.close()])
   }
 
-  return { app, logger, close }
+  return { app, logger, close, dashboard }
 }

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { z } from 'zod'
 import { parseEnv, processEnvSchema } from './env.js'
+import { dashboardEnvSchema } from './dashboard/config.js'
 import { gifferEnvSchema } from './giffer/config.js'
 import { projectRoot } from './project-root.js'
 
@@ -8,7 +9,7 @@ import { projectRoot } from './project-root.js'
  * Every environment variable the site reads, with its default; the image service's own are in
  * its schema. README.md and docs/giffer.md document the same lists.
  */
-const envSchema = gifferEnvSchema.extend(processEnvSchema.shape).extend({
+const envSchema = gifferEnvSchema.extend(processEnvSchema.shape).extend(dashboardEnvSchema.shape).extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: z.url().default('http://localhost:3000'),
   DASHBOARD_URL: z.url().optional(),

@@ -1,5 +1,10 @@
 import { z } from 'zod'
 
+/** A yes/no variable: true, false, 1, 0, yes or no. */
+export const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes')
+
 /** What every process reads, the site and the standalone image service alike. */
 export const processEnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),

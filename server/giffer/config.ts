@@ -6,9 +6,7 @@ import { z } from 'zod'
 import type { Logger } from 'pino'
 import type { S3StoreOptions } from './uploads.js'
 
-const flag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((value) => value === 'true' || value === '1' || value === 'yes')
+import { flag } from '../env.js'
 
 /**
  * The defaults of the giffer's settings, whether they come from the environment or are given by

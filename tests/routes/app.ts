@@ -11,10 +11,24 @@ import { projectRoot } from '../../server/project-root.js'
 /** The checkout, found from the sources (never from the working directory). */
 export const ROOT = projectRoot
 
-/** The site as tests see it: project data, no build output unless `rootDir` says otherwise, silent logs. */
-export function testApp(env: Record<string, string> = {}, overrides: AppOverrides = {}, rootDir = ROOT) {
+/** Password hashing at a test's pace: the production cost is checked in tests/dashboard/passwords.test.ts. */
+export const TEST_SCRYPT_COST = { logN: 10, r: 8, p: 1 }
+
+/**
+ * The site as tests see it: project data, no build output unless `rootDir` says otherwise,
+ * silent logs, and a local dashboard whose database lives in memory.
+ */
+export function testSite(env: Record<string, string> = {}, overrides: AppOverrides = {}, rootDir = ROOT) {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'https://site.example', ...env }, rootDir)
-  return createApp(config, { logger: pino({ level: 'silent' }), ...overrides }).app
+  return createApp(config, {
+    logger: pino({ level: 'silent' }),
+    ...overrides,
+    dashboard: { databaseFile: ':memory:', scryptCost: TEST_SCRYPT_COST, ...overrides.dashboard },
+  })
+}
+
+export function testApp(env: Record<string, string> = {}, overrides: AppOverrides = {}, rootDir = ROOT) {
+  return testSite(env, overrides, rootDir).app
 }
 
 /**

@@ -1,0 +1,102 @@
+/**
+ * What every route of the local dashboard shares, made once by `createDashboardContext`.
+ */
+import path from 'node:path'
+import { mkdirSync } from 'node:fs'
+import type { Request, Response } from 'express'
+import { parse as parseCookies } from 'cookie'
+import type { Logger } from 'pino'
+import { Accounts } from './accounts.js'
+import { openDatabase, type Database } from './db.js'
+import { OutboxMailer, SmtpMailer, type Mailer } from './mail.js'
+import { PasswordHasher, type ScryptCost } from './passwords.js'
+import { DEFAULT_LIMITS, type DashboardLimits } from './rate-limits.js'
+import { sessionCookie, Sessions, type SessionUser } from './sessions.js'
+
+export interface DashboardOptions {
+  /** Holds dashboard.sqlite; `:memory:` as `databaseFile` keeps nothing. */
+  dataDir: string
+  databaseFile?: string
+  /** The site's public origin: reset links, the postMessage target, the allowed request origin. */
+  siteOrigin: string
+  /** The logged-in app's origin (APP_URL); unset: this dashboard's own `/app/`. */
+  appOrigin?: string
+  smtpUrl?: string
+  mailFrom: string
+  /** Whether the outbox page is served (never in production unless asked). */
+  showOutbox: boolean
+  logger: Logger
+  now?: () => number
+  limits?: Partial<DashboardLimits>
+  /** Tests lower the scrypt cost; production keeps the default. */
+  scryptCost?: ScryptCost
+}
+
+export interface DashboardContext {
+  db: Database
+  accounts: Accounts
+  sessions: Sessions
+  mailer: Mailer
+  /** The outbox, when mail is kept rather than sent. */
+  outbox: OutboxMailer | null
+  showOutbox: boolean
+  limits: DashboardLimits
+  siteOrigin: string
+  /** Where the app is after a log-in (`login_url`). */
+  loginUrl: string
+  /** Origins allowed to post to the dashboard: the site's and the app's. */
+  allowedOrigins: string[]
+  logger: Logger
+  now: () => number
+  sessionToken(req: Request): string | undefined
+  /** The signed-in user of the request, renewing the session cookie when due. */
+  currentUser(req: Request, res: Response): SessionUser | null
+  recordReferral(code: string, unique: boolean): void
+  close(): Promise<void>
+}
+
+export function createDashboardContext(options: DashboardOptions): DashboardContext {
+  const now = options.now ?? Date.now
+  const logger = options.logger.child({ module: 'dashboard' })
+  const file = options.databaseFile ?? path.join(options.dataDir, 'dashboard.sqlite')
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true })
+  const db = openDatabase(file)
+  const sessions = new Sessions(db, sessionCookie(options.siteOrigin.startsWith('https:')), now)
+  const outbox = options.smtpUrl ? null : new OutboxMailer(db, logger, now)
+  const mailer = options.smtpUrl ? new SmtpMailer(options.smtpUrl, options.mailFrom, logger) : outbox!
+  const hasher = new PasswordHasher(options.scryptCost)
+  const accounts = new Accounts({ db, sessions, hasher, mailer, logger, siteOrigin: options.siteOrigin, now })
+  const sweeper = setInterval(() => accounts.sweep(), 60 * 60_000).unref()
+  const sessionToken = (req: Request) => parseCookies(req.headers.cookie ?? '')[sessions.cookie.name]
+
+  return {
+    db,
+    accounts,
+    sessions,
+    mailer,
+    outbox,
+    showOutbox: options.showOutbox,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    siteOrigin: options.siteOrigin,
+    loginUrl: `${options.appOrigin ?? options.siteOrigin}/app/`,
+    allowedOrigins: [options.siteOrigin, ...(options.appOrigin ? [options.appOrigin] : [])],
+    logger,
+    now,
+    sessionToken,
+    currentUser(req, res) {
+      const resumed = sessions.resume(sessionToken(req))
+      if (!resumed) return null
+      if (resumed.renewedCookie) res.append('Set-Cookie', resumed.renewedCookie)
+      return resumed.user
+    },
+    recordReferral(code, unique) {
+      db.prepare('INSERT INTO referral_hits (code, is_unique, created_at) VALUES (?, ?, ?)').run(code, unique ? 1 : 0, now())
+    },
+    async close() {
+      clearInterval(sweeper)
+      await mailer.idle()
+      if (mailer instanceof SmtpMailer) await mailer.close()
+      db.close()
+    },
+  }
+}

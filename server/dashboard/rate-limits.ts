@@ -1,0 +1,45 @@
+/**
+ * Per-address limits on the account routes, attached to the routes themselves (so no spelling
+ * of a path can go around them). IPv6 addresses count per /56, the block one customer gets.
+ */
+import type { RequestHandler } from 'express'
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit'
+
+export interface Limit {
+  /** Requests allowed per window from one address. */
+  limit: number
+  windowMs: number
+}
+
+export interface DashboardLimits {
+  login: Limit
+  register: Limit
+  reset: Limit
+}
+
+const MINUTE = 60_000
+
+export const DEFAULT_LIMITS: DashboardLimits = {
+  login: { limit: 10, windowMs: MINUTE },
+  register: { limit: 5, windowMs: 10 * MINUTE },
+  reset: { limit: 5, windowMs: 10 * MINUTE },
+}
+
+export function limiter({ limit, windowMs }: Limit): RequestHandler {
+  return rateLimit({
+    windowMs,
+    limit,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown', 56),
+    handler: (req, res) => {
+      const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime
+      const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000))
+      res
+        .status(429)
+        .set('Retry-After', String(seconds))
+        .set('Cache-Control', 'no-store')
+        .json({ message: `Too many attempts. Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.` })
+    },
+  })
+}

@@ -1,0 +1,45 @@
+/**
+ * The local dashboard, served at /app/ when no DASHBOARD_URL is set (and on its own by
+ * `npm run dashboard`): accounts, sessions, password reset with a mail outbox, the social
+ * sign-in stand-in, partner tracking, template cloning and a minimal app home.
+ *
+ *   const dashboard = createDashboard(options)   // options: DashboardOptions (context.ts)
+ *   app.use('/app', dashboard.router)
+ *   await dashboard.close()                      // on shutdown: pending mail, then the database
+ */
+import path from 'node:path'
+import express from 'express'
+import { projectRoot } from '../project-root.js'
+import { createDashboardContext, type DashboardContext, type DashboardOptions } from './context.js'
+import { sameOriginOnly } from './csrf.js'
+import { dashboardErrorHandler } from './errors.js'
+import { appHomeRoutes } from './routes/app-home.js'
+import { outboxRoutes } from './routes/outbox.js'
+import { partnerRoutes } from './routes/partners.js'
+import { socialRoutes } from './routes/social.js'
+import { userRoutes } from './routes/users.js'
+
+/** Account requests are small: an email, a password, the tracking context. */
+const BODY_LIMIT = '16kb'
+
+export interface Dashboard {
+  router: express.Router
+  context: DashboardContext
+  close(): Promise<void>
+}
+
+export function createDashboard(options: DashboardOptions): Dashboard {
+  const context = createDashboardContext(options)
+  const router = express.Router()
+
+  router.use('/static', express.static(path.join(projectRoot, 'server', 'dashboard', 'static'), { index: false, fallthrough: false, maxAge: '1h' }))
+  router.use(sameOriginOnly(context.allowedOrigins))
+  router.use(express.json({ limit: BODY_LIMIT }), express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 20 }))
+  for (const addRoutes of [userRoutes, socialRoutes, partnerRoutes, appHomeRoutes, outboxRoutes]) addRoutes(router, context)
+  router.use((_req, res) => {
+    res.status(404).set('Cache-Control', 'no-store').json({ message: 'Not found' })
+  })
+  router.use(dashboardErrorHandler)
+
+  return { router, context, close: () => context.close() }
+}

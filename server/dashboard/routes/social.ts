@@ -1,0 +1,73 @@
+/**
+ * `GET api/v1/socialauth-begin/google-oauth2/?mode=signup-popup|signin-popup`: a local page that
+ * stands in for the provider's consent screen (pick an account or type an email). Its form
+ * signs the visitor in, and the answer page tells the opener `signupComplete` {user, login_url,
+ * backend, is_new} by postMessage addressed to the site's origin only, then closes.
+ */
+import type { Router } from 'express'
+import { MESSAGES } from '../accounts.js'
+import type { DashboardContext } from '../context.js'
+import { FieldErrors } from '../errors.js'
+import { html, page, SafeHtml } from '../html.js'
+import { limiter } from '../rate-limits.js'
+
+const PROVIDER = 'google-oauth2'
+const MODES = new Set(['signup-popup', 'signin-popup'])
+const PATH = `/api/v1/socialauth-begin/${PROVIDER}/`
+
+function chooser(mode: string, suggestions: string[], error?: string) {
+  const heading = mode === 'signup-popup' ? 'Sign up with Google' : 'Log in with Google'
+  return page(
+    heading,
+    html`<main class="card">
+      <h1>${heading}</h1>
+      <p class="muted">This local stand-in for Google's sign-in screen runs only while no dashboard is configured.</p>
+      <form method="post" action="/app${PATH}?mode=${mode}" class="stack">
+        ${suggestions.length ? html`<fieldset><legend>Choose an account</legend>${suggestions.map((email) => html`<button name="email" value="${email}" class="account">${email}</button>`)}</fieldset>` : ''}
+        <label for="email">Or use another email</label>
+        <input id="email" name="email" type="email" autocomplete="email" ${error ? html`aria-invalid="true" aria-describedby="email-error"` : ''}>
+        ${error ? html`<p id="email-error" class="error">${error}</p>` : ''}
+        <button type="submit" class="primary">Continue</button>
+      </form>
+    </main>`,
+  )
+}
+
+export function socialRoutes(router: Router, context: DashboardContext): void {
+  router.get(PATH, (req, res) => {
+    const mode = typeof req.query.mode === 'string' ? req.query.mode : ''
+    if (!MODES.has(mode)) {
+      res.status(400).json({ errors: { mode: ['mode must be signup-popup or signin-popup'] } })
+      return
+    }
+    const current = context.currentUser(req, res)
+    res.set('Cache-Control', 'no-store').type('html').send(chooser(mode, current ? [current.email] : []))
+  })
+
+  router.post(PATH, limiter(context.limits.register), (req, res) => {
+    const mode = typeof req.query.mode === 'string' && MODES.has(req.query.mode) ? req.query.mode : 'signin-popup'
+    let signedIn
+    try {
+      signedIn = context.accounts.socialSignIn(req.body?.email, PROVIDER)
+    } catch (error) {
+      if (!(error instanceof FieldErrors)) throw error
+      res.status(400).set('Cache-Control', 'no-store').type('html').send(chooser(mode, [], error.fields.email ?? MESSAGES.emailInvalid))
+      return
+    }
+    const message = { type: 'signupComplete', user: signedIn.user, login_url: context.loginUrl, backend: PROVIDER, is_new: signedIn.isNew }
+    // The message and its one allowed target travel as inert JSON; the script posts them.
+    const data = JSON.stringify({ message, targetOrigin: context.siteOrigin }).replace(/</g, '\\u003c')
+    res
+      .set('Cache-Control', 'no-store')
+      .append('Set-Cookie', signedIn.cookie)
+      .type('html')
+      .send(
+        page(
+          'Signed in',
+          html`<main class="card"><h1>You are signed in</h1><p>This window closes by itself. If it stays open, close it and go back to the site.</p></main>
+            <script type="application/json" id="social-result">${new SafeHtml(data)}</script>`,
+          html`<script src="/app/static/social-complete.js" defer></script>`,
+        ),
+      )
+  })
+}
