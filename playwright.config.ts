@@ -1,3 +1,5 @@
+import os from 'node:os'
+import path from 'node:path'
 import { defineConfig } from '@playwright/test'
 import { browserPath } from './scripts/lib/browser.js'
 
@@ -6,6 +8,8 @@ import { browserPath } from './scripts/lib/browser.js'
  * Playwright's own (scripts/ensure-browser.ts, run by `npm test`, makes sure one is there).
  */
 const PORT = Number(process.env.E2E_PORT ?? 3210)
+/** A fresh local dashboard for every run: accounts and mail start empty. */
+const DATA_DIR = path.join(os.tmpdir(), `site-e2e-${PORT}`)
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -23,10 +27,19 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node dist/server/main.js',
+    command: `rm -rf '${DATA_DIR}' && node dist/server/main.js`,
     url: `http://localhost:${PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 30_000,
-    env: { PORT: String(PORT), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', PUBLIC_URL: `http://localhost:${PORT}` },
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: `http://localhost:${PORT}`,
+      DATA_DIR,
+      // The reset tests read the mail the local dashboard kept.
+      DASHBOARD_OUTBOX: 'true',
+    },
   },
 })

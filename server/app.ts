@@ -12,6 +12,10 @@ import { loadPriceList, type PriceList } from './api/prices.js'
 import type { Config } from './config.js'
 import { loadContent } from './content/store.js'
 import { createDashboard, type Dashboard } from './dashboard/router.js'
+import { localGateway, remoteGateway } from './dashboard/gateway.js'
+import { DEFAULT_LIMITS } from './dashboard/rate-limits.js'
+import { authActions } from './ssr/actions/auth.js'
+import { pageForms } from './ssr/forms.js'
 import type { DashboardOptions } from './dashboard/context.js'
 import { createGifferRouter, type GifferRouter } from './giffer/router.js'
 import { gifferOptionsFromEnv } from './giffer/config.js'
@@ -117,7 +121,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     dashboard = createDashboard({
       dataDir: config.dataDir,
       siteOrigin: config.publicOrigin,
-      appOrigin: config.APP_URL && new URL(config.APP_URL).origin,
+      appOrigin: config.APP_URL ? new URL(config.APP_URL).origin : undefined,
       smtpUrl: config.SMTP_URL,
       mailFrom: config.MAIL_FROM,
       showOutbox: config.NODE_ENV !== 'production' || config.DASHBOARD_OUTBOX,
@@ -155,7 +159,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
 
   app.use('/api', createApiRouter({ prices, holidays, now: overrides.now }))
 
-  const staticPaths = pages.filter((page) => !page.path?.match(/[:*]/)).map((page) => `/${page.path ?? ''}`)
+  const staticPaths = pages.filter((page) => !page.path?.match(/[:*]/) && !('private' in page)).map((page) => `/${page.path ?? ''}`)
   const sitemap = sitemapXml(config.publicOrigin, [...staticPaths, ...content.paths()])
   app.get('/sitemap.xml', (_req, res) => {
     res.type('application/xml').set('Cache-Control', 'public, max-age=3600').send(sitemap)
@@ -165,9 +169,21 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     res.type('text/plain').set('Cache-Control', 'public, max-age=3600').send(robots)
   })
 
+  const appOrigin = config.APP_URL ? new URL(config.APP_URL).origin : null
+  const accounts = localDashboard
+    ? localGateway(localDashboard)
+    : remoteGateway(config.DASHBOARD_URL!, config.publicOrigin, config.UPSTREAM_TIMEOUT_MS)
+  const actions = authActions({ accounts, origin: config.publicOrigin, appOrigin })
+  app.use(
+    pageForms({
+      allowedOrigins: [config.publicOrigin, ...(appOrigin ? [appOrigin] : [])],
+      limits: { ...DEFAULT_LIMITS, ...overrides.dashboard?.limits },
+    }),
+  )
   app.use(
     createPageHandler({
-      loaderFor: createServerLoaders({ content, prices, origin: config.publicOrigin }),
+      loaderFor: createServerLoaders({ content, prices, origin: config.publicOrigin, appOrigin, accounts }),
+      actionFor: (routeId) => actions[routeId],
       client,
       cache,
       origin: config.publicOrigin,

@@ -9,6 +9,8 @@ export interface RootData {
   cta: HomeContent['cta']
   /** Public origin of the site, for canonical and Open Graph URLs. */
   origin: string
+  /** The logged-in app's home: where the log-in link leads a visitor who is logged in. */
+  appBase: string
 }
 
 /** Every route with data: the root (the site's chrome) and each page. */

@@ -17,6 +17,11 @@ export interface PageRoute<Id extends string = string, Data = unknown, Module = 
    * depend on the components, whose types depend on the table through `usePageData`.
    */
   load: () => Promise<Module>
+  /**
+   * The page holds something of the visitor's own (a reset link's token): never stored in the
+   * page cache, sent with `Cache-Control: no-store`.
+   */
+  private?: true
   /** Never set: the type of what the page's loader returns, read by `PageData`. */
   readonly [pageData]?: Data
 }

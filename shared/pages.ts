@@ -1,5 +1,6 @@
 import { matchRoutes, type RouteObject } from 'react-router'
 import type { PageDataOf, PageIdOf, PageRoute } from './page-route.js'
+import { authPages } from './pages/auth.route.js'
 import { blogPages } from './pages/blog.route.js'
 import { contentPages } from './pages/content.route.js'
 import { faqPages } from './pages/faq.route.js'
@@ -23,6 +24,7 @@ export const pages = [
   ...blogPages,
   ...helpPages,
   ...useCasePages,
+  ...authPages,
   ...notFoundPages,
 ] as const satisfies readonly PageRoute[]
 
@@ -38,12 +40,17 @@ const matchingRoutes: RouteObject[] = [{ path: '/', children: pages.map(({ id, p
 const knownPaths = new Map<string, boolean>()
 const KNOWN_PATHS_MAX = 2000
 
+/** The id of the page drawn at a path (the not-found page for unknown paths). */
+export function pageIdAt(pathname: string): PageId | undefined {
+  return matchRoutes(matchingRoutes, pathname)?.at(-1)?.route.id as PageId | undefined
+}
+
 /** Whether a path is drawn by this router (and so can be reached without a full page load). */
 export function isRouterPath(pathname: string): boolean {
   const known = knownPaths.get(pathname)
   if (known !== undefined) return known
-  const matches = matchRoutes(matchingRoutes, pathname)
-  const answer = matches !== null && matches[matches.length - 1]?.route.id !== 'not-found'
+  const id = pageIdAt(pathname)
+  const answer = id !== undefined && id !== 'not-found'
   if (knownPaths.size >= KNOWN_PATHS_MAX) knownPaths.clear()
   knownPaths.set(pathname, answer)
   return answer

@@ -3,6 +3,8 @@ import { isRouteErrorResponse, type HydrationState, type StaticHandlerContext } 
 /** What the browser needs to hydrate the server's page: each route's loader data and error, as JSON. */
 interface PageState {
   loaderData: Record<string, unknown>
+  /** The answer to a form posted without JavaScript, by route id. */
+  actionData?: Record<string, unknown> | null
   errors: Record<string, SerializedError> | null
 }
 
@@ -28,7 +30,7 @@ function serializeErrors(errors: StaticHandlerContext['errors']): PageState['err
  * line separators means no string in the data can close the tag or break the parse.
  */
 export function serializePageState(context: StaticHandlerContext): string {
-  const state: PageState = { loaderData: context.loaderData, errors: serializeErrors(context.errors) }
+  const state: PageState = { loaderData: context.loaderData, actionData: context.actionData, errors: serializeErrors(context.errors) }
   return JSON.stringify(state).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
@@ -45,5 +47,5 @@ export function readPageState(json: string): HydrationState {
         ]),
       )
     : null
-  return { loaderData: state.loaderData, errors }
+  return { loaderData: state.loaderData, actionData: state.actionData ?? null, errors }
 }

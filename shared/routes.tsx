@@ -1,4 +1,4 @@
-import type { LoaderFunction, RouteObject } from 'react-router'
+import type { ActionFunction, LoaderFunction, RouteObject } from 'react-router'
 import { PageErrorBoundary } from './layout/PageError.js'
 import { RootErrorBoundary, RootLayout } from './layout/Root.js'
 import type { RouteId } from './page-data.js'
@@ -10,7 +10,13 @@ import { pages } from './pages.js'
  */
 export type LoaderFor = (routeId: RouteId) => LoaderFunction
 
-export function createRoutes(loaderFor: LoaderFor): RouteObject[] {
+/**
+ * The server's handlers of forms posted without JavaScript (server/ssr/actions/); the browser
+ * has none, its scripts call the APIs themselves.
+ */
+export type ActionFor = (routeId: RouteId) => ActionFunction | undefined
+
+export function createRoutes(loaderFor: LoaderFor, actionFor: ActionFor = () => undefined): RouteObject[] {
   return [
     {
       id: 'root',
@@ -22,7 +28,7 @@ export function createRoutes(loaderFor: LoaderFor): RouteObject[] {
       shouldRevalidate: () => false,
       children: pages.map((page) => {
         const lazy = async () => ({ Component: (await page.load()).default })
-        const shared = { id: page.id, loader: loaderFor(page.id), ErrorBoundary: PageErrorBoundary, handle: { module: page.module }, lazy }
+        const shared = { id: page.id, loader: loaderFor(page.id), action: actionFor(page.id), ErrorBoundary: PageErrorBoundary, handle: { module: page.module, private: 'private' in page && page.private }, lazy }
         return page.path === undefined ? { ...shared, index: true as const } : { ...shared, path: page.path }
       }),
     },

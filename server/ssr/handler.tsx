@@ -6,11 +6,12 @@ import {
   createStaticHandler,
   createStaticRouter,
   isRouteErrorResponse,
+  matchRoutes,
   StaticRouterProvider,
   type StaticHandlerContext,
 } from 'react-router'
 import { ShellContext } from '../../shared/layout/shell.js'
-import { createRoutes, type LoaderFor } from '../../shared/routes.js'
+import { createRoutes, type ActionFor, type LoaderFor } from '../../shared/routes.js'
 import { serializePageState } from '../../shared/router-state.js'
 import type { DocumentAssets } from '../../shared/site.js'
 import type { ClientAssets } from './manifest.js'
@@ -24,6 +25,8 @@ const MAX_CACHED_URL_LENGTH = 300
 
 export interface PageHandlerOptions {
   loaderFor: LoaderFor
+  /** Handlers of forms posted to pages without JavaScript; their requests arrive with a parsed urlencoded body. */
+  actionFor?: ActionFor
   client: ClientAssets | null
   cache: PageCache
   origin: string
@@ -65,13 +68,32 @@ function serverTiming(loaderMs: number, renderMs?: number): string {
 
 function toFetchRequest(req: ExpressRequest, origin: string, signal: AbortSignal): Request {
   // The origin is configured, never taken from the Host header.
-  return new Request(origin + req.originalUrl, { method: 'GET', signal, headers: { accept: req.get('accept') ?? '*/*' } })
+  const headers = { accept: req.get('accept') ?? '*/*', cookie: req.get('cookie') ?? '' }
+  if (req.method !== 'POST') return new Request(origin + req.originalUrl, { method: 'GET', signal, headers })
+  const fields = new URLSearchParams()
+  const body: Record<string, unknown> = req.body && typeof req.body === 'object' ? req.body : {}
+  for (const [name, value] of Object.entries(body)) if (typeof value === 'string') fields.append(name, value)
+  return new Request(origin + req.originalUrl, {
+    method: 'POST',
+    signal,
+    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    body: fields,
+  })
 }
 
-export function createPageHandler({ loaderFor, client, cache, origin, logger }: PageHandlerOptions) {
+/** Pages that carry something of the visitor's own (a reset link's token) are never stored. */
+const isPrivate = (context: StaticHandlerContext) =>
+  context.matches.some((match) => (match.route.handle as { private?: boolean } | undefined)?.private)
+
+export function createPageHandler({ loaderFor, actionFor, client, cache, origin, logger }: PageHandlerOptions) {
   const manifest = client?.manifest
   const css = client?.css ?? ''
-  const staticHandler = createStaticHandler(createRoutes(loaderFor))
+  const staticHandler = createStaticHandler(createRoutes(loaderFor, actionFor))
+  /** Whether the page at a path takes a form: its deepest route has an action. */
+  const acceptsPost = (path: string) => {
+    const matches = matchRoutes(staticHandler.dataRoutes, path)
+    return Boolean(matches?.at(-1)?.route.action)
+  }
 
   const assetsFor = (context: StaticHandlerContext): DocumentAssets => {
     if (!manifest) return { modules: [] }
@@ -100,9 +122,9 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
   }
 
   return async function handlePage(req: ExpressRequest, res: ExpressResponse) {
-    // Pages are only read; this is the last handler, so other methods end here.
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.status(405).set('Allow', 'GET, HEAD').type('text/plain').send('Method not allowed')
+    // Pages are read; a few take a form (POST). This is the last handler, so other methods end here.
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !(req.method === 'POST' && acceptsPost(req.path))) {
+      res.status(405).set('Allow', acceptsPost(req.path) ? 'GET, HEAD, POST' : 'GET, HEAD').type('text/plain').send('Method not allowed')
       return
     }
     const controller = new AbortController()
@@ -127,7 +149,8 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
     if (controller.signal.aborted) return
     if (context instanceof Response) {
       const location = context.headers.get('Location')
-      if (context.status >= 300 && context.status < 400 && location) return res.redirect(context.status, location)
+      for (const cookie of context.headers.getSetCookie()) res.append('Set-Cookie', cookie)
+      if (context.status >= 300 && context.status < 400 && location) return res.set('Cache-Control', 'no-store').redirect(context.status, location)
       res.status(context.status).end()
       return
     }
@@ -146,7 +169,8 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
     const assets = assetsFor(context)
     const shell = { assets, css, pageState: serializePageState(context) }
     const cacheKey = req.originalUrl
-    const cacheable = cache.enabled && context.statusCode === 200 && cacheKey.length <= MAX_CACHED_URL_LENGTH
+    const personal = req.method === 'POST' || isPrivate(context)
+    const cacheable = cache.enabled && !personal && context.statusCode === 200 && cacheKey.length <= MAX_CACHED_URL_LENGTH
     let failed = false
     let timeout: NodeJS.Timeout | undefined
 
@@ -161,6 +185,10 @@ export function createPageHandler({ loaderFor, client, cache, origin, logger }: 
         onShellReady() {
           res.status(context.statusCode)
           setPageHeaders(res)
+          if (personal) res.setHeader('Cache-Control', 'no-store')
+          for (const [name, value] of context.actionHeaders ? Object.values(context.actionHeaders).flatMap((headers) => [...headers]) : []) {
+            if (name.toLowerCase() === 'retry-after') res.setHeader('Retry-After', value)
+          }
           res.setHeader('Server-Timing', serverTiming(loaded - started, performance.now() - loaded))
           const tee = new TeeToResponse(res)
           tee.on('finish', () => {

@@ -1,4 +1,5 @@
 import type { LoaderFor } from '../../shared/routes.js'
+import { authLoaders } from './loaders/auth.js'
 import { blogLoaders } from './loaders/blog.js'
 import { contentLoaders } from './loaders/content.js'
 import { faqLoaders } from './loaders/faq.js'
@@ -27,6 +28,7 @@ export function createServerLoaders(dependencies: LoaderDependencies): LoaderFor
     ...blogLoaders(dependencies),
     ...helpLoaders(dependencies),
     ...useCaseLoaders(dependencies),
+    ...authLoaders(dependencies),
     ...notFoundLoaders(),
   }
   return (routeId) => loaders[routeId]

@@ -1,6 +1,8 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
 import { useLocation } from 'react-router'
+import { checkLogin, isLoggedIn } from '../auth/session.js'
 import { SiteLink } from '../components/SiteLink.js'
+import { usePageData } from '../page-data.js'
 import type { NavGroup, SiteNav } from '../schemas/content.js'
 import { SITE_NAME } from '../site.js'
 
@@ -93,7 +95,42 @@ function NavMenu({ group, open, onToggle }: MenuProps) {
   )
 }
 
+/** The log-in and sign-up overlay, fetched the first time it opens. */
+const AuthDialog = lazy(() => import('../auth/AuthDialog.js'))
+
+/** The marker on <html> that says a visitor is logged in (styles and scripts may read it). */
+export const HAS_USER_ATTRIBUTE = 'data-has-user'
+
+/**
+ * Whether the visitor is logged in, from the session check (remembered a minute per tab). Until
+ * it answers, and without JavaScript, the links are the anonymous ones.
+ */
+function useLoggedIn(): boolean {
+  const [loggedIn, setLoggedIn] = useState(false)
+  useEffect(() => {
+    let live = true
+    void checkLogin().then((check) => {
+      if (!live) return
+      const yes = isLoggedIn(check)
+      setLoggedIn(yes)
+      document.documentElement.toggleAttribute(HAS_USER_ATTRIBUTE, yes)
+    })
+    return () => {
+      live = false
+    }
+  }, [])
+  return loggedIn
+}
+
+/** A plain left click, which the overlay may take over; others (new tab, new window) keep the link. */
+const isPlainClick = (event: MouseEvent) => event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey
+
+const AUTH_PAGES = new Set(['/login/', '/start/', '/reset/', '/reset/new/'])
+
 export function SiteHeader({ nav }: { nav: SiteNav }) {
+  const { origin, appBase } = usePageData('root')
+  const loggedIn = useLoggedIn()
+  const [dialog, setDialog] = useState<'login' | 'signup' | null>(null)
   const [openGroup, setOpenGroup] = useState<string | null>(null)
   const [mobileOpen, setMobileOpen] = useState(false)
   const headerRef = useRef<HTMLElement>(null)
@@ -103,7 +140,16 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
   useEffect(() => {
     setOpenGroup(null)
     setMobileOpen(false)
+    setDialog(null)
   }, [location.key])
+
+  // On the auth pages themselves the links lead to the pages; elsewhere they open the overlay.
+  const openDialog = (kind: 'login' | 'signup') => (event: MouseEvent) => {
+    if (AUTH_PAGES.has(location.pathname) || !isPlainClick(event)) return
+    event.preventDefault()
+    setMobileOpen(false)
+    setDialog(kind)
+  }
 
   // A click or tap outside the header closes an open menu.
   useEffect(() => {
@@ -181,15 +227,28 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
             )}
           </ul>
           <div className="nav-actions">
-            <a href="/login/" className="button button-ghost">
-              Log in
-            </a>
-            <a href="/start/" className="button button-primary">
-              Get started free
-            </a>
+            {loggedIn ? (
+              <a href={appBase} className="button button-primary">
+                Go to dashboard
+              </a>
+            ) : (
+              <>
+                <a href="/login/" className="button button-ghost" onClick={openDialog('login')}>
+                  Log in
+                </a>
+                <a href="/start/" className="button button-primary" onClick={openDialog('signup')}>
+                  Get started free
+                </a>
+              </>
+            )}
           </div>
         </nav>
       </div>
+      {dialog && (
+        <Suspense fallback={null}>
+          <AuthDialog kind={dialog} siteOrigin={origin} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
     </header>
   )
 }

@@ -4,6 +4,7 @@
  * anonymous visitor to sign up first with the clone as the place to come back to.
  */
 import type { Request, Response, Router } from 'express'
+import { safeNext } from '../../../shared/auth/next.js'
 import type { DashboardContext } from '../context.js'
 import { html, page } from '../html.js'
 
@@ -41,6 +42,12 @@ export function appHomeRoutes(router: Router, context: DashboardContext): void {
     const user = context.currentUser(req, res)
     if (!user) {
       res.redirect(302, '/login/?next=%2Fapp%2F')
+      return
+    }
+    // After a log-in the forms send the visitor here with where they were going (a clone).
+    const next = safeNext(typeof req.query.next === 'string' ? req.query.next : null, context.siteOrigin)
+    if (next?.startsWith('/app/') && next !== '/app/') {
+      res.set('Cache-Control', 'no-store').redirect(302, next)
       return
     }
     res.set('Cache-Control', 'no-store').type('html').send(appHome(context, user))

@@ -2,12 +2,17 @@ import { data, type LoaderFunctionArgs } from 'react-router'
 import type { RouteData, RouteId } from '../../../shared/page-data.js'
 import type { PriceList } from '../../api/prices.js'
 import type { ContentStore } from '../../content/store.js'
+import type { AccountsGateway } from '../../dashboard/gateway.js'
 
 /** What the server's loaders read: the content and prices loaded at start-up, never the disk. */
 export interface LoaderDependencies {
   content: ContentStore
   prices: PriceList
   origin: string
+  /** The logged-in app's origin (APP_URL), an allowed `next`. */
+  appOrigin: string | null
+  /** The dashboard's account calls: the new-password page asks whether its link still works. */
+  accounts: AccountsGateway
 }
 
 /** A route's loader on the server: returns the route's data, or throws `notFound()`. */

@@ -1,0 +1,56 @@
+/**
+ * The session check every page makes (so it stays small: it is in every page's script): is
+ * someone logged in? `login_check`, remembered for 60 s in session storage.
+ */
+
+export interface AuthUser {
+  id: number | string
+  email?: string
+}
+
+export interface LoginCheck {
+  status: string
+  user?: AuthUser
+}
+
+const LOGIN_CHECK_URL = '/app/api/v2/users/login_check'
+const LOGIN_CHECK_KEY = 'pl_login_check'
+/** The session check is asked at most once a minute per tab. */
+export const LOGIN_CHECK_CACHE_MS = 60_000
+const TIMEOUT_MS = 20_000
+
+export function storage(): Storage | null {
+  try {
+    return window.sessionStorage
+  } catch {
+    return null
+  }
+}
+
+/** Makes the next check ask the server (after a log-in, or a message saying one happened). */
+export function forgetLoginCheck(): void {
+  storage()?.removeItem(LOGIN_CHECK_KEY)
+}
+
+export async function checkLogin(now = Date.now()): Promise<LoginCheck | null> {
+  const cached = storage()?.getItem(LOGIN_CHECK_KEY)
+  if (cached) {
+    try {
+      const { at, result } = JSON.parse(cached) as { at: number; result: LoginCheck }
+      if (now - at >= 0 && now - at < LOGIN_CHECK_CACHE_MS) return result
+    } catch {
+      // A damaged entry is asked again.
+    }
+  }
+  try {
+    const response = await fetch(LOGIN_CHECK_URL, { credentials: 'include', headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) })
+    if (!response.ok) return null
+    const result = (await response.json()) as LoginCheck
+    storage()?.setItem(LOGIN_CHECK_KEY, JSON.stringify({ at: now, result }))
+    return result
+  } catch {
+    return null
+  }
+}
+
+export const isLoggedIn = (check: LoginCheck | null) => Boolean(check?.user)
