@@ -5,10 +5,14 @@
  * asked for with a browser's Accept-Encoding, with the cache on (each request a miss that is
  * stored) and off (a plain render). The servers run as their own processes on loopback; the
  * ratios are what to compare.
+ *
+ * Last, log-ins at full speed (scrypt N=2^17, as in production: each from another address, so
+ * the per-address limit stays out of the way) alone, and what they do to `/` meanwhile.
  */
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
+import os from 'node:os'
 import autocannon from 'autocannon'
 import { root, startProcess, stop } from './lib/server-process.js'
 
@@ -104,3 +108,44 @@ console.log(row('bare node:http', bareResult))
 console.log(`ratio site / bare ${ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}); without the page cache ${(uncachedResult.requests.average / bareResult.requests.average).toFixed(3)}`)
 const missCost = plainResult.requests.average / missResult.requests.average
 console.log(`a cache miss costs ${missCost.toFixed(2)}× a plain render (target ≤ ${MISS_TARGET_RATIO})`)
+
+// 4. Log-ins: what scrypt at production cost allows, and whether pages stay fast meanwhile.
+const LOGIN_CONNECTIONS = 4
+const PAGE_CONNECTIONS = 10
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-site-'))
+const accounts = await startProcess(['dist/server/main.js'], { ...siteEnv, DATA_DIR: dataDir, LOG_LEVEL: 'warn' })
+const siteOrigin = 'http://localhost:3000'
+const account = { email: 'bench@example.com', password: 'violet kettle zebra 42' }
+const registered = await fetch(`http://127.0.0.1:${accounts.port}/app/api/v1/users/register`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', origin: siteOrigin },
+  body: JSON.stringify(account),
+})
+if (registered.status !== 201) throw new Error(`sign-up for the bench answered ${registered.status}`)
+let address = 0
+const logins = (duration: number) =>
+  autocannon({
+    url: `http://127.0.0.1:${accounts.port}/app/api/v1/users/login?dual=1`,
+    connections: LOGIN_CONNECTIONS,
+    duration,
+    title: 'log-ins',
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: siteOrigin },
+    body: JSON.stringify(account),
+    requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-forwarded-for': `10.9.${(address >> 8) & 255}.${address++ & 255}` } }) }],
+  })
+const pages = (duration: number) => autocannon({ url: `http://127.0.0.1:${accounts.port}/`, connections: PAGE_CONNECTIONS, duration, title: 'pages' })
+await pages(WARM_UP_S)
+const pagesAlone = await pages(DURATION_S)
+const loginsAlone = await logins(DURATION_S)
+const [pagesDuringLogins, loginsWithPages] = await Promise.all([pages(DURATION_S), logins(DURATION_S)])
+await stop(accounts.child)
+fs.rmSync(dataDir, { recursive: true, force: true })
+for (const result of [loginsAlone, loginsWithPages]) {
+  if (result.non2xx > 0) throw new Error(`log-ins: ${result.non2xx} answers were not 2xx`)
+}
+console.log(`\nlog-ins (scrypt N=2^17, r=8, p=1), ${LOGIN_CONNECTIONS} connections; GET / with ${PAGE_CONNECTIONS} connections; ${DURATION_S} s each`)
+console.log(row('log-ins alone', loginsAlone))
+console.log(row('GET / alone', pagesAlone))
+console.log(row('GET / + log-ins', pagesDuringLogins))
+console.log(row('log-ins + GET /', loginsWithPages))

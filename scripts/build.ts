@@ -98,6 +98,7 @@ async function buildServer() {
   const entries = {
     main: 'server/main.ts',
     giffer: 'server/giffer/main.ts',
+    dashboard: 'server/dashboard/main.ts',
     'render.worker': 'server/giffer/render.worker.ts',
   }
   await esbuild.build({

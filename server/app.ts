@@ -121,7 +121,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     dashboard = createDashboard({
       dataDir: config.dataDir,
       siteOrigin: config.publicOrigin,
-      appOrigin: config.APP_URL ? new URL(config.APP_URL).origin : undefined,
+      appUrl: config.APP_URL,
       smtpUrl: config.SMTP_URL,
       mailFrom: config.MAIL_FROM,
       showOutbox: config.NODE_ENV !== 'production' || config.DASHBOARD_OUTBOX,
@@ -182,7 +182,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   )
   app.use(
     createPageHandler({
-      loaderFor: createServerLoaders({ content, prices, origin: config.publicOrigin, appOrigin, accounts }),
+      loaderFor: createServerLoaders({ content, prices, origin: config.publicOrigin, appOrigin, appBase: config.APP_URL ?? `${config.publicOrigin}/app/`, accounts }),
       actionFor: (routeId) => actions[routeId],
       client,
       cache,

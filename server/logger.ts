@@ -26,6 +26,12 @@ export function createLogger(config: { LOG_LEVEL: LogLevel }): Logger {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
+/** Query parameters that carry secrets (a reset link's token): logged as `[redacted]`. */
+const SECRET_PARAMETERS = /([?&](?:token|password)=)[^&#]*/gi
+
+/** A request URL fit for the log. */
+export const loggableUrl = (url: string) => url.replace(SECRET_PARAMETERS, '$1[redacted]')
+
 /** How often repeated load-shedding answers are summed up in one line. */
 export const BACK_PRESSURE_INTERVAL_MS = 10_000
 
@@ -103,7 +109,7 @@ export function requestLogger(logger: Logger, backPressure = new BackPressureLog
       req: (req: { id: string; method: string; url: string; remoteAddress?: string; headers: Record<string, string | undefined> }) => ({
         id: req.id,
         method: req.method,
-        url: req.url,
+        url: loggableUrl(req.url),
         remoteAddress: req.remoteAddress,
         userAgent: req.headers['user-agent'],
       }),

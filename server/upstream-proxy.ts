@@ -4,6 +4,7 @@ import type { RequestHandler } from 'express'
 import { createProxyMiddleware, fixRequestBody } from 'http-proxy-middleware'
 import type { Logger } from 'pino'
 import { errorBody } from './errors.js'
+import { loggableUrl } from './logger.js'
 
 export interface UpstreamProxyOptions {
   /** The upstream origin (and optional base path), e.g. `http://giffer.internal:3001`. */
@@ -17,9 +18,10 @@ export interface UpstreamProxyOptions {
 
 type MountedRequest = IncomingMessage & { baseUrl?: string; originalUrl?: string }
 
-/** Cookie path on the site: the upstream's path under the mount prefix (`Path=/` → `Path=/giffer`). */
+/** Cookie path on the site: the upstream's path under the mount prefix (`Path=/` → `Path=/giffer`), except for `__Host-` cookies. */
 export function rescopeCookiePath(cookie: string, prefix: string): string {
-  if (!prefix) return cookie
+  // A `__Host-` cookie must keep Path=/ (browsers refuse it otherwise); it is host-only already.
+  if (!prefix || cookie.startsWith('__Host-')) return cookie
   return cookie.replace(/;\s*path=([^;]*)/i, (_match, value: string) => {
     const upstreamPath = value.trim()
     const path = upstreamPath === '' || upstreamPath === '/' ? prefix : `${prefix}${upstreamPath.startsWith('/') ? '' : '/'}${upstreamPath}`
@@ -63,7 +65,7 @@ export function createUpstreamProxy({ target, name, timeoutMs, logger }: Upstrea
       },
       error(error: Error, req: MountedRequest, res: ServerResponse | Socket) {
         const slow = timedOut.has(req)
-        logger.warn({ err: error, upstream: name, url: req.originalUrl ?? req.url, timedOut: slow }, 'upstream request failed')
+        logger.warn({ err: error, upstream: name, url: loggableUrl(req.originalUrl ?? req.url ?? ''), timedOut: slow }, 'upstream request failed')
         if (!('setHeader' in res)) {
           res.destroy()
           return

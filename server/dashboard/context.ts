@@ -19,8 +19,8 @@ export interface DashboardOptions {
   databaseFile?: string
   /** The site's public origin: reset links, the postMessage target, the allowed request origin. */
   siteOrigin: string
-  /** The logged-in app's origin (APP_URL); unset: this dashboard's own `/app/`. */
-  appOrigin?: string
+  /** The logged-in app (APP_URL), where a log-in leads; unset: this dashboard's own `/app/`. */
+  appUrl?: string
   smtpUrl?: string
   mailFrom: string
   /** Whether the outbox page is served (never in production unless asked). */
@@ -78,8 +78,8 @@ export function createDashboardContext(options: DashboardOptions): DashboardCont
     showOutbox: options.showOutbox,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     siteOrigin: options.siteOrigin,
-    loginUrl: `${options.appOrigin ?? options.siteOrigin}/app/`,
-    allowedOrigins: [options.siteOrigin, ...(options.appOrigin ? [options.appOrigin] : [])],
+    loginUrl: options.appUrl ?? `${options.siteOrigin}/app/`,
+    allowedOrigins: [options.siteOrigin, ...(options.appUrl ? [new URL(options.appUrl).origin] : [])],
     logger,
     now,
     sessionToken,

@@ -135,6 +135,7 @@ describe('cookie path re-scoping', () => {
     ['a=1; path=/x/y; Secure', '/app', 'a=1; Path=/app/x/y; Secure'],
     ['a=1', '/app', 'a=1'],
     ['a=1; Path=/', '', 'a=1; Path=/'],
+    ['__Host-s=1; Path=/; Secure; HttpOnly', '/app', '__Host-s=1; Path=/; Secure; HttpOnly'],
   ])('%s under %s becomes %s', (cookie, prefix, expected) => {
     expect(rescopeCookiePath(cookie, prefix)).toBe(expected)
   })

@@ -11,6 +11,8 @@ export interface LoaderDependencies {
   origin: string
   /** The logged-in app's origin (APP_URL), an allowed `next`. */
   appOrigin: string | null
+  /** Where the logged-in app is: APP_URL, or the local dashboard's `/app/`. */
+  appBase: string
   /** The dashboard's account calls: the new-password page asks whether its link still works. */
   accounts: AccountsGateway
 }

@@ -1,0 +1,37 @@
+import { Writable } from 'node:stream'
+import { pino } from 'pino'
+import request from 'supertest'
+import { describe, expect, it } from 'vitest'
+import { loggableUrl } from '../../server/logger.js'
+import { testSite } from './app.js'
+
+/** A site whose log lines are kept in memory. */
+function siteWithLog() {
+  const lines: string[] = []
+  const sink = new Writable({
+    write(chunk, _encoding, callback) {
+      lines.push(...String(chunk).split('\n').filter(Boolean))
+      callback()
+    },
+  })
+  const { app } = testSite({}, { logger: pino({ level: 'info' }, sink) })
+  return { app, lines }
+}
+
+describe('request log', () => {
+  it('never writes a reset token or a password from the URL', async () => {
+    const { app, lines } = siteWithLog()
+    const token = 'Zzbs6Qr0R9B2rI_fIdxjkbZohM2eGCsEcCW3Yhky5IQ'
+    await request(app).get(`/reset/new/?token=${token}`).expect(200)
+    await request(app).get(`/app/api/v2/users/login_check?password=hunter2hunter2`).expect(200)
+    const log = lines.join('\n')
+    expect(log).toContain('/reset/new/?token=[redacted]')
+    expect(log).not.toContain(token)
+    expect(log).not.toContain('hunter2hunter2')
+  })
+
+  it('keeps the other parameters of a URL', () => {
+    expect(loggableUrl('/x/?a=1&token=secret&b=2#f')).toBe('/x/?a=1&token=[redacted]&b=2#f')
+    expect(loggableUrl('/pricing/?currency=USD')).toBe('/pricing/?currency=USD')
+  })
+})
