@@ -23,9 +23,14 @@ export function dashboardSite(env: Record<string, string> = {}, dashboard: AppOv
 let counter = 0
 export const freshEmail = () => `person${counter++}@example.com`
 
+/** Every Set-Cookie header of a response. */
+export function setCookies(response: request.Response): string[] {
+  return ([] as string[]).concat(response.headers['set-cookie'] ?? [])
+}
+
 /** The `name=value` of a Set-Cookie header, for sending back. */
 export function sessionCookieOf(response: request.Response): string {
-  const cookies = ([] as string[]).concat(response.headers['set-cookie'] ?? [])
+  const cookies = setCookies(response)
   const session = cookies.find((cookie) => /^(__Host-)?pl_auth=/.test(cookie))
   expect(session, 'a session cookie was set').toBeTruthy()
   return session!.split(';')[0]!
