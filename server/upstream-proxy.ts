@@ -33,11 +33,25 @@ export function rescopeCookiePath(cookie: string, prefix: string): string {
  * Forwards a mounted path to an upstream service (`app.use('/giffer', proxy)`: the prefix is
  * already stripped). A slow upstream gets a 504 JSON body, an unreachable or failing one a 502;
  * cookies it sets are scoped to the site (no Domain, Path under the mount prefix), and its
- * redirects to its own root stay under the prefix.
+ * redirects within its own base path stay under the prefix.
  */
 export function createUpstreamProxy({ target, name, timeoutMs, logger }: UpstreamProxyOptions): RequestHandler {
   const timedOut = new WeakSet<IncomingMessage>()
-  const targetOrigin = new URL(target).origin
+  const targetUrl = new URL(target)
+  const targetOrigin = targetUrl.origin
+  const targetBase = targetUrl.pathname.replace(/\/+$/, '')
+
+  /**
+   * An upstream redirect to a path under the target's own base path (or anywhere, when the
+   * target has none) stays under the mount prefix; a path outside it is a page of the site.
+   */
+  function siteLocation(location: string, prefix: string): string {
+    const path = location.startsWith(`${targetOrigin}/`) ? location.slice(targetOrigin.length) : location
+    if (!path.startsWith('/') || path.startsWith('//')) return location
+    if (!targetBase) return `${prefix}${path}`
+    if (path === targetBase || path.startsWith(`${targetBase}/`) || path.startsWith(`${targetBase}?`)) return `${prefix}${path.slice(targetBase.length)}`
+    return path
+  }
 
   const proxy = createProxyMiddleware<MountedRequest, ServerResponse>({
     target,
@@ -58,10 +72,7 @@ export function createUpstreamProxy({ target, name, timeoutMs, logger }: Upstrea
         const cookies = proxyRes.headers['set-cookie']
         if (cookies) proxyRes.headers['set-cookie'] = cookies.map((cookie) => rescopeCookiePath(cookie, prefix))
         const location = proxyRes.headers.location
-        if (prefix && location) {
-          const absolute = location.startsWith(targetOrigin) ? location.slice(targetOrigin.length) : location
-          if (absolute.startsWith('/') && !absolute.startsWith('//')) proxyRes.headers.location = `${prefix}${absolute}`
-        }
+        if (prefix && location) proxyRes.headers.location = siteLocation(location, prefix)
       },
       error(error: Error, req: MountedRequest, res: ServerResponse | Socket) {
         const slow = timedOut.has(req)

@@ -1,0 +1,127 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import { pino } from 'pino'
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDashboard, type Dashboard } from '../../server/dashboard/router.js'
+import { TEST_SCRYPT_COST, testSite } from '../routes/app.js'
+import { ORIGIN, PASSWORD, SITE, freshEmail, setCookies } from './helpers.js'
+
+function listen(app: http.RequestListener): Promise<{ server: http.Server; url: string }> {
+  return new Promise((resolve) => {
+    const server = http.createServer(app)
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }))
+  })
+}
+
+const close = (server: http.Server) => new Promise((resolve) => server.close(resolve))
+
+/** The dashboard as it runs on its own: its router at /app on another port. */
+let upstream: { server: http.Server; url: string; dashboard: Dashboard }
+/** An upstream that never answers. */
+let silent: { server: http.Server; url: string }
+const held: http.ServerResponse[] = []
+
+beforeAll(async () => {
+  const dashboard = createDashboard({
+    dataDir: '',
+    databaseFile: ':memory:',
+    siteOrigin: SITE,
+    mailFrom: 'Site <no-reply@site.example>',
+    showOutbox: true,
+    logger: pino({ level: 'silent' }),
+    scryptCost: TEST_SCRYPT_COST,
+  })
+  const app = express()
+  app.set('trust proxy', 'loopback')
+  app.use('/app', dashboard.router)
+  upstream = { ...(await listen(app)), dashboard }
+  silent = await listen((_req, res) => void held.push(res))
+})
+
+afterAll(async () => {
+  for (const res of held) res.destroy()
+  await Promise.all([close(upstream.server), close(silent.server), upstream.dashboard.close()])
+})
+
+const proxiedSite = (dashboardUrl = `${upstream.url}/app`, env: Record<string, string> = {}) => testSite({ DASHBOARD_URL: dashboardUrl, ...env })
+
+describe('the site with DASHBOARD_URL', () => {
+  it('runs no dashboard of its own', () => {
+    expect(proxiedSite().dashboard).toBeUndefined()
+  })
+
+  it('forwards account calls with their JSON body and keeps the session cookie a host cookie of the site', async () => {
+    const { app } = proxiedSite()
+    const email = freshEmail()
+    const response = await request(app).post('/app/api/v1/users/register').set(ORIGIN).send({ email, password: PASSWORD }).expect(201)
+    expect(response.body).toMatchObject({ user: { email }, login_url: `${SITE}/app/`, is_new: true })
+    const [cookie] = setCookies(response)
+    // A __Host- cookie must keep Path=/ and carry no Domain, or browsers drop it.
+    expect(cookie).toMatch(/^__Host-pl_auth=[\w-]{43}; Max-Age=604800; Path=\/; HttpOnly; Secure; SameSite=Lax$/)
+    const check = await request(app).get('/app/api/v2/users/login_check').set('Cookie', cookie!.split(';')[0]!).expect(200)
+    expect(check.body).toEqual({ status: 'ok', user: { id: expect.any(Number), email } })
+  })
+
+  it('passes the dashboard’s own refusals through: a cross-site post is 403 upstream too', async () => {
+    const { app } = proxiedSite()
+    const response = await request(app).post('/app/api/v1/users/login?dual=1').set('Origin', 'https://evil.example').send({ email: 'a@example.com', password: PASSWORD }).expect(403)
+    expect(response.body).toEqual({ message: 'Cross-site request refused.' })
+  })
+
+  it('keeps redirects of the dashboard on the site: the anonymous clone goes to sign-up', async () => {
+    const { app } = proxiedSite()
+    const response = await request(app).get('/app/clone/ab12cd34').expect(302)
+    expect(response.headers.location).toBe('/start/?next=%2Fapp%2Fclone%2Fab12cd34')
+    const home = await request(app).get('/app/').expect(302)
+    expect(home.headers.location).toBe('/login/?next=%2Fapp%2F')
+  })
+
+  it('keeps redirects within the dashboard’s base path under /app', async () => {
+    const { app } = proxiedSite()
+    const registered = await request(app).post('/app/api/v1/users/register').set(ORIGIN).send({ email: freshEmail(), password: PASSWORD }).expect(201)
+    const cookie = setCookies(registered)[0]!.split(';')[0]!
+    const clone = await request(app).get('/app/clone/ab12cd34').set('Cookie', cookie).expect(302)
+    expect(clone.headers.location).toBe('/app/')
+  })
+
+  it('signs in with a form posted without JavaScript, through the dashboard over HTTP', async () => {
+    const { app } = proxiedSite()
+    const email = freshEmail()
+    await request(app).post('/app/api/v1/users/register').set(ORIGIN).send({ email, password: PASSWORD }).expect(201)
+    const response = await request(app).post('/login/').set(ORIGIN).type('form').send({ email, password: PASSWORD }).expect(303)
+    expect(response.headers.location).toBe(`${SITE}/app/`)
+    expect(setCookies(response)[0]).toMatch(/^__Host-pl_auth=[\w-]{43};.*Path=\/;/)
+    const wrong = await request(app).post('/login/').set(ORIGIN).type('form').send({ email, password: 'not the password 1' }).expect(401)
+    expect(wrong.text).toContain('Incorrect email or password')
+  })
+
+  it('answers 502 with a JSON message when the dashboard is down', async () => {
+    const down = await listen(() => undefined)
+    const url = down.url
+    await close(down.server)
+    const { app } = proxiedSite(`${url}/app`)
+    const response = await request(app).get('/app/api/v2/users/login_check').expect(502)
+    expect(response.body.error.code).toBe('upstream_unavailable')
+    expect(response.headers['cache-control']).toBe('no-store')
+  })
+
+  it('answers 504 when the dashboard does not answer within UPSTREAM_TIMEOUT_MS', async () => {
+    const { app } = proxiedSite(`${silent.url}/app`, { UPSTREAM_TIMEOUT_MS: '300' })
+    const started = Date.now()
+    const response = await request(app).get('/app/api/v2/users/login_check').expect(504)
+    expect(response.body.error.code).toBe('upstream_timeout')
+    expect(Date.now() - started).toBeLessThan(3_000)
+  })
+
+  it('shows the log-in page the server error when the dashboard is down for a form post', async () => {
+    const down = await listen(() => undefined)
+    const url = down.url
+    await close(down.server)
+    const { app } = proxiedSite(`${url}/app`)
+    const response = await request(app).post('/login/').set(ORIGIN).type('form').send({ email: 'a@example.com', password: PASSWORD })
+    expect(response.status).toBeGreaterThanOrEqual(500)
+    expect(response.headers['content-type']).toMatch(/text\/html/)
+  })
+})
