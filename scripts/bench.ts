@@ -14,7 +14,7 @@ import http from 'node:http'
 import path from 'node:path'
 import os from 'node:os'
 import autocannon from 'autocannon'
-import { root, startProcess, stop } from './lib/server-process.js'
+import { root, startProcess, startSite, stop } from './lib/server-process.js'
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10)
@@ -113,7 +113,7 @@ console.log(`a cache miss costs ${missCost.toFixed(2)}× a plain render (target 
 const LOGIN_CONNECTIONS = 4
 const PAGE_CONNECTIONS = 10
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-site-'))
-const accounts = await startProcess(['dist/server/main.js'], { ...siteEnv, DATA_DIR: dataDir, LOG_LEVEL: 'warn' })
+const accounts = await startSite({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' })
 const siteOrigin = 'http://localhost:3000'
 const account = { email: 'bench@example.com', password: 'violet kettle zebra 42' }
 const registered = await fetch(`http://127.0.0.1:${accounts.port}/app/api/v1/users/register`, {
