@@ -149,3 +149,28 @@ console.log(row('log-ins alone', loginsAlone))
 console.log(row('GET / alone', pagesAlone))
 console.log(row('GET / + log-ins', pagesDuringLogins))
 console.log(row('log-ins + GET /', loginsWithPages))
+
+// 5. The galleries: a group's JSON and a listing page, each against the same bytes from a bare server.
+const GALLERY_PATHS = (process.env.BENCH_GALLERY_PATHS ?? '/api/widgets?group=forms,/p/forms/discounts/').split(',')
+const gallerySite = await startProcess(['dist/server/main.js'], siteEnv)
+console.log(`\ngalleries, ${CONNECTIONS} connections, ${DURATION_S} s each`)
+for (const galleryPath of GALLERY_PATHS) {
+  const url = `http://127.0.0.1:${gallerySite.port}${galleryPath}`
+  const galleryBody = Buffer.from(await (await fetch(url)).arrayBuffer())
+  const run = (port: number, title: string) => autocannon({ url: `http://127.0.0.1:${port}${galleryPath}`, connections: CONNECTIONS, duration: DURATION_S, title })
+  await run(gallerySite.port, 'warm-up')
+  const siteRun = await run(gallerySite.port, galleryPath)
+  const file = path.join(root, 'dist', 'bench-body.bin')
+  fs.writeFileSync(file, galleryBody)
+  const floor = await startProcess(
+    ['-e', bareSource.replace(JSON.stringify(bodyFile), JSON.stringify(file)).replace('text/html; charset=utf-8', galleryPath.startsWith('/api/') ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8')],
+    {},
+  )
+  const floorRun = await run(floor.port, 'bare')
+  await stop(floor.child)
+  fs.rmSync(file)
+  console.log(row(galleryPath.slice(0, 18), siteRun))
+  console.log(row('bare node:http', floorRun))
+  console.log(`ratio ${(siteRun.requests.average / floorRun.requests.average).toFixed(3)} (${(galleryBody.length / 1024).toFixed(1)} KB)`)
+}
+await stop(gallerySite.child)

@@ -22,6 +22,10 @@ import { gifferOptionsFromEnv } from './giffer/config.js'
 import { createLogger, requestLogger } from './logger.js'
 import { createUpstreamProxy } from './upstream-proxy.js'
 import { robotsTxt, sitemapXml } from './seo.js'
+import { loadGalleries } from './gallery/catalogs.js'
+import { thumbnailRouter } from './gallery/thumbnails.js'
+import { cloneLinks } from './gallery/clone-links.js'
+import { widgetCatalog } from './gallery/widget-catalog.js'
 import { createPageHandler } from './ssr/handler.js'
 import { createServerLoaders } from './ssr/loaders.js'
 import { loadClientAssets } from './ssr/manifest.js'
@@ -84,6 +88,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   const content = loadContent(dataDir)
   const prices = overrides.prices ?? loadPriceList(dataDir)
   const holidays = loadHolidayDefinitions(dataDir)
+  const gallery = loadGalleries(dataDir)
   const client = loadClientAssets(config.rootDir)
   if (!client && config.NODE_ENV === 'production') {
     logger.warn('dist/manifest.json is missing: pages are served without scripts and styles. Run `npm run build`.')
@@ -157,10 +162,12 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   )
   app.use(express.static(path.join(config.rootDir, 'public'), { index: false, maxAge: '1d' }))
 
+  app.use('/thumbnails', thumbnailRouter(dataDir, gallery.thumbnails))
   app.use('/api', createApiRouter({ prices, holidays, now: overrides.now }))
+  app.use(cloneLinks([{ kind: 'widgets', prefix: 't', exists: (hid) => Boolean(widgetCatalog().byId(hid)) }]))
 
-  const staticPaths = pages.filter((page) => !page.path?.match(/[:*]/) && !('private' in page)).map((page) => `/${page.path ?? ''}`)
-  const sitemap = sitemapXml(config.publicOrigin, [...staticPaths, ...content.paths()])
+  const staticPaths = pages.filter((page) => !page.path?.match(/[:*]/) && !('private' in page) && !('bare' in page)).map((page) => `/${page.path ?? ''}`)
+  const sitemap = sitemapXml(config.publicOrigin, [...staticPaths, ...content.paths(), ...gallery.widgets.paths(), ...gallery.emails.paths()])
   app.get('/sitemap.xml', (_req, res) => {
     res.type('application/xml').set('Cache-Control', 'public, max-age=3600').send(sitemap)
   })
@@ -182,7 +189,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   )
   app.use(
     createPageHandler({
-      loaderFor: createServerLoaders({ content, prices, origin: config.publicOrigin, appOrigin, appBase: config.APP_URL ?? `${config.publicOrigin}/app/`, accounts }),
+      loaderFor: createServerLoaders({ content, prices, origin: config.publicOrigin, appOrigin, appBase: config.APP_URL ?? `${config.publicOrigin}/app/`, accounts, gallery }),
       actionFor: (routeId) => actions[routeId],
       client,
       cache,

@@ -22,6 +22,8 @@ export interface PageRoute<Id extends string = string, Data = unknown, Module = 
    * page cache, sent with `Cache-Control: no-store`.
    */
   private?: true
+  /** Drawn without the site's header and footer: a page made to be shown in another page's frame. */
+  bare?: true
   /** Never set: the type of what the page's loader returns, read by `PageData`. */
   readonly [pageData]?: Data
 }

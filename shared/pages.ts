@@ -4,6 +4,7 @@ import { authPages } from './pages/auth.route.js'
 import { blogPages } from './pages/blog.route.js'
 import { contentPages } from './pages/content.route.js'
 import { faqPages } from './pages/faq.route.js'
+import { galleryPages, standalonePreviewPages } from './pages/gallery.route.js'
 import { helpPages } from './pages/help.route.js'
 import { homePages } from './pages/home.route.js'
 import { notFoundPages } from './pages/not-found.route.js'
@@ -25,6 +26,8 @@ export const pages = [
   ...helpPages,
   ...useCasePages,
   ...authPages,
+  ...galleryPages,
+  ...standalonePreviewPages,
   ...notFoundPages,
 ] as const satisfies readonly PageRoute[]
 

@@ -1,4 +1,4 @@
-import type { ActionFunction, LoaderFunction, RouteObject } from 'react-router'
+import type { ActionFunction, LoaderFunction, RouteObject, ShouldRevalidateFunction } from 'react-router'
 import { PageErrorBoundary } from './layout/PageError.js'
 import { RootErrorBoundary, RootLayout } from './layout/Root.js'
 import type { RouteId } from './page-data.js'
@@ -16,6 +16,13 @@ export type LoaderFor = (routeId: RouteId) => LoaderFunction
  */
 export type ActionFor = (routeId: RouteId) => ActionFunction | undefined
 
+/**
+ * Coming back to the address on screen (back from a gallery preview, which changes the address
+ * without a navigation) keeps the page's data; forms and other addresses load as usual.
+ */
+const sameAddressKeepsData: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
+  !formMethod && currentUrl.pathname === nextUrl.pathname && currentUrl.search === nextUrl.search ? false : defaultShouldRevalidate
+
 export function createRoutes(loaderFor: LoaderFor, actionFor: ActionFor = () => undefined): RouteObject[] {
   return [
     {
@@ -28,7 +35,7 @@ export function createRoutes(loaderFor: LoaderFor, actionFor: ActionFor = () => 
       shouldRevalidate: () => false,
       children: pages.map((page) => {
         const lazy = async () => ({ Component: (await page.load()).default })
-        const shared = { id: page.id, loader: loaderFor(page.id), action: actionFor(page.id), ErrorBoundary: PageErrorBoundary, handle: { module: page.module, private: 'private' in page && page.private }, lazy }
+        const shared = { id: page.id, loader: loaderFor(page.id), action: actionFor(page.id), ErrorBoundary: PageErrorBoundary, handle: { module: page.module, private: 'private' in page && page.private, bare: 'bare' in page && page.bare }, lazy, shouldRevalidate: sameAddressKeepsData }
         return page.path === undefined ? { ...shared, index: true as const } : { ...shared, path: page.path }
       }),
     },

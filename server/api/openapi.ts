@@ -1,4 +1,5 @@
 /** OpenAPI description of the site's public JSON API, served at /api/openapi.json. */
+import { widgetOpenApiPaths, widgetOpenApiSchemas } from './widgets-openapi.js'
 
 const errorResponse = {
   description: 'Bad parameter',
@@ -13,6 +14,7 @@ export const openApiDocument = {
     description: 'Read-only, public data behind the marketing site: plans and prices, and campaign holidays.',
   },
   paths: {
+    ...widgetOpenApiPaths,
     '/api/prices': {
       get: {
         summary: 'Plans with prices in every offered currency',
@@ -66,6 +68,7 @@ export const openApiDocument = {
   },
   components: {
     schemas: {
+      ...widgetOpenApiSchemas,
       Error: {
         type: 'object',
         required: ['error'],

@@ -3,8 +3,10 @@ import { z } from 'zod'
 import { parseIsoDate, todayUtc, upcomingHolidays, type HolidayDefinition } from '../../shared/holidays.js'
 import { badRequest, HttpError, jsonErrorHandler } from '../errors.js'
 import { parseRequest } from '../validation.js'
+import { widgetCatalog } from '../gallery/widget-catalog.js'
 import { openApiDocument } from './openapi.js'
 import type { PriceList } from './prices.js'
+import { widgetsApi } from './widgets.js'
 
 export interface ApiDependencies {
   prices: PriceList
@@ -52,6 +54,8 @@ export function createApiRouter({ prices, holidays, now = () => new Date() }: Ap
     }
     publicJson(res, upcomingHolidays(holidays, from), 3600)
   })
+
+  router.use(widgetsApi(widgetCatalog()))
 
   router.get('/openapi.json', (_req, res) => publicJson(res, openApiDocument, 3600))
 

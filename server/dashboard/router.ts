@@ -16,6 +16,7 @@ import { dashboardErrorHandler } from './errors.js'
 import { appHomeRoutes } from './routes/app-home.js'
 import { outboxRoutes } from './routes/outbox.js'
 import { partnerRoutes } from './routes/partners.js'
+import { previewRoutes } from './routes/previews.js'
 import { socialRoutes } from './routes/social.js'
 import { userRoutes } from './routes/users.js'
 
@@ -35,7 +36,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   router.use('/static', express.static(path.join(projectRoot, 'server', 'dashboard', 'static'), { index: false, fallthrough: false, maxAge: '1h' }))
   router.use(sameOriginOnly(context.allowedOrigins))
   router.use(express.json({ limit: BODY_LIMIT }), express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 20 }))
-  for (const addRoutes of [userRoutes, socialRoutes, partnerRoutes, appHomeRoutes, outboxRoutes]) addRoutes(router, context)
+  for (const addRoutes of [userRoutes, socialRoutes, partnerRoutes, appHomeRoutes, outboxRoutes, previewRoutes]) addRoutes(router, context)
   router.use((_req, res) => {
     res.status(404).set('Cache-Control', 'no-store').json({ message: 'Not found' })
   })

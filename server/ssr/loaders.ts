@@ -3,6 +3,7 @@ import { authLoaders } from './loaders/auth.js'
 import { blogLoaders } from './loaders/blog.js'
 import { contentLoaders } from './loaders/content.js'
 import { faqLoaders } from './loaders/faq.js'
+import { galleryLoaders } from './loaders/gallery.js'
 import { helpLoaders } from './loaders/help.js'
 import { homeLoaders } from './loaders/home.js'
 import type { LoaderDependencies, RouteLoaders } from './loaders/loader.js'
@@ -29,6 +30,7 @@ export function createServerLoaders(dependencies: LoaderDependencies): LoaderFor
     ...helpLoaders(dependencies),
     ...useCaseLoaders(dependencies),
     ...authLoaders(dependencies),
+    ...galleryLoaders(dependencies),
     ...notFoundLoaders(),
   }
   return (routeId) => loaders[routeId]

@@ -9,10 +9,12 @@ interface SeoProps {
   type?: 'website' | 'article'
   /** Keep search engines away (error pages). */
   noindex?: boolean
+  /** Open Graph image, a path on the site. */
+  image?: string
 }
 
 /** The page's title, description, canonical URL and Open Graph tags; React hoists them into <head>. */
-export function Seo({ title, description, type = 'website', noindex = false }: SeoProps) {
+export function Seo({ title, description, type = 'website', noindex = false, image }: SeoProps) {
   const { origin } = usePageData('root')
   const { pathname } = useLocation()
   const fullTitle = title === SITE_NAME || title.includes(SITE_NAME) ? title : `${title} | ${SITE_NAME}`
@@ -27,7 +29,8 @@ export function Seo({ title, description, type = 'website', noindex = false }: S
       <meta property="og:title" content={fullTitle} />
       <meta property="og:description" content={description} />
       <meta property="og:url" content={url} />
-      <meta name="twitter:card" content="summary" />
+      {image && <meta property="og:image" content={`${origin}${image}`} />}
+      <meta name="twitter:card" content={image ? 'summary_large_image' : 'summary'} />
     </>
   )
 }

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef } from 'react'
-import { Outlet, useLocation, useNavigationType } from 'react-router'
+import { Outlet, useLocation, useMatches, useNavigationType } from 'react-router'
 import { usePageData } from '../page-data.js'
 import { ASSETS_ELEMENT_ID, HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID } from '../site.js'
 import { useShell } from './shell.js'
@@ -53,7 +53,10 @@ function useScrollOnNavigation() {
     if (isFirstRender) return
     const saved = navigationType === 'POP' ? positions.current.get(location.key) : undefined
     const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null
+    // A filter change keeps the visitor near the list, scrolling up only as far as its top.
+    const cap = (location.state as { scrollCap?: unknown } | null)?.scrollCap
     if (saved !== undefined) window.scrollTo(0, saved)
+    else if (typeof cap === 'number') window.scrollTo(0, Math.min(window.scrollY, cap))
     else if (target) target.scrollIntoView()
     else window.scrollTo(0, 0)
   }, [location.key])
@@ -62,6 +65,17 @@ function useScrollOnNavigation() {
 export function RootLayout() {
   const root = usePageData('root')
   useScrollOnNavigation()
+  // Pages made to be framed by other pages (the standalone previews) come without the site's chrome.
+  const bare = useMatches().some((match) => (match.handle as { bare?: boolean } | undefined)?.bare)
+  if (bare) {
+    return (
+      <Document>
+        <main id="main" className="bare">
+          <Outlet />
+        </main>
+      </Document>
+    )
+  }
   return (
     <Document>
       <SiteHeader nav={root.nav} />

@@ -72,8 +72,8 @@ describe('the site with DASHBOARD_URL', () => {
 
   it('keeps redirects of the dashboard on the site: the anonymous clone goes to sign-up', async () => {
     const { app } = proxiedSite()
-    const response = await request(app).get('/app/clone/ab12cd34').expect(302)
-    expect(response.headers.location).toBe('/start/?next=%2Fapp%2Fclone%2Fab12cd34')
+    const response = await request(app).get('/app/clone/wt8mybhg').expect(302)
+    expect(response.headers.location).toBe('/start/?next=%2Fapp%2Fclone%2Fwt8mybhg')
     const home = await request(app).get('/app/').expect(302)
     expect(home.headers.location).toBe('/login/?next=%2Fapp%2F')
   })
@@ -82,7 +82,7 @@ describe('the site with DASHBOARD_URL', () => {
     const { app } = proxiedSite()
     const registered = await request(app).post('/app/api/v1/users/register').set(ORIGIN).send({ email: freshEmail(), password: PASSWORD }).expect(201)
     const cookie = setCookies(registered)[0]!.split(';')[0]!
-    const clone = await request(app).get('/app/clone/ab12cd34').set('Cookie', cookie).expect(302)
+    const clone = await request(app).get('/app/clone/wt8mybhg').set('Cookie', cookie).expect(302)
     expect(clone.headers.location).toBe('/app/')
   })
 

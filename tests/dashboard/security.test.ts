@@ -188,8 +188,8 @@ describe('social sign-in stand-in', () => {
 describe('clone and the app home', () => {
   it('sends an anonymous visitor to sign up with the clone as the way back', async () => {
     const { app } = dashboardSite()
-    const widget = await request(app).get('/app/clone/ab12cd34').expect(302)
-    expect(widget.headers.location).toBe('/start/?next=%2Fapp%2Fclone%2Fab12cd34')
+    const widget = await request(app).get('/app/clone/wt8mybhg').expect(302)
+    expect(widget.headers.location).toBe('/start/?next=%2Fapp%2Fclone%2Fwt8mybhg')
     const email = await request(app).get('/app/clone-email/ef56gh78').expect(302)
     expect(email.headers.location).toBe('/start/?next=%2Fapp%2Fclone-email%2Fef56gh78')
   })
@@ -197,14 +197,15 @@ describe('clone and the app home', () => {
   it('copies the template into a signed-in account and lists it on the app home', async () => {
     const { app } = dashboardSite()
     const { cookie } = await register(app)
-    const clone = await request(app).get('/app/clone/ab12cd34').set('Cookie', cookie).expect(302)
+    const clone = await request(app).get('/app/clone/wt8mybhg').set('Cookie', cookie).expect(302)
     expect(clone.headers.location).toBe('/app/')
     const home = await request(app).get('/app/').set('Cookie', cookie).expect(200)
-    expect(home.text).toContain('ab12cd34')
+    expect(home.text).toContain('wt8mybhg')
+    expect(home.text).toContain('<strong>First order 10%</strong>')
     expect(home.headers['cache-control']).toBe('no-store')
   })
 
-  it.each(['short', 'ABCDEFGH', 'ab12cd345', '..%2F..%2Fx'])('answers the template id %j with 404', async (hid) => {
+  it.each(['short', 'ABCDEFGH', 'ab12cd345', '..%2F..%2Fx', 'ab12cd34'])('answers the template id %j (malformed, or no such widget) with 404', async (hid) => {
     const { app } = dashboardSite()
     await request(app).get(`/app/clone/${hid}`).expect(404)
   })

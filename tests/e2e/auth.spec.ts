@@ -137,8 +137,8 @@ test.describe('sign-up', () => {
   })
 
   test('signs up from a clone link and comes back to the clone: the template is in the new account', async ({ page }) => {
-    await page.goto('/app/clone/ab12cd34')
-    await expect(page).toHaveURL(/\/start\/\?next=%2Fapp%2Fclone%2Fab12cd34$/)
+    await page.goto('/app/clone/wt8mybhg')
+    await expect(page).toHaveURL(/\/start\/\?next=%2Fapp%2Fclone%2Fwt8mybhg$/)
     await gotoHydrated(page, page.url())
     const email = freshEmail()
     await emailField(page).fill(email)
@@ -146,10 +146,10 @@ test.describe('sign-up', () => {
     const register = page.waitForRequest('**/app/api/v1/users/register')
     await form(page).getByRole('button', { name: 'Create account' }).click()
     const body = (await register).postDataJSON() as { tracking: { context: { clone_id?: string }; cookies: Record<string, string | null> } }
-    expect(body.tracking.context.clone_id).toBe('ab12cd34')
+    expect(body.tracking.context.clone_id).toBe('wt8mybhg')
     expect(body.tracking.cookies.pl_traffic).toBeTruthy()
     await page.waitForURL('**/app/')
-    await expect(page.getByText('ab12cd34')).toBeVisible()
+    await expect(page.getByText('First order 10%')).toBeVisible()
   })
 })
 
@@ -298,13 +298,14 @@ test.describe('next', () => {
   test('a next kept in session storage is used when the URL has none', async ({ page }) => {
     await page.goto('/login/')
     const { email } = await createAccount(page)
-    await gotoHydrated(page, '/login/?next=%2Fapp%2Fclone%2Fcd34ef56')
+    await gotoHydrated(page, '/login/?next=%2Fapp%2Fclone%2F9iinjkia')
     await gotoHydrated(page, '/login/')
     await emailField(page).fill(email)
     await passwordField(page).fill(PASSWORD)
     await form(page).getByRole('button', { name: 'Log in' }).click()
     await page.waitForURL('**/app/')
-    await expect(page.getByText('cd34ef56')).toBeVisible()
+    // The app home lists the cloned template by its name.
+    await expect(page.getByText('Haunted countdown')).toBeVisible()
   })
 })
 
@@ -320,7 +321,7 @@ test.describe('without JavaScript', () => {
     await expect(emailField(page)).toHaveAttribute('aria-invalid', 'true')
 
     const { email } = await createAccount(page)
-    await page.goto('/login/?next=%2Fapp%2Fclone%2Fef56ab12')
+    await page.goto('/login/?next=%2Fapp%2Fclone%2F82vlsm4q')
     await emailField(page).fill(email)
     await passwordField(page).fill('wrong password here')
     await form(page).getByRole('button', { name: 'Log in' }).click()
@@ -329,7 +330,7 @@ test.describe('without JavaScript', () => {
     await passwordField(page).fill(PASSWORD)
     await form(page).getByRole('button', { name: 'Log in' }).click()
     await page.waitForURL('**/app/')
-    await expect(page.getByText('ef56ab12')).toBeVisible()
+    await expect(page.getByText('Monster mash party')).toBeVisible()
   })
 
   test('the reset form says "Check your email"', async ({ page }) => {

@@ -5,6 +5,7 @@
  */
 import type { Request, Response, Router } from 'express'
 import { safeNext } from '../../../shared/auth/next.js'
+import { widgetCatalog } from '../../gallery/widget-catalog.js'
 import type { DashboardContext } from '../context.js'
 import { html, page } from '../html.js'
 
@@ -20,7 +21,10 @@ function appHome(context: DashboardContext, user: { id: number; email: string })
     const own = list(kind)
     return html`<h2>${title}</h2>${
       own.length
-        ? html`<ul class="items">${own.map((item) => html`<li>${kind === 'widget' ? 'Widget' : 'Email'} from template <code>${String(item.hid)}</code>, added ${new Date(Number(item.created_at)).toUTCString()}</li>`)}</ul>`
+        ? html`<ul class="items">${own.map((item) => {
+            const name = kind === 'widget' ? widgetCatalog().byId(String(item.hid))?.name : undefined
+            return html`<li>${name ? html`<strong>${name}</strong> ` : ''}${kind === 'widget' ? 'Widget' : 'Email'} from template <code>${String(item.hid)}</code>, added ${new Date(Number(item.created_at)).toUTCString()}</li>`
+          })}</ul>`
         : html`<p class="muted">${empty} <a href="${gallery}">Browse the templates</a>.</p>`
     }`
   }
@@ -59,7 +63,8 @@ export function appHomeRoutes(router: Router, context: DashboardContext): void {
 
   const clone = (kind: Kind) => (req: Request, res: Response) => {
     const hid = String(req.params.hid)
-    if (!HID.test(hid)) {
+    // Widget templates are checked against the gallery; email ids only for their form so far.
+    if (!HID.test(hid) || (kind === 'widget' && !widgetCatalog().byId(hid))) {
       res.status(404).json({ message: 'No such template.' })
       return
     }

@@ -3,6 +3,8 @@ import type { RouteData, RouteId } from '../../../shared/page-data.js'
 import type { PriceList } from '../../api/prices.js'
 import type { ContentStore } from '../../content/store.js'
 import type { AccountsGateway } from '../../dashboard/gateway.js'
+import type { EmailListings } from '../../gallery/email-listings.js'
+import type { WidgetListings } from '../../gallery/widget-listings.js'
 
 /** What the server's loaders read: the content and prices loaded at start-up, never the disk. */
 export interface LoaderDependencies {
@@ -15,6 +17,8 @@ export interface LoaderDependencies {
   appBase: string
   /** The dashboard's account calls: the new-password page asks whether its link still works. */
   accounts: AccountsGateway
+  /** The widget and email galleries' listings. */
+  gallery: { widgets: WidgetListings; emails: EmailListings }
 }
 
 /** A route's loader on the server: returns the route's data, or throws `notFound()`. */

@@ -1,0 +1,17 @@
+/** Every template whose card image `npm run thumbnails` draws: its id, revision and the page that shows it. */
+import { previewFramePath } from '../../shared/gallery/paths.js'
+import type { ThumbnailKind } from '../../shared/gallery/thumbnail-sizes.js'
+import { loadGalleries } from './catalogs.js'
+
+export interface ThumbnailSourceEntry {
+  hid: string
+  revision: string
+  framePath: string
+}
+
+export function galleryThumbnailSources(dataDir: string): Record<ThumbnailKind, ThumbnailSourceEntry[]> {
+  const galleries = loadGalleries(dataDir)
+  const list = (kind: ThumbnailKind) =>
+    galleries[kind].cards().map((card) => ({ hid: card.hid, revision: card.revision, framePath: previewFramePath(kind, card.hid) }))
+  return { widgets: list('widgets'), emails: list('emails') }
+}

@@ -1,0 +1,139 @@
+/**
+ * Card images of the galleries: `/thumbnails/{widgets|emails}/{hid}-{width}.{webp|avif}`.
+ *
+ * Each template has one master image in data/thumbnails/{kind}/{hid}.webp, drawn from the
+ * template's own markup by `npm run thumbnails` (in Chromium, on a developer's machine: the
+ * server never needs a browser). The sizes the cards ask for through `srcset` are cut from the
+ * master on first request, kept in a memory cache bounded in bytes, and sent with immutable
+ * caching when the URL carries the template's current revision (`?v=`), so a changed template
+ * gets a new URL.
+ */
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import express, { type Request, type Response } from 'express'
+import sharp from 'sharp'
+import { THUMBNAIL_WIDTHS, type ThumbnailKind } from '../../shared/gallery/thumbnail-sizes.js'
+import { errorBody } from '../errors.js'
+
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+/** A URL without the current revision may be an old link: cached briefly, never forever. */
+const REVISIONLESS = 'public, max-age=3600'
+const FORMATS = { webp: 'image/webp', avif: 'image/avif' } as const
+type Format = keyof typeof FORMATS
+
+const CACHE_BYTES = 48 * 1024 * 1024
+/** Encodes at a time; AVIF is slow, and a page of cards should not starve the other requests. */
+const ENCODE_CONCURRENCY = 2
+
+export interface ThumbnailSource {
+  /** The revision of a template, or undefined when there is no such template. */
+  revisionOf(kind: ThumbnailKind, hid: string): string | undefined
+}
+
+/** Least-recently-used bytes, bounded by their total size. */
+class ByteCache {
+  private readonly entries = new Map<string, Buffer>()
+  private bytes = 0
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string): Buffer | undefined {
+    const value = this.entries.get(key)
+    if (value) {
+      this.entries.delete(key)
+      this.entries.set(key, value)
+    }
+    return value
+  }
+
+  set(key: string, value: Buffer) {
+    if (value.length > this.maxBytes) return
+    this.entries.set(key, value)
+    this.bytes += value.length
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break
+      this.entries.delete(oldest)
+      this.bytes -= old.length
+    }
+  }
+}
+
+/** Runs at most `limit` tasks at once, the others in order of arrival. */
+function limiter(limit: number) {
+  let running = 0
+  const waiting: (() => void)[] = []
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve))
+    running++
+    try {
+      return await task()
+    } finally {
+      running--
+      waiting.shift()?.()
+    }
+  }
+}
+
+export function masterPath(dataDir: string, kind: ThumbnailKind, hid: string): string {
+  return path.join(dataDir, 'thumbnails', kind, `${hid}.webp`)
+}
+
+async function encode(master: string, width: number, format: Format): Promise<Buffer> {
+  const image = sharp(master, { limitInputPixels: 4096 * 4096 }).resize({ width, withoutEnlargement: true })
+  return format === 'webp' ? image.webp({ quality: 78, effort: 4 }).toBuffer() : image.avif({ quality: 50, effort: 2 }).toBuffer()
+}
+
+const FILE_PATTERN = /^([a-z0-9]{8})-(\d{1,4})\.(webp|avif)$/
+
+export function thumbnailRouter(dataDir: string, source: ThumbnailSource): express.Router {
+  const router = express.Router()
+  const cache = new ByteCache(CACHE_BYTES)
+  const inFlight = new Map<string, Promise<Buffer>>()
+  const limit = limiter(ENCODE_CONCURRENCY)
+
+  const notFound = (res: Response, message: string) => res.status(404).set('Cache-Control', 'public, max-age=60').json(errorBody('not_found', message))
+
+  router.get('/:kind/:file', async (req: Request, res: Response, next) => {
+    const kind = String(req.params.kind) as ThumbnailKind
+    if (!(kind in THUMBNAIL_WIDTHS)) return notFound(res, 'No such gallery.')
+    const match = FILE_PATTERN.exec(String(req.params.file))
+    if (!match) return notFound(res, 'Thumbnail names are {id}-{width}.webp or .avif.')
+    const [, hid, widthText, format] = match as unknown as [string, string, string, Format]
+    const width = Number(widthText)
+    if (!(THUMBNAIL_WIDTHS[kind] as readonly number[]).includes(width)) {
+      return notFound(res, `Widths offered: ${THUMBNAIL_WIDTHS[kind].join(', ')}.`)
+    }
+    const revision = source.revisionOf(kind, hid)
+    if (revision === undefined) return notFound(res, 'No such template.')
+
+    const key = `${kind}/${hid}-${width}.${format}`
+    try {
+      let image = cache.get(key)
+      if (!image) {
+        let pending = inFlight.get(key)
+        if (!pending) {
+          const master = masterPath(dataDir, kind, hid)
+          pending = limit(async () => {
+            await fs.access(master)
+            return encode(master, width, format)
+          })
+          inFlight.set(key, pending)
+          void pending.then(
+            (buffer) => cache.set(key, buffer),
+            () => undefined,
+          ).finally(() => inFlight.delete(key))
+        }
+        image = await pending
+      }
+      res.set({
+        'Content-Type': FORMATS[format],
+        'Cache-Control': req.query.v === revision ? IMMUTABLE : REVISIONLESS,
+        'Access-Control-Allow-Origin': '*',
+      })
+      res.end(image)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return notFound(res, 'This template has no image yet.')
+      next(error)
+    }
+  })
+  return router
+}

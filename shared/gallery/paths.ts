@@ -1,0 +1,37 @@
+/** URLs of the galleries, the same on both sides. */
+import { THUMBNAIL_WIDTHS, type ThumbnailKind } from './thumbnail-sizes.js'
+
+export type GalleryKind = 'widgets' | 'emails'
+
+export const GALLERY_ROOT: Record<GalleryKind, string> = { widgets: '/p/', emails: '/e/' }
+
+/** A template id: eight lowercase letters or digits. */
+export const TEMPLATE_ID = /^[a-z0-9]{8}$/
+
+export const templatePath = (kind: GalleryKind, hid: string) => `${GALLERY_ROOT[kind]}${hid}`
+
+/** The clone address behind "Get it": the site's short link, which leads to the app's clone. */
+export const clonePath = (kind: GalleryKind, hid: string) => (kind === 'widgets' ? `/t/${hid}` : `/te/${hid}`)
+
+/** Where the app copies a template into the account (behind the log-in). */
+export const appClonePath = (kind: GalleryKind, hid: string) => (kind === 'widgets' ? `/app/clone/${hid}` : `/app/clone-email/${hid}`)
+
+/** The live preview frame of a template. */
+export function previewFramePath(kind: GalleryKind, hid: string, options: { dark?: boolean; text?: boolean } = {}): string {
+  if (kind === 'widgets') return `/app/preview/${hid}${options.dark ? '?theme=dark' : ''}`
+  return `/app/api/v2/emailmessages/${hid}/view${options.text ? '?format=text' : ''}`
+}
+
+export function thumbnailUrl(kind: ThumbnailKind, hid: string, width: number, format: 'webp' | 'avif', revision: string): string {
+  return `/thumbnails/${kind}/${hid}-${width}.${format}?v=${revision}`
+}
+
+export function thumbnailSrcSet(kind: ThumbnailKind, hid: string, format: 'webp' | 'avif', revision: string): string {
+  return THUMBNAIL_WIDTHS[kind].map((width) => `${thumbnailUrl(kind, hid, width, format, revision)} ${width}w`).join(', ')
+}
+
+/** The id in a template's path (`/p/{hid}`), or null for a listing. */
+export function openTemplateOf(pathname: string): string | null {
+  const match = /^\/[pe]\/([a-z0-9]{8})$/.exec(pathname)
+  return match ? match[1]! : null
+}

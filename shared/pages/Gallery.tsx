@@ -1,0 +1,315 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
+import { useNavigate } from 'react-router'
+import { Breadcrumbs } from '../components/Breadcrumbs.js'
+import { Seo } from '../components/Seo.js'
+import { SiteLink } from '../components/SiteLink.js'
+import { GALLERY_ROOT, openTemplateOf, templatePath, thumbnailSrcSet, thumbnailUrl, type GalleryKind } from '../gallery/paths.js'
+import PreviewDialog from '../gallery/PreviewDialog.js'
+import { THUMBNAIL_ASPECT, THUMBNAIL_WIDTHS } from '../gallery/thumbnail-sizes.js'
+import { usePageData } from '../page-data.js'
+import type { GalleryListingData, GalleryRootData, GalleryRow, TemplateCard } from './gallery.route.js'
+import { GALLERY_ROUTE_IDS } from './gallery.route.js'
+
+
+/** After a filter change the page scrolls back up to here, where the listing starts. */
+export const FILTER_SCROLL_TOP = 258
+const CARD_SIZES = '(max-width: 600px) 92vw, (max-width: 1230px) 45vw, 376px'
+const EAGER_CARDS = 4
+
+const NAMES: Record<GalleryKind, string> = { widgets: 'Widgets', emails: 'Emails' }
+
+export function TemplateCardView({ kind, card, index, onOpen }: { kind: GalleryKind; card: TemplateCard; index: number; onOpen?: (hid: string) => void }) {
+  const [width, height] = kind === 'widgets' ? [376, Math.round(376 / THUMBNAIL_ASPECT.widgets)] : [376, Math.round(376 / THUMBNAIL_ASPECT.emails)]
+  const eager = index < EAGER_CARDS
+  return (
+    <li className={`template-card template-card-${kind}`}>
+      <a
+        href={templatePath(kind, card.hid)}
+        onClick={(event) => {
+          if (!onOpen || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return
+          event.preventDefault()
+          onOpen(card.hid)
+        }}
+      >
+        <picture>
+          <source type="image/avif" srcSet={thumbnailSrcSet(kind, card.hid, 'avif', card.revision)} sizes={CARD_SIZES} />
+          <source type="image/webp" srcSet={thumbnailSrcSet(kind, card.hid, 'webp', card.revision)} sizes={CARD_SIZES} />
+          <img
+            src={thumbnailUrl(kind, card.hid, THUMBNAIL_WIDTHS[kind][2], 'webp', card.revision)}
+            width={width}
+            height={height}
+            alt=""
+            loading={eager ? 'eager' : 'lazy'}
+            decoding="async"
+          />
+        </picture>
+        <span className="template-name">{card.name}</span>
+        {card.label && <span className="template-label">{card.label}</span>}
+      </a>
+    </li>
+  )
+}
+
+function GalleryRowView({ kind, row }: { kind: GalleryKind; row: GalleryRow }) {
+  const trackRef = useRef<HTMLUListElement>(null)
+  const scroll = (direction: 1 | -1) => {
+    const track = trackRef.current
+    if (track) track.scrollBy({ left: direction * track.clientWidth * 0.9, behavior: 'smooth' })
+  }
+  const headingId = `row-${row.path.replace(/\W+/g, '-')}`
+  return (
+    <section className="gallery-row" aria-labelledby={headingId}>
+      <header>
+        <h2 id={headingId}>
+          {row.icon && <span className="group-icon" aria-hidden="true" dangerouslySetInnerHTML={{ __html: row.icon }} />}
+          <SiteLink href={row.path}>{row.name}</SiteLink> <span className="count">{row.count}</span>
+        </h2>
+        <div className="row-controls">
+          <button type="button" className="carousel-arrow" aria-label={`Scroll ${row.name} back`} onClick={() => scroll(-1)}>
+            ‹
+          </button>
+          <button type="button" className="carousel-arrow" aria-label={`Scroll ${row.name} forward`} onClick={() => scroll(1)}>
+            ›
+          </button>
+          <SiteLink className="see-all" href={row.path}>
+            See all {row.count}
+          </SiteLink>
+        </div>
+      </header>
+      <ul className="gallery-track" ref={trackRef}>
+        {row.cards.map((card, index) => (
+          <TemplateCardView key={card.hid} kind={kind} card={card} index={index} />
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+function GalleryRoot({ data }: { data: GalleryRootData }) {
+  const kind = data.gallery
+  const title = kind === 'widgets' ? 'Widget templates' : 'Email templates'
+  const description =
+    kind === 'widgets'
+      ? `${data.total} ready-made popups, bars, slide-ins and inline forms: discounts, subscriptions, feedback, age gates and more.`
+      : `${data.total} ready-made email templates: welcome series, products, coupons, news, review requests and abandoned carts.`
+  return (
+    <div className="page gallery">
+      <Seo title={title} description={description} />
+      <header className="page-head">
+        <h1>{title}</h1>
+        <p className="lead">{description}</p>
+        <form className="gallery-search" role="search" action={GALLERY_ROOT[kind]} method="get">
+          <label htmlFor="gallery-q">Search templates</label>
+          <input id="gallery-q" name="q" type="search" maxLength={80} placeholder="Black Friday, survey, WhatsApp…" />
+          <button type="submit">Search</button>
+        </form>
+      </header>
+      {data.rows.map((row) => (
+        <GalleryRowView key={row.path} kind={kind} row={row} />
+      ))}
+    </div>
+  )
+}
+
+/** Sends filter changes to the analytics layer, as the other tracked actions of the site. */
+function trackFilter(kind: GalleryKind, url: string) {
+  const win = window as Window & { dataLayer?: object[] }
+  win.dataLayer ??= []
+  win.dataLayer.push({ event: 'galleryFilter', gallery: kind, url })
+}
+
+function GalleryListing({ data }: { data: GalleryListingData }) {
+  const kind = data.gallery
+  const navigate = useNavigate()
+  const cards = data.sections.flatMap((section) => section.cards)
+  const [open, setOpen] = useState<string | null>(data.open)
+  /** Whether the preview was opened on this page (so closing goes back) or the visit began on it. */
+  const openedHere = useRef(false)
+
+  useEffect(() => setOpen(data.open), [data.open])
+
+  // Back and forward between a listing and a preview opened from it.
+  useEffect(() => {
+    const onPop = () => setOpen(openTemplateOf(window.location.pathname))
+    window.addEventListener('popstate', onPop)
+    return () => window.removeEventListener('popstate', onPop)
+  }, [])
+
+  const openTemplate = useCallback(
+    (hid: string) => {
+      openedHere.current = true
+      window.history.pushState({ ...window.history.state, gallery: hid }, '', templatePath(kind, hid))
+      setOpen(hid)
+    },
+    [kind],
+  )
+
+  const close = useCallback(() => {
+    if (openedHere.current && window.history.state?.gallery) {
+      openedHere.current = false
+      window.history.back()
+    } else {
+      setOpen(null)
+      void navigate(data.listingPath)
+    }
+  }, [data.listingPath, navigate])
+
+  const changeFilter = (url: string) => {
+    trackFilter(kind, url)
+    void navigate(url, { state: { scrollCap: FILTER_SCROLL_TOP } })
+  }
+
+  const submitFilter = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    const sub = String(form.get('sub') ?? '')
+    const params = new URLSearchParams()
+    for (const name of ['position', 'q']) {
+      const value = String(form.get(name) ?? '').trim()
+      if (value) params.set(name, value)
+    }
+    const path = sub || data.listingPath
+    changeFilter(params.size ? `${path}?${params}` : path)
+  }
+
+  const openCard = open ? cards.find((card) => card.hid === open) : undefined
+
+  return (
+    <div className="page gallery with-sidebar">
+      <Seo
+        title={openCard ? `${openCard.name} — ${kind === 'widgets' ? 'widget' : 'email'} template` : data.title}
+        description={openCard ? `Preview the ${openCard.name} template on desktop and mobile, then make it yours for free.` : data.description}
+        image={openCard ? thumbnailUrl(kind, openCard.hid, THUMBNAIL_WIDTHS[kind][3], 'webp', openCard.revision) : undefined}
+      />
+      <Breadcrumbs trail={data.breadcrumbs} />
+      <aside className="sidebar gallery-sidebar" aria-label={`${NAMES[kind]} groups`}>
+        <ul>
+          {data.sidebar.map((group) => (
+            <li key={group.path}>
+              {group.subs.length ? (
+                <details open={group.current}>
+                  <summary>
+                    <SiteLink href={group.path} aria-current={group.current && !group.subs.some((sub) => sub.current) ? 'page' : undefined}>
+                      {group.name}
+                    </SiteLink>{' '}
+                    <span className="count">{group.count}</span>
+                  </summary>
+                  <ul>
+                    {group.subs.map((sub) => (
+                      <li key={sub.path}>
+                        <SiteLink href={sub.path} aria-current={sub.current ? 'page' : undefined}>
+                          {sub.name}
+                        </SiteLink>{' '}
+                        <span className="count">{sub.count}</span>
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              ) : (
+                <>
+                  <SiteLink href={group.path} aria-current={group.current ? 'page' : undefined}>
+                    {group.name}
+                  </SiteLink>{' '}
+                  <span className="count">{group.count}</span>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      </aside>
+      <div className="gallery-main">
+        <header className="page-head">
+          <h1>{data.title}</h1>
+          <p className="lead">{data.description}</p>
+        </header>
+        <form className="gallery-filter" action={data.listingPath} method="get" onSubmit={submitFilter}>
+          {data.subs.length > 0 && (
+            <label>
+              <span>Category</span>
+              <select name="sub" defaultValue={data.subs.find((sub) => sub.current)?.value ?? ''} onChange={(event) => event.currentTarget.form?.requestSubmit()}>
+                {data.subs.map((sub) => (
+                  <option key={sub.path} value={sub.value}>
+                    {sub.name} ({sub.count})
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {data.positions.length > 0 && (
+            <label>
+              <span>Type</span>
+              <select name="position" defaultValue={data.position ?? ''} onChange={(event) => event.currentTarget.form?.requestSubmit()}>
+                {data.positions.map((position) => (
+                  <option key={position.path} value={position.value}>
+                    {position.name} ({position.count})
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <label className="gallery-filter-q">
+            <span>Search</span>
+            <input name="q" type="search" maxLength={80} defaultValue={data.q} />
+          </label>
+          <button type="submit">Apply</button>
+        </form>
+        <p className="gallery-total" aria-live="polite">
+          {data.total === 1 ? '1 template' : `${data.total} templates`}
+        </p>
+        {data.total === 0 ? (
+          <p className="gallery-empty">
+            No matches found, try resetting filter. <SiteLink href={data.listingPath}>Reset filter</SiteLink> or{' '}
+            <a href="mailto:templates@poplift.io?subject=Template%20request">request a template</a>.
+          </p>
+        ) : (
+          data.sections.map((section) =>
+            section.cards.length ? (
+              <section key={section.key} className="gallery-section" aria-label={section.title}>
+                {data.sections.filter((other) => other.cards.length).length > 1 && <h2>{section.title}</h2>}
+                {section.key === 'inline' && (
+                  <p>
+                    Inline widgets sit inside your page’s content. <SiteLink href="/help/widgets/installation/">How to embed inline widgets</SiteLink>
+                  </p>
+                )}
+                <ul className="gallery-grid">
+                  {section.cards.map((card, index) => (
+                    <TemplateCardView key={card.hid} kind={kind} card={card} index={index} onOpen={openTemplate} />
+                  ))}
+                </ul>
+              </section>
+            ) : null,
+          )
+        )}
+        {data.extensions.length > 0 && (
+          <ul className="gallery-extensions">
+            {data.extensions.map((extension) => (
+              <li key={extension.url}>
+                <a href={extension.url}>{extension.text}</a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {openCard && (
+        <PreviewDialog
+          key={kind}
+          kind={kind}
+          cards={cards}
+          hid={openCard.hid}
+          listingPath={data.listingPath}
+          onNavigate={(hid) => {
+            window.history.replaceState(window.history.state, '', templatePath(kind, hid) + window.location.search)
+            setOpen(hid)
+          }}
+          onClose={close}
+        />
+      )}
+    </div>
+  )
+}
+
+/** The widget and email galleries: the root rows, a group's listing, and a template's preview over it. */
+export default function Gallery() {
+  const data = usePageData(...GALLERY_ROUTE_IDS)
+  return data.kind === 'root' ? <GalleryRoot data={data} /> : <GalleryListing data={data} />
+}

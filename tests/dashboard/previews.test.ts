@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto'
+import { parse } from 'node-html-parser'
+import request from 'supertest'
+import { describe, expect, it } from 'vitest'
+import { widgetCatalog } from '../../server/gallery/widget-catalog.js'
+import { dashboardSite, register } from './helpers.js'
+
+const { app } = dashboardSite()
+const catalog = widgetCatalog()
+const themed = catalog.templates.find((template) => template.themed && template.layout === 'modal')!
+const custom = catalog.templates.find((template) => template.isCustom)!
+const inline = catalog.templates.find((template) => template.layout === 'inline')!
+
+describe('GET /app/preview/{hid}', () => {
+  it('shows the widget with its words, fields and behaviour script on the shop backdrop', async () => {
+    const response = await request(app).get('/app/preview/wt8mybhg').expect(200)
+    expect(response.headers['content-type']).toMatch(/^text\/html/)
+    const root = parse(response.text)
+    expect(root.querySelector('title')!.text).toBe('First order 10% · live preview · Poplift')
+    const widget = root.querySelector('[data-plw]')!
+    expect(widget.getAttribute('data-hid')).toBe('wt8mybhg')
+    expect(widget.getAttribute('data-theme')).toBe('light')
+    expect(widget.querySelector('h2')!.text).toBe('Take 10% off your first order')
+    expect(widget.querySelector('input[type=email]')!.getAttribute('required')).toBe('')
+    expect(widget.querySelector('button[type=submit]')!.text).toBe('Get my 10%')
+    expect(widget.querySelector('[data-plw-success]')!.hasAttribute('hidden')).toBe(true)
+    expect(widget.querySelector('[data-plw-code]')!.text).toBe('HELLO10')
+    expect(widget.querySelector('[data-plw-close]')!.getAttribute('aria-label')).toBe('Close')
+    expect(root.querySelector('script')!.getAttribute('src')).toBe('/app/static/widget-preview.js')
+    expect(root.querySelector('.shop-header')).not.toBeNull()
+    expect(root.querySelector('meta[name=robots]')!.getAttribute('content')).toBe('noindex')
+  })
+
+  it('allows its one stylesheet by hash, no inline script, and only same-origin framing', async () => {
+    const response = await request(app).get('/app/preview/wt8mybhg').expect(200)
+    const css = parse(response.text).querySelector('style')!.innerHTML
+    const hash = createHash('sha256').update(css).digest('base64')
+    const policy = String(response.headers['content-security-policy'])
+    expect(policy).toContain(`style-src 'self' 'sha256-${hash}'`)
+    expect(policy).toContain("script-src 'self'")
+    expect(policy).not.toContain('unsafe-inline')
+    expect(policy).toContain("frame-ancestors 'self'")
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN')
+    expect(response.headers['cache-control']).toBe('public, max-age=300')
+    expect(response.text).not.toMatch(/<script(?![^>]*\bsrc=)/)
+    expect(response.text).not.toMatch(/\sstyle="/)
+  })
+
+  it('answers 304 to a matching ETag', async () => {
+    const first = await request(app).get('/app/preview/wt8mybhg').expect(200)
+    expect(first.headers.etag).toBeTruthy()
+    await request(app).get('/app/preview/wt8mybhg').set('If-None-Match', String(first.headers.etag)).expect(304)
+  })
+
+  it('draws a themed template dark with ?theme=dark, light by default', async () => {
+    const dark = parse((await request(app).get(`/app/preview/${themed.id}?theme=dark`).expect(200)).text)
+    expect(dark.querySelector('html')!.getAttribute('data-theme')).toBe('dark')
+    expect(dark.querySelector('[data-plw]')!.getAttribute('data-theme')).toBe('dark')
+    expect(dark.querySelector('[data-plw]')!.hasAttribute('data-themed')).toBe(true)
+    expect(dark.querySelector('style')!.innerHTML).toContain(`#plw-${themed.id}[data-theme=dark]{--plw-bg:${themed.dark!.bg}`)
+    const light = parse((await request(app).get(`/app/preview/${themed.id}?theme=light`).expect(200)).text)
+    expect(light.querySelector('[data-plw]')!.getAttribute('data-theme')).toBe('light')
+  })
+
+  it('keeps custom templates in their own colours whatever the theme asked', async () => {
+    const page = parse((await request(app).get(`/app/preview/${custom.id}?theme=dark`).expect(200)).text)
+    expect(page.querySelector('[data-plw]')!.getAttribute('data-theme')).toBe('light')
+    expect(page.querySelector('[data-plw]')!.hasAttribute('data-themed')).toBe(false)
+  })
+
+  it('places an inline widget inside the page content', async () => {
+    const page = parse((await request(app).get(`/app/preview/${inline.id}`).expect(200)).text)
+    expect(page.querySelector('main.shop-section [data-plw]')).not.toBeNull()
+    expect(page.querySelector('body')!.classList.contains('preview-inline')).toBe(true)
+  })
+
+  it('answers an unknown or malformed id with a 404 page, and a bad theme with 400', async () => {
+    for (const hid of ['zz99zz99', 'NOPE', 'wt8mybhg1']) {
+      const response = await request(app).get(`/app/preview/${hid}`)
+      expect(response.status, hid).toBe(404)
+      expect(response.headers['content-type']).toMatch(/^text\/html/)
+      expect(response.text).toContain('No such template')
+    }
+    const bad = await request(app).get('/app/preview/wt8mybhg?theme=blue').expect(400)
+    expect(bad.text).toContain('theme: must be light or dark.')
+  })
+
+  it('serves its script and stylesheet', async () => {
+    const script = await request(app).get('/app/static/widget-preview.js').expect(200)
+    expect(script.headers['content-type']).toMatch(/javascript/)
+    expect(script.text).toContain("data.type !== 'navigate'")
+    await request(app).get('/app/static/preview.css').expect(200)
+  })
+})
+
+describe('clone of a widget template', () => {
+  it('accepts only known widget ids and shows the template’s name on the app home', async () => {
+    const { cookie } = await register(app)
+    await request(app).get('/app/clone/zz99zz99').set('Cookie', cookie).expect(404)
+    await request(app).get(`/app/clone/${themed.id}`).set('Cookie', cookie).expect(302)
+    const home = await request(app).get('/app/').set('Cookie', cookie).expect(200)
+    expect(home.text).toContain(`<strong>${themed.name}</strong> Widget from template <code>${themed.id}</code>`)
+  })
+})

@@ -1,0 +1,121 @@
+import type { Page } from '@playwright/test'
+import type { WidgetGroupsFile, WidgetTemplate } from '../../shared/schemas/widget-templates.js'
+import { expect, gotoHydrated, readData, test } from './fixtures.js'
+
+const { groups } = readData<WidgetGroupsFile>('widget-groups.json')
+const templates = readData<WidgetTemplate[]>('widget-templates.json')
+const forms = groups.find((group) => group.slug === 'forms')!
+const sub = forms.subs[0]!
+const listingPath = `/p/forms/${sub.slug}/`
+
+/** The listing's card ids in page order. */
+async function cardIds(page: Page): Promise<string[]> {
+  return page.locator('.gallery-grid .template-card a').evaluateAll((links) => links.map((link) => link.getAttribute('href')!.slice(3)))
+}
+
+const dialog = (page: Page) => page.getByRole('dialog')
+
+test.describe('widget gallery', () => {
+  test('a card opens the preview over the listing; the arrows move through it and wrap both ways', async ({ page }) => {
+    await gotoHydrated(page, listingPath)
+    const ids = await cardIds(page)
+    expect(ids.length).toBe(templates.filter((template) => template.group === 'forms' && template.sub === sub.slug).length)
+    const first = templates.find((template) => template.id === ids[0])!
+
+    await page.locator('.gallery-grid .template-card a').first().click()
+    await expect(dialog(page)).toBeVisible()
+    await expect(page).toHaveURL(`/p/${ids[0]}`)
+    await expect(dialog(page).getByRole('heading', { level: 2 })).toHaveText(first.name)
+    await expect(dialog(page).locator('.preview-pager span')).toHaveText(`1 / ${ids.length}`)
+    await expect(dialog(page)).toHaveAttribute('aria-modal', 'true')
+
+    // Previous from the first wraps to the last; next from there wraps to the first.
+    await page.keyboard.press('ArrowLeft')
+    await expect(page).toHaveURL(`/p/${ids.at(-1)}`)
+    await expect(dialog(page).locator('.preview-pager span')).toHaveText(`${ids.length} / ${ids.length}`)
+    await dialog(page).getByRole('button', { name: 'Next template' }).click()
+    await expect(page).toHaveURL(`/p/${ids[0]}`)
+    await page.keyboard.press('ArrowRight')
+    await expect(page).toHaveURL(`/p/${ids[1]}`)
+
+    // Previous/next replace the address: one step back leaves the preview.
+    await page.keyboard.press('Escape')
+    await expect(dialog(page)).toBeHidden()
+    await expect(page).toHaveURL(listingPath)
+    // Focus goes back to the card that opened it.
+    await expect(page.locator('.gallery-grid .template-card a').first()).toBeFocused()
+  })
+
+  test('back closes a preview opened from the listing, forward opens it again', async ({ page }) => {
+    await gotoHydrated(page, listingPath)
+    const ids = await cardIds(page)
+    await page.locator('.gallery-grid .template-card a').nth(2).click()
+    await expect(page).toHaveURL(`/p/${ids[2]}`)
+    await page.goBack()
+    await expect(dialog(page)).toBeHidden()
+    await expect(page).toHaveURL(listingPath)
+    await page.goForward()
+    await expect(page).toHaveURL(`/p/${ids[2]}`)
+    await expect(dialog(page)).toBeVisible()
+  })
+
+  test('landing on a template and closing leads to its listing; device and colour are kept in the address', async ({ page }) => {
+    const themed = templates.find((template) => template.dark && !template.name.includes('Custom'))!
+    await gotoHydrated(page, `/p/${themed.id}?device=mobile&view=dark`)
+    await expect(dialog(page)).toBeVisible()
+    await expect(dialog(page).getByRole('button', { name: 'Mobile' })).toHaveAttribute('aria-pressed', 'true')
+    await expect(dialog(page).getByRole('button', { name: 'Dark' })).toHaveAttribute('aria-pressed', 'true')
+    await expect(dialog(page).locator('iframe')).toHaveAttribute('src', `/app/preview/${themed.id}?theme=dark`)
+
+    await dialog(page).getByRole('button', { name: 'Desktop' }).click()
+    await expect(page).toHaveURL(`/p/${themed.id}?view=dark`)
+    await dialog(page).getByRole('button', { name: 'Light' }).click()
+    await expect(page).toHaveURL(`/p/${themed.id}`)
+    await expect(dialog(page).locator('iframe')).toHaveAttribute('src', `/app/preview/${themed.id}`)
+
+    await dialog(page).getByRole('button', { name: 'Close preview' }).click()
+    await expect(dialog(page)).toBeHidden()
+    const home = templates.find((template) => template.id === themed.id)!
+    await expect(page).toHaveURL(`/p/${home.group}/${home.sub ? `${home.sub}/` : ''}`)
+  })
+
+  test('the preview keeps focus inside and the page behind inert; Escape closes the sign-up panel first', async ({ page }) => {
+    await gotoHydrated(page, listingPath)
+    await page.locator('.gallery-grid .template-card a').first().click()
+    await expect(dialog(page)).toBeVisible()
+    for (let step = 0; step < 20; step++) {
+      await page.keyboard.press('Tab')
+      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog')))).toBe(true)
+    }
+    // The listing behind cannot be clicked while the preview is open.
+    await expect(page.locator('.gallery-grid .template-card a').nth(1).click({ timeout: 1000 })).rejects.toThrow()
+
+    await dialog(page).getByRole('button', { name: 'Take this template' }).click()
+    await expect(dialog(page).getByRole('heading', { name: 'Create your free account' })).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(dialog(page).getByRole('heading', { name: 'Make it yours' })).toBeVisible()
+    await expect(dialog(page)).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(dialog(page)).toBeHidden()
+  })
+
+  test('the filters change the address, work as links, and keep the listing in view', async ({ page }) => {
+    await gotoHydrated(page, listingPath)
+    const ids = await cardIds(page)
+    const position = templates.find((template) => template.id === ids[0])!.position
+    await page.mouse.wheel(0, 1500)
+    await page.getByLabel('Type').selectOption(position)
+    await expect(page).toHaveURL(`${listingPath}?position=${position}`)
+    await expect.poll(async () => {
+      const filtered = await cardIds(page)
+      return filtered.every((id) => templates.find((template) => template.id === id)!.position === position) && filtered.length
+    }).toBeGreaterThan(0)
+    expect(await page.evaluate(() => window.scrollY)).toBeLessThanOrEqual(258)
+
+    await page.getByLabel('Search', { exact: true }).fill('zzqqxx')
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await expect(page.getByText('No matches found, try resetting filter')).toBeVisible()
+    await page.getByRole('link', { name: 'Reset filter' }).click()
+    await expect(page).toHaveURL(listingPath)
+  })
+})

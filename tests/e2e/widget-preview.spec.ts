@@ -1,0 +1,112 @@
+import type { Page } from '@playwright/test'
+import { expect, readData, test } from './fixtures.js'
+
+interface TemplateData {
+  id: string
+  name: string
+  family: string
+  layout: string
+  dark?: unknown
+  copy: { headline: string }
+  success: { headline: string; code?: string }
+  refusal?: { headline: string }
+  fields: { type: string }[]
+}
+
+const templates = readData<TemplateData[]>('widget-templates.json')
+const byId = (id: string) => templates.find((template) => template.id === id)!
+const welcome = byId('wt8mybhg')
+const rating = templates.find((template) => template.fields.length === 1 && template.fields[0]!.type === 'rating')!
+const ageGate = templates.find((template) => template.family === 'age' && template.refusal && template.fields.length === 0)!
+const themed = templates.find((template) => template.dark && !template.name.includes('Custom') && template.id !== welcome.id)!
+
+const widget = (page: Page) => page.locator('[data-plw]')
+
+test.describe('live widget preview', () => {
+  test('fills, validates, submits and closes a widget', async ({ page }) => {
+    await page.goto(`/app/preview/${welcome.id}`)
+    const box = page.getByRole('dialog', { name: welcome.copy.headline })
+    await expect(box).toBeVisible()
+    const email = box.getByLabel('Email')
+    const submit = box.getByRole('button', { name: 'Get my 10%' })
+
+    await submit.click()
+    await expect(box.getByText('Email is required')).toBeVisible()
+    await expect(email).toHaveAttribute('aria-invalid', 'true')
+    await expect(email).toBeFocused()
+
+    await email.fill('not-an-email')
+    await expect(box.getByText('Email is required')).toBeHidden()
+    await submit.click()
+    await expect(box.getByText('Enter a valid email address')).toBeVisible()
+
+    await email.fill('alex@example.com')
+    await submit.click()
+    const success = box.getByRole('status').filter({ hasText: welcome.success.headline })
+    await expect(success).toBeVisible()
+    await expect(success.locator('code')).toHaveText('HELLO10')
+    await expect(email).toBeHidden()
+
+    await box.getByRole('button', { name: 'Close' }).click()
+    await expect(box).toBeHidden()
+    const replay = page.getByRole('button', { name: 'Show the widget again' })
+    await expect(replay).toBeVisible()
+    await replay.click()
+    await expect(box).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(box).toBeHidden()
+  })
+
+  test('asks for a rating before sending one', async ({ page }) => {
+    await page.goto(`/app/preview/${rating.id}`)
+    const form = widget(page)
+    await form.locator('button[type=submit]').click()
+    await expect(form.getByText('Choose a rating')).toBeVisible()
+    await form.locator('label[title="4 of 5"]').click()
+    await expect(form.getByText('Choose a rating')).toBeHidden()
+    await form.locator('button[type=submit]').click()
+    await expect(form.getByText(rating.success.headline)).toBeVisible()
+  })
+
+  test('an age gate refuses a visitor who says no', async ({ page }) => {
+    await page.goto(`/app/preview/${ageGate.id}`)
+    await widget(page).locator('[data-plw-refuse]').click()
+    await expect(widget(page).getByText(ageGate.refusal!.headline)).toBeVisible()
+  })
+
+  test('follows navigate messages from the embedding page, without adding history', async ({ page }) => {
+    await page.goto('/')
+    await page.evaluate((src) => {
+      const frame = document.createElement('iframe')
+      frame.id = 'preview-frame'
+      frame.src = src
+      frame.width = '900'
+      frame.height = '600'
+      const received: unknown[] = []
+      ;(window as Window & { received?: unknown[] }).received = received
+      window.addEventListener('message', (event) => {
+        if (event.origin === location.origin) received.push(event.data)
+      })
+      document.body.append(frame)
+    }, `/app/preview/${welcome.id}`)
+    const frame = page.frameLocator('#preview-frame')
+    await expect(frame.getByRole('heading', { name: welcome.copy.headline })).toBeVisible()
+    await expect.poll(() => page.evaluate(() => (window as Window & { received?: unknown[] }).received)).toContainEqual({ type: 'preview:ready', hid: welcome.id, theme: 'light' })
+    const historyLength = await page.evaluate(() => history.length)
+
+    const post = (url: string) =>
+      page.evaluate((target) => (document.getElementById('preview-frame') as HTMLIFrameElement).contentWindow!.postMessage({ type: 'navigate', url: target }, location.origin), url)
+
+    await post(`/app/preview/${themed.id}`)
+    await expect(frame.getByRole('heading', { name: themed.copy.headline })).toBeVisible()
+    await post(`/app/preview/${themed.id}?theme=dark`)
+    await expect(frame.locator('[data-plw]')).toHaveAttribute('data-theme', 'dark')
+    await expect(frame.locator('html')).toHaveAttribute('data-theme', 'dark')
+    // Leaving the site is not a preview: ignored.
+    await post('https://elsewhere.example/app/preview/abcd1234')
+    await post('/login/')
+    await expect(frame.locator('[data-plw]')).toHaveAttribute('data-hid', themed.id)
+    expect(await page.evaluate(() => history.length)).toBe(historyLength)
+    await expect.poll(() => page.evaluate(() => (window as Window & { received?: unknown[] }).received)).toContainEqual({ type: 'preview:ready', hid: themed.id, theme: 'dark' })
+  })
+})

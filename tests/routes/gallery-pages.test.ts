@@ -1,0 +1,126 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { parse } from 'node-html-parser'
+import request from 'supertest'
+import { describe, expect, it } from 'vitest'
+import type { WidgetGroupsFile, WidgetTemplate } from '../../shared/schemas/widget-templates.js'
+import { ROOT, testApp, textOf } from './app.js'
+
+const app = testApp()
+const read = <T,>(file: string): T => JSON.parse(fs.readFileSync(path.join(ROOT, 'data', file), 'utf8')) as T
+const { groups } = read<WidgetGroupsFile>('widget-groups.json')
+const templates = read<WidgetTemplate[]>('widget-templates.json')
+const visible = groups.filter((group) => !group.hidden && !group.special?.disabled)
+const inGroup = (slug: string, sub?: string) => templates.filter((template) => template.group === slug && (sub === undefined || template.sub === sub))
+const forms = groups.find((group) => group.slug === 'forms')!
+const firstSub = forms.subs[0]!
+const sample = inGroup('forms', firstSub.slug)[0]!
+
+async function page(pathname: string, status = 200) {
+  const response = await request(app).get(pathname)
+  expect(response.status, pathname).toBe(status)
+  return { html: response.text, root: parse(response.text) }
+}
+
+const crumbs = (root: ReturnType<typeof parse>) => root.querySelectorAll('.breadcrumbs li').map((item) => item.textContent.trim())
+const cardIds = (html: string) => [...html.matchAll(/class="template-card[^"]*"><a href="\/p\/([a-z0-9]{8})"/g)].map((match) => match[1])
+
+describe('widget gallery pages', () => {
+  it('/p/ shows every visible group as a row with its count, specials first', async () => {
+    const { root } = await page('/p/')
+    const rows = root.querySelectorAll('.gallery-row')
+    expect(rows.map((row) => row.querySelector('h2 a')?.textContent)).toEqual(visible.filter((group) => inGroup(group.slug).length).map((group) => group.name))
+    for (const row of rows) {
+      const group = visible.find((candidate) => candidate.name === row.querySelector('h2 a')?.textContent)!
+      expect(row.querySelector('h2 .count')?.textContent).toBe(String(inGroup(group.slug).length))
+    }
+    expect(groups[0]!.special).toBeDefined()
+  })
+
+  it('sends a group with subcategories to its first one, and unknown groups and subs to the nearest listing', async () => {
+    for (const [from, to] of [
+      ['/p/forms/', `/p/forms/${firstSub.slug}/`],
+      ['/p/forms/nothing-here/', `/p/forms/${firstSub.slug}/`],
+      ['/p/no-such-group/', '/p/'],
+      [`/p/forms/${firstSub.slug}/?position=nowhere`, `/p/forms/${firstSub.slug}/`],
+    ]) {
+      const response = await request(app).get(from!)
+      expect(response.status, from).toBe(302)
+      expect(response.headers.location, from).toBe(to)
+    }
+  })
+
+  it('a listing has the breadcrumb, the sidebar with counts, the filters and exactly its templates', async () => {
+    const { html, root } = await page(`/p/forms/${firstSub.slug}/`)
+    expect(crumbs(root)).toEqual(['Widgets', 'Forms', firstSub.name])
+    const expected = inGroup('forms', firstSub.slug)
+    expect(new Set(cardIds(html))).toEqual(new Set(expected.map((template) => template.id)))
+    expect(textOf(html, '.gallery-total')).toBe(`${expected.length} templates`)
+    const subLink = root.querySelectorAll('.gallery-sidebar details ul a').find((link) => link.getAttribute('href') === `/p/forms/${firstSub.slug}/`)!
+    expect(subLink.getAttribute('aria-current')).toBe('page')
+    expect(subLink.nextElementSibling?.textContent).toBe(String(expected.length))
+    // Works without JavaScript: a GET form to the listing itself.
+    const form = root.querySelector('form.gallery-filter')!
+    expect(form.getAttribute('method')).toBe('get')
+    expect(form.getAttribute('action')).toBe(`/p/forms/${firstSub.slug}/`)
+  })
+
+  it('filters by position and by search words, with counts per type', async () => {
+    const expected = inGroup('forms', firstSub.slug)
+    const position = expected[0]!.position
+    const { html, root } = await page(`/p/forms/${firstSub.slug}/?position=${position}`)
+    const withPosition = expected.filter((template) => template.position === position)
+    expect(new Set(cardIds(html))).toEqual(new Set(withPosition.map((template) => template.id)))
+    const option = root.querySelectorAll('select[name="position"] option').find((candidate) => candidate.getAttribute('value') === position)!
+    expect(option.textContent).toContain(`(${withPosition.length})`)
+
+    const search = await page('/p/?q=halloween')
+    expect(cardIds(search.html).length).toBeGreaterThan(0)
+    expect(crumbs(search.root)).toEqual(['Widgets', 'Search'])
+  })
+
+  it('an empty result says so and offers a reset and a request link', async () => {
+    const { html } = await page(`/p/forms/${firstSub.slug}/?q=zzqqxx`)
+    expect(textOf(html, '.gallery-empty')).toContain('No matches found, try resetting filter')
+    expect(textOf(html, '.gallery-empty')).toContain('request a template')
+  })
+
+  it('/p/{hid} is its own page: the preview open over its listing, with title, canonical and image', async () => {
+    const { html, root } = await page(`/p/${sample.id}`)
+    expect(root.querySelector('title')?.textContent).toBe(`${sample.name} — widget template | Poplift`)
+    expect(root.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`https://site.example/p/${sample.id}`)
+    expect(root.querySelector('meta[property="og:image"]')?.getAttribute('content')).toMatch(new RegExp(`^https://site.example/thumbnails/widgets/${sample.id}-716\\.webp\\?v=`))
+    const dialog = root.querySelector('dialog.preview-dialog')!
+    expect(dialog.getAttribute('aria-modal')).toBe('true')
+    expect(textOf(html, 'dialog h2')).toBe(sample.name)
+    const listing = inGroup('forms', firstSub.slug)
+    expect(textOf(html, '.preview-pager span')).toBe(`${cardIds(html).indexOf(sample.id) + 1} / ${listing.length}`)
+    expect(textOf(html, '.preview-panel h3')).toBe('Make it yours')
+    expect(textOf(html, '.preview-panel button')).toBe('Take this template')
+    expect(root.querySelector('.preview-panel a.get-it')?.getAttribute('href')).toBe(`/t/${sample.id}`)
+    expect(root.querySelector('iframe.preview-frame')?.getAttribute('src')).toBe(`/app/preview/${sample.id}`)
+  })
+
+  it('an unknown template id is not found', async () => {
+    await page('/p/zz99zz99', 404)
+  })
+
+  it('the standalone preview is a bare, unindexed page with the collection it was given', async () => {
+    const others = inGroup('forms', firstSub.slug).slice(1, 3)
+    const ids = [sample.id, ...others.map((template) => template.id)]
+    const { html, root } = await page(`/widget-preview/?id=${sample.id}&collection=${ids.join(',')}`)
+    expect(root.querySelector('header.site-header')).toBeNull()
+    expect(root.querySelector('meta[name="robots"]')?.getAttribute('content')).toBe('noindex')
+    expect(textOf(html, '.preview-pager span')).toBe(`1 / ${ids.length}`)
+    expect(root.querySelector('a[aria-label="Next template"]')?.getAttribute('href')).toBe(`/widget-preview/?id=${ids[1]}&collection=${ids.join(',')}`)
+    await page('/widget-preview/?id=zz99zz99', 404)
+  })
+
+  it('the sitemap lists every listing and every template page', async () => {
+    const xml = (await request(app).get('/sitemap.xml')).text
+    for (const pathname of ['/p/', `/p/forms/${firstSub.slug}/`, ...templates.map((template) => `/p/${template.id}`)]) {
+      expect(xml).toContain(`<loc>https://site.example${pathname}</loc>`)
+    }
+    expect(xml).not.toContain('/widget-preview/')
+  })
+})
