@@ -114,7 +114,7 @@ const LOGIN_CONNECTIONS = 4
 const PAGE_CONNECTIONS = 10
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-site-'))
 const accounts = await startSite({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' })
-const siteOrigin = 'http://localhost:3000'
+const siteOrigin = `http://127.0.0.1:${accounts.port}`
 const account = { email: 'bench@example.com', password: 'violet kettle zebra 42' }
 const registered = await fetch(`http://127.0.0.1:${accounts.port}/app/api/v1/users/register`, {
   method: 'POST',

@@ -1,11 +1,14 @@
 /**
  * `npm run build:fonts`: copies the woff2 files the giffer renders with from the @fontsource
- * packages into dist/fonts/{id}/, only the weights and subsets data/fonts.json lists.
+ * packages into dist/fonts/{id}/, only the weights and subsets data/fonts.json lists, then reads
+ * the copies' character maps into data/font-coverage.json (which scripts each font draws with
+ * its own glyphs).
  */
-import { copyFile, mkdir, rm, stat } from 'node:fs/promises'
+import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { builtFontsDir, fontCatalogue, fontFileName } from '../server/giffer/fonts.js'
+import { builtFontsDir, fontCatalogue, fontFileName, pickableFonts } from '../server/giffer/fonts.js'
 import { projectRoot } from '../server/project-root.js'
+import { catalogueCoverage, coverageFilePath, coverageFileText, subsetDisagreements } from './lib/font-coverage.js'
 
 async function copyFonts(): Promise<void> {
   await rm(builtFontsDir, { recursive: true, force: true })
@@ -35,4 +38,17 @@ async function copyFonts(): Promise<void> {
   console.log(`fonts: ${files} files, ${(bytes / 1024 / 1024).toFixed(1)} MB, ${fontCatalogue.length} families → ${path.relative(projectRoot, builtFontsDir)}`)
 }
 
+/** Rewrites data/font-coverage.json when the files say something new; warns where data/fonts.json disagrees with them. */
+async function writeCoverage(): Promise<void> {
+  const coverage = await catalogueCoverage(pickableFonts, (font, subset, weight) => path.join(builtFontsDir, font.id, fontFileName(font, subset, weight)))
+  const text = coverageFileText(coverage)
+  const before = await readFile(coverageFilePath, 'utf8').catch(() => '')
+  if (text !== before) await writeFile(coverageFilePath, text)
+  const cyrillic = pickableFonts.filter((font) => coverage[font.id]!.scripts.includes('cyrillic')).length
+  console.log(`font coverage: ${cyrillic} of ${pickableFonts.length} fonts draw Cyrillic → ${path.relative(projectRoot, coverageFilePath)}${text === before ? ' (unchanged)' : ''}`)
+  const problems = pickableFonts.flatMap((font) => subsetDisagreements(font, coverage[font.id]!))
+  for (const problem of problems) console.warn(`warning: ${problem}`)
+}
+
 await copyFonts()
+await writeCoverage()

@@ -12,6 +12,7 @@ import { loadPriceList, type PriceList } from './api/prices.js'
 import type { Config } from './config.js'
 import { loadContent } from './content/store.js'
 import { createDashboard, type Dashboard } from './dashboard/router.js'
+import { aiSettings } from './dashboard/config.js'
 import { localGateway, remoteGateway } from './dashboard/gateway.js'
 import { DEFAULT_LIMITS } from './dashboard/rate-limits.js'
 import { authActions } from './ssr/actions/auth.js'
@@ -26,6 +27,7 @@ import { loadGalleries } from './gallery/catalogs.js'
 import { thumbnailRouter } from './gallery/thumbnails.js'
 import { cloneLinks } from './gallery/clone-links.js'
 import { widgetCatalog } from './gallery/widget-catalog.js'
+import { emailCatalog, EMAIL_ASSETS_PATH } from './gallery/email-catalog.js'
 import { createPageHandler } from './ssr/handler.js'
 import { createServerLoaders } from './ssr/loaders.js'
 import { loadClientAssets } from './ssr/manifest.js'
@@ -130,6 +132,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
       smtpUrl: config.SMTP_URL,
       mailFrom: config.MAIL_FROM,
       showOutbox: config.NODE_ENV !== 'production' || config.DASHBOARD_OUTBOX,
+      ai: aiSettings(config),
       logger,
       ...overrides.dashboard,
     })
@@ -163,8 +166,15 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   app.use(express.static(path.join(config.rootDir, 'public'), { index: false, maxAge: '1d' }))
 
   app.use('/thumbnails', thumbnailRouter(dataDir, gallery.thumbnails))
+  // The email templates' images: fixed names, so a day's caching; mail clients fetch them too.
+  app.use(EMAIL_ASSETS_PATH, express.static(path.join(dataDir, 'emails', 'assets'), { index: false, fallthrough: false, maxAge: '1d' }))
   app.use('/api', createApiRouter({ prices, holidays, now: overrides.now }))
-  app.use(cloneLinks([{ kind: 'widgets', prefix: 't', exists: (hid) => Boolean(widgetCatalog().byId(hid)) }]))
+  app.use(
+    cloneLinks([
+      { kind: 'widgets', prefix: 't', exists: (hid) => Boolean(widgetCatalog().byId(hid)) },
+      { kind: 'emails', prefix: 'te', exists: (hid) => Boolean(emailCatalog().byId(hid)) },
+    ]),
+  )
 
   const staticPaths = pages.filter((page) => !page.path?.match(/[:*]/) && !('private' in page) && !('bare' in page)).map((page) => `/${page.path ?? ''}`)
   const sitemap = sitemapXml(config.publicOrigin, [...staticPaths, ...content.paths(), ...gallery.widgets.paths(), ...gallery.emails.paths()])

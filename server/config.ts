@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { z } from 'zod'
 import { parseEnv, processEnvSchema } from './env.js'
-import { dashboardEnvSchema } from './dashboard/config.js'
+import { dashboardEnvSchema, requireAiModel } from './dashboard/config.js'
 import { gifferEnvSchema } from './giffer/config.js'
 import { projectRoot } from './project-root.js'
 
@@ -17,7 +17,7 @@ const envSchema = gifferEnvSchema.extend(processEnvSchema.shape).extend(dashboar
   APP_URL: z.url().optional(),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000).default(500),
-})
+}).superRefine(requireAiModel)
 
 export type Env = z.infer<typeof envSchema>
 

@@ -5,6 +5,7 @@ import { blogPages } from './pages/blog.route.js'
 import { contentPages } from './pages/content.route.js'
 import { faqPages } from './pages/faq.route.js'
 import { galleryPages, standalonePreviewPages } from './pages/gallery.route.js'
+import { generatorPages } from './pages/generators.route.js'
 import { helpPages } from './pages/help.route.js'
 import { homePages } from './pages/home.route.js'
 import { notFoundPages } from './pages/not-found.route.js'
@@ -28,6 +29,7 @@ export const pages = [
   ...authPages,
   ...galleryPages,
   ...standalonePreviewPages,
+  ...generatorPages,
   ...notFoundPages,
 ] as const satisfies readonly PageRoute[]
 

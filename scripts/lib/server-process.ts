@@ -53,7 +53,8 @@ export async function startSite(env: Record<string, string>): Promise<{ child: C
   const port = await freePort()
   const child = spawn(process.execPath, ['--expose-gc', 'dist/server/main.js'], {
     cwd: root,
-    env: { ...process.env, ...PRODUCTION_ENV, HOST: '127.0.0.1', ...env, PORT: String(port) },
+    // Its own address is its public one unless told otherwise (canonical links, email images, allowed origins).
+    env: { ...process.env, ...PRODUCTION_ENV, HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   let exitCode: number | null | undefined

@@ -1,4 +1,5 @@
 /** OpenAPI description of the site's public JSON API, served at /api/openapi.json. */
+import { emailOpenApiPaths, emailOpenApiSchemas } from './emails-openapi.js'
 import { widgetOpenApiPaths, widgetOpenApiSchemas } from './widgets-openapi.js'
 
 const errorResponse = {
@@ -15,6 +16,7 @@ export const openApiDocument = {
   },
   paths: {
     ...widgetOpenApiPaths,
+    ...emailOpenApiPaths,
     '/api/prices': {
       get: {
         summary: 'Plans with prices in every offered currency',
@@ -69,6 +71,7 @@ export const openApiDocument = {
   components: {
     schemas: {
       ...widgetOpenApiSchemas,
+      ...emailOpenApiSchemas,
       Error: {
         type: 'object',
         required: ['error'],

@@ -3,7 +3,9 @@ import { z } from 'zod'
 import { parseIsoDate, todayUtc, upcomingHolidays, type HolidayDefinition } from '../../shared/holidays.js'
 import { badRequest, HttpError, jsonErrorHandler } from '../errors.js'
 import { parseRequest } from '../validation.js'
+import { emailCatalog } from '../gallery/email-catalog.js'
 import { widgetCatalog } from '../gallery/widget-catalog.js'
+import { emailsApi } from './emails.js'
 import { openApiDocument } from './openapi.js'
 import type { PriceList } from './prices.js'
 import { widgetsApi } from './widgets.js'
@@ -56,6 +58,7 @@ export function createApiRouter({ prices, holidays, now = () => new Date() }: Ap
   })
 
   router.use(widgetsApi(widgetCatalog()))
+  router.use(emailsApi(emailCatalog()))
 
   router.get('/openapi.json', (_req, res) => publicJson(res, openApiDocument, 3600))
 

@@ -1,6 +1,6 @@
 /** The widget gallery's part of /api/openapi.json (server/api/widgets.ts). */
 import { WIDGET_POSITIONS } from '../../shared/schemas/widget-templates.js'
-import { DEFAULT_WIDGET_LIMIT, MAX_WIDGET_LIMIT, MAX_WIDGET_OFFSET } from './widgets.js'
+import { DEFAULT_GALLERY_LIMIT, MAX_GALLERY_LIMIT, MAX_GALLERY_OFFSET } from './gallery-params.js'
 
 const errorResponse = (description: string) => ({
   description,
@@ -35,8 +35,8 @@ export const widgetOpenApiPaths = {
         { name: 'sub', in: 'query', required: false, description: 'Sub slug within the group, e.g. `discounts`.', schema: { type: 'string', example: 'discounts' } },
         { name: 'position', in: 'query', required: false, description: 'Position slug.', schema: { type: 'string', enum: [...WIDGET_POSITIONS] } },
         { name: 'q', in: 'query', required: false, description: 'Words that must begin words of the name, family or tags.', schema: { type: 'string', maxLength: 100 } },
-        { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: MAX_WIDGET_OFFSET, default: 0 } },
-        { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_WIDGET_LIMIT, default: DEFAULT_WIDGET_LIMIT } },
+        { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: MAX_GALLERY_OFFSET, default: 0 } },
+        { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_GALLERY_LIMIT, default: DEFAULT_GALLERY_LIMIT } },
       ],
       responses: { '200': json('A page of templates', 'WidgetList'), '304': notModified, '400': errorResponse('Bad parameter (named in `field`)') },
     },

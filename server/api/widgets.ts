@@ -3,44 +3,22 @@
  * Parameters name groups, subs and positions by slug; filtering, search, facets and paging are
  * shared/gallery/query.ts, the data is server/gallery/widget-catalog.ts.
  */
-import express, { type Response } from 'express'
+import express from 'express'
 import { z } from 'zod'
-import { MAX_QUERY_LENGTH } from '../../shared/gallery/query.js'
 import type { WidgetGroupDefinition } from '../../shared/schemas/widget-templates.js'
 import { badRequest, HttpError } from '../errors.js'
 import type { WidgetCatalog } from '../gallery/widget-catalog.js'
 import { parseRequest } from '../validation.js'
+import { allParam, DEFAULT_GALLERY_LIMIT, galleryJson, HID_PARAM, pagingParams, searchParam, slugParam } from './gallery-params.js'
 
-/** Most templates one page of `/api/widgets` holds, and how many without `limit`. */
-export const MAX_WIDGET_LIMIT = 100
-export const DEFAULT_WIDGET_LIMIT = 24
-/** Offsets past this are refused rather than answered with an empty page. */
-export const MAX_WIDGET_OFFSET = 10_000
-
-const CACHE = 'public, max-age=300, stale-while-revalidate=3600'
-
-const slugParam = z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a slug of lowercase letters, digits and dashes')
-const integer = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,6}$/, 'must be a whole number')
-    .transform(Number)
-    .refine((value) => value >= min && value <= max, `must be between ${min} and ${max}`)
-
-const groupsQuery = z.object({ all: z.enum(['1', '0', 'true', 'false'], 'must be 1 or 0').optional() })
+const groupsQuery = z.object({ all: allParam.optional() })
 const widgetsQuery = z.object({
   group: slugParam.optional(),
   sub: slugParam.optional(),
   position: slugParam.optional(),
-  q: z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`).optional(),
-  offset: integer(0, MAX_WIDGET_OFFSET).optional(),
-  limit: integer(1, MAX_WIDGET_LIMIT).optional(),
+  q: searchParam.optional(),
+  ...pagingParams,
 })
-
-function publicJson(res: Response, body: unknown) {
-  res.set('Cache-Control', CACHE)
-  res.json(body)
-}
 
 const svgDataUri = (svg: string) => `data:image/svg+xml,${encodeURIComponent(svg)}`
 
@@ -87,7 +65,7 @@ export function widgetsApi(catalog: WidgetCatalog): express.Router {
 
   router.get('/widget-groups', (req, res) => {
     const { all } = parseRequest(groupsQuery, req.query, 'query')
-    publicJson(res, all === '1' || all === 'true' ? groupsAll : groupsVisible)
+    galleryJson(res, all === '1' || all === 'true' ? groupsAll : groupsVisible)
   })
 
   router.get('/widgets', (req, res) => {
@@ -102,7 +80,7 @@ export function widgetsApi(catalog: WidgetCatalog): express.Router {
       throw badRequest('position', `must be one of ${catalog.positions.map((position) => position.slug).join(', ')}`)
     }
     const offset = query.offset ?? 0
-    const limit = query.limit ?? DEFAULT_WIDGET_LIMIT
+    const limit = query.limit ?? DEFAULT_GALLERY_LIMIT
     const result = catalog.query({ group: group?.slug, sub: query.sub, position: query.position, q: query.q, offset, limit })
 
     // Every choice is listed, with 0 where nothing would be left, in the gallery's order.
@@ -115,7 +93,7 @@ export function widgetsApi(catalog: WidgetCatalog): express.Router {
     const positionFacet: Record<string, number> = {}
     for (const position of catalog.positions) positionFacet[position.slug] = result.facets.position[position.value] ?? 0
 
-    publicJson(res, {
+    galleryJson(res, {
       items: result.items.map((template) => catalog.item(template)),
       total: result.total,
       offset,
@@ -126,10 +104,10 @@ export function widgetsApi(catalog: WidgetCatalog): express.Router {
 
   router.get('/widgets/:hid', (req, res) => {
     const hid = String(req.params.hid)
-    if (!/^[a-z0-9]{8}$/.test(hid)) throw badRequest('hid', 'must be 8 lowercase letters or digits')
+    if (!HID_PARAM.test(hid)) throw badRequest('hid', 'must be 8 lowercase letters or digits')
     const template = catalog.byId(hid)
     if (!template) throw new HttpError(404, 'not_found', 'No such widget template.', 'hid')
-    publicJson(res, { ...catalog.item(template), collection: catalog.collectionOf(template) })
+    galleryJson(res, { ...catalog.item(template), collection: catalog.collectionOf(template) })
   })
 
   return router

@@ -7,6 +7,7 @@ import type { Request, Response } from 'express'
 import { parse as parseCookies } from 'cookie'
 import type { Logger } from 'pino'
 import { Accounts } from './accounts.js'
+import type { AiSettings } from './config.js'
 import { openDatabase, type Database } from './db.js'
 import { OutboxMailer, SmtpMailer, type Mailer } from './mail.js'
 import { PasswordHasher, type ScryptCost } from './passwords.js'
@@ -30,6 +31,8 @@ export interface DashboardOptions {
   limits?: Partial<DashboardLimits>
   /** Tests lower the scrypt cost; production keeps the default. */
   scryptCost?: ScryptCost
+  /** A language model for the subject line generator; unset: the offline composer alone. */
+  ai?: AiSettings
 }
 
 export interface DashboardContext {
@@ -48,6 +51,7 @@ export interface DashboardContext {
   allowedOrigins: string[]
   logger: Logger
   now: () => number
+  ai: AiSettings | undefined
   sessionToken(req: Request): string | undefined
   /** The signed-in user of the request, renewing the session cookie when due. */
   currentUser(req: Request, res: Response): SessionUser | null
@@ -82,6 +86,7 @@ export function createDashboardContext(options: DashboardOptions): DashboardCont
     allowedOrigins: [options.siteOrigin, ...(options.appUrl ? [new URL(options.appUrl).origin] : [])],
     logger,
     now,
+    ai: options.ai,
     sessionToken,
     currentUser(req, res) {
       const resumed = sessions.resume(sessionToken(req))

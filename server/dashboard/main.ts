@@ -9,7 +9,7 @@ import { z } from 'zod'
 import { processEnvSchema } from '../env.js'
 import { createLogger, requestLogger } from '../logger.js'
 import { loadEnvOrExit, serve } from '../standalone.js'
-import { dashboardEnvSchema } from './config.js'
+import { aiSettings, dashboardEnvSchema, requireAiModel } from './config.js'
 import { createDashboard } from './router.js'
 
 const env = loadEnvOrExit(
@@ -18,7 +18,7 @@ const env = loadEnvOrExit(
     /** The site's public origin: reset links point there, and only it may post here. */
     PUBLIC_URL: z.url().default('http://localhost:3000'),
     APP_URL: z.url().optional(),
-  }),
+  }).superRefine(requireAiModel),
 )
 const logger = createLogger(env)
 const dashboard = createDashboard({
@@ -28,6 +28,7 @@ const dashboard = createDashboard({
   smtpUrl: env.SMTP_URL,
   mailFrom: env.MAIL_FROM,
   showOutbox: env.NODE_ENV !== 'production' || env.DASHBOARD_OUTBOX,
+  ai: aiSettings(env),
   logger,
 })
 

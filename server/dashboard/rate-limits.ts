@@ -15,6 +15,8 @@ export interface DashboardLimits {
   login: Limit
   register: Limit
   reset: Limit
+  /** The subject line generator, which may call a paid language model. */
+  subjects: Limit
 }
 
 const MINUTE = 60_000
@@ -23,6 +25,7 @@ export const DEFAULT_LIMITS: DashboardLimits = {
   login: { limit: 10, windowMs: MINUTE },
   register: { limit: 5, windowMs: 10 * MINUTE },
   reset: { limit: 5, windowMs: 10 * MINUTE },
+  subjects: { limit: 20, windowMs: 10 * MINUTE },
 }
 
 export function limiter({ limit, windowMs }: Limit): RequestHandler {

@@ -1,7 +1,8 @@
 /**
  * The local dashboard, served at /app/ when no DASHBOARD_URL is set (and on its own by
  * `npm run dashboard`): accounts, sessions, password reset with a mail outbox, the social
- * sign-in stand-in, partner tracking, template cloning and a minimal app home.
+ * sign-in stand-in, partner tracking, template cloning, a minimal app home and the subject line
+ * generator.
  *
  *   const dashboard = createDashboard(options)   // options: DashboardOptions (context.ts)
  *   app.use('/app', dashboard.router)
@@ -13,9 +14,11 @@ import { projectRoot } from '../project-root.js'
 import { createDashboardContext, type DashboardContext, type DashboardOptions } from './context.js'
 import { sameOriginOnly } from './csrf.js'
 import { dashboardErrorHandler } from './errors.js'
+import { aiSubjectRoutes } from './routes/ai-subjects.js'
 import { appHomeRoutes } from './routes/app-home.js'
 import { outboxRoutes } from './routes/outbox.js'
 import { partnerRoutes } from './routes/partners.js'
+import { emailViewRoutes } from './routes/email-views.js'
 import { previewRoutes } from './routes/previews.js'
 import { socialRoutes } from './routes/social.js'
 import { userRoutes } from './routes/users.js'
@@ -36,7 +39,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   router.use('/static', express.static(path.join(projectRoot, 'server', 'dashboard', 'static'), { index: false, fallthrough: false, maxAge: '1h' }))
   router.use(sameOriginOnly(context.allowedOrigins))
   router.use(express.json({ limit: BODY_LIMIT }), express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 20 }))
-  for (const addRoutes of [userRoutes, socialRoutes, partnerRoutes, appHomeRoutes, outboxRoutes, previewRoutes]) addRoutes(router, context)
+  for (const addRoutes of [userRoutes, socialRoutes, partnerRoutes, appHomeRoutes, outboxRoutes, previewRoutes, emailViewRoutes, aiSubjectRoutes]) addRoutes(router, context)
   router.use((_req, res) => {
     res.status(404).set('Cache-Control', 'no-store').json({ message: 'Not found' })
   })

@@ -64,7 +64,7 @@ export function emailListings(catalog: EmailCatalogData) {
       kind: 'listing',
       gallery: 'emails',
       title: group ? group.name : `Email templates: “${q ?? ''}”`,
-      description: `${result.total} ready-made email templates${group ? '' : ` matching ${q ?? ''}`}: preview each in light and dark, on desktop and mobile, and customize it for free.`,
+      description: `${result.total} ready-made ${group ? `${group.name.toLowerCase()} email templates` : `email templates matching ${q ?? ''}`}: preview each in light and dark, on desktop and mobile, and customize it for free.`,
       breadcrumbs: crumbs,
       sidebar: sidebar(group?.slug ?? null),
       subs: [],

@@ -23,9 +23,10 @@ export type FontEntry = z.infer<typeof fontEntrySchema>
 
 export const fontCatalogue: readonly FontEntry[] = z.object({ fonts: z.array(fontEntrySchema) }).parse(fontsJson).fonts
 
-const pickable = fontCatalogue.filter((font) => !font.groups.includes('fallback') && !font.groups.includes('icons'))
+/** The fonts users may pick: every font but the fallback and icon helpers. */
+export const pickableFonts: readonly FontEntry[] = fontCatalogue.filter((font) => !font.groups.includes('fallback') && !font.groups.includes('icons'))
 const byKey = new Map<string, FontEntry>()
-for (const font of pickable) {
+for (const font of pickableFonts) {
   byKey.set(font.id, font)
   byKey.set(font.family.toLowerCase(), font)
 }

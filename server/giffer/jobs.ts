@@ -94,6 +94,8 @@ export interface RenderedImage {
   width: number
   height: number
   frames: number
+  /** Set when the image is a notice instead of the requested drawing (`missing_glyphs`). */
+  notice?: 'missing_glyphs'
 }
 
 /** An expected refusal (too large, undecodable): the router turns it into a 4xx. */

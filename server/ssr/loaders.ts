@@ -4,6 +4,7 @@ import { blogLoaders } from './loaders/blog.js'
 import { contentLoaders } from './loaders/content.js'
 import { faqLoaders } from './loaders/faq.js'
 import { galleryLoaders } from './loaders/gallery.js'
+import { generatorLoaders } from './loaders/generators.js'
 import { helpLoaders } from './loaders/help.js'
 import { homeLoaders } from './loaders/home.js'
 import type { LoaderDependencies, RouteLoaders } from './loaders/loader.js'
@@ -31,6 +32,7 @@ export function createServerLoaders(dependencies: LoaderDependencies): LoaderFor
     ...useCaseLoaders(dependencies),
     ...authLoaders(dependencies),
     ...galleryLoaders(dependencies),
+    ...generatorLoaders(dependencies),
     ...notFoundLoaders(),
   }
   return (routeId) => loaders[routeId]

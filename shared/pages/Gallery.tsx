@@ -178,7 +178,13 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
     <div className="page gallery with-sidebar">
       <Seo
         title={openCard ? `${openCard.name} — ${kind === 'widgets' ? 'widget' : 'email'} template` : data.title}
-        description={openCard ? `Preview the ${openCard.name} template on desktop and mobile, then make it yours for free.` : data.description}
+        description={
+          openCard
+            ? kind === 'widgets'
+              ? `Preview the ${openCard.name} widget template on desktop and mobile, then make it yours for free.`
+              : `Preview the ${openCard.name} email template in light and dark mode, on desktop and mobile, then customize it for free.`
+            : data.description
+        }
         image={openCard ? thumbnailUrl(kind, openCard.hid, THUMBNAIL_WIDTHS[kind][3], 'webp', openCard.revision) : undefined}
       />
       <Breadcrumbs trail={data.breadcrumbs} />

@@ -190,8 +190,10 @@ describe('clone and the app home', () => {
     const { app } = dashboardSite()
     const widget = await request(app).get('/app/clone/wt8mybhg').expect(302)
     expect(widget.headers.location).toBe('/start/?next=%2Fapp%2Fclone%2Fwt8mybhg')
-    const email = await request(app).get('/app/clone-email/ef56gh78').expect(302)
-    expect(email.headers.location).toBe('/start/?next=%2Fapp%2Fclone-email%2Fef56gh78')
+    const email = await request(app).get('/app/clone-email/1ovql5y3').expect(302)
+    expect(email.headers.location).toBe('/start/?next=%2Fapp%2Fclone-email%2F1ovql5y3')
+    // Only templates of the galleries can be taken.
+    await request(app).get('/app/clone-email/ef56gh78').expect(404)
   })
 
   it('copies the template into a signed-in account and lists it on the app home', async () => {

@@ -5,6 +5,7 @@
  */
 import type { Request, Response, Router } from 'express'
 import { safeNext } from '../../../shared/auth/next.js'
+import { emailCatalog } from '../../gallery/email-catalog.js'
 import { widgetCatalog } from '../../gallery/widget-catalog.js'
 import type { DashboardContext } from '../context.js'
 import { html, page } from '../html.js'
@@ -22,7 +23,7 @@ function appHome(context: DashboardContext, user: { id: number; email: string })
     return html`<h2>${title}</h2>${
       own.length
         ? html`<ul class="items">${own.map((item) => {
-            const name = kind === 'widget' ? widgetCatalog().byId(String(item.hid))?.name : undefined
+            const name = (kind === 'widget' ? widgetCatalog() : emailCatalog()).byId(String(item.hid))?.name
             return html`<li>${name ? html`<strong>${name}</strong> ` : ''}${kind === 'widget' ? 'Widget' : 'Email'} from template <code>${String(item.hid)}</code>, added ${new Date(Number(item.created_at)).toUTCString()}</li>`
           })}</ul>`
         : html`<p class="muted">${empty} <a href="${gallery}">Browse the templates</a>.</p>`
@@ -63,8 +64,7 @@ export function appHomeRoutes(router: Router, context: DashboardContext): void {
 
   const clone = (kind: Kind) => (req: Request, res: Response) => {
     const hid = String(req.params.hid)
-    // Widget templates are checked against the gallery; email ids only for their form so far.
-    if (!HID.test(hid) || (kind === 'widget' && !widgetCatalog().byId(hid))) {
+    if (!HID.test(hid) || !(kind === 'widget' ? widgetCatalog() : emailCatalog()).byId(hid)) {
       res.status(404).json({ message: 'No such template.' })
       return
     }

@@ -58,3 +58,8 @@ export function fontStack(font: FontEntry, icons?: IconStyle): string {
 export function cssFont(font: FontEntry, weight: number, sizePx: number, icons?: IconStyle): string {
   return `${weight} ${sizePx}px ${fontStack(font, icons)}`
 }
+
+/** The shipped fallback faces alone: for the service's own notices, never for a user's text. */
+export function fallbackCssFont(weight: number, sizePx: number): string {
+  return `${weight} ${sizePx}px ${quote(fallbackFonts.flatMap((font) => register(font)))}`
+}

@@ -1,8 +1,10 @@
 import { createCanvas } from '@napi-rs/canvas'
-import { findFont } from '../fonts.js'
+import { missingLettersMessage, noLettersMessage, scriptOfLetter, type FontScript } from '../../../shared/font-coverage.js'
+import { fontScripts, lettersMissing } from '../font-coverage.js'
+import { findFont, type FontEntry } from '../fonts.js'
 import { RenderRefused, type RenderedImage, type Rgba, type TextPreviewJob } from '../jobs.js'
 import { MAX_FRAME_PIXELS } from '../limits.js'
-import { cssFont } from './canvas-fonts.js'
+import { cssFont, fallbackCssFont } from './canvas-fonts.js'
 import { maskCanvas } from './masks.js'
 import { encodePng } from './png.js'
 
@@ -10,20 +12,67 @@ function cssColour([r, g, b, a]: Rgba): string {
   return `rgba(${r}, ${g}, ${b}, ${a})`
 }
 
+/** Grey that reads on light and dark cards alike. */
+const NOTICE_COLOUR = 'rgba(107, 114, 128, 1)'
+const NOTICE_SIZE_MAX = 20
+
+/**
+ * What to say instead of drawing, when the font lacks letters of the text: the fallback faces
+ * would otherwise draw them under this font's name. Null when the font has every letter.
+ */
+export function missingGlyphsNotice(font: FontEntry, text: string): string | null {
+  const missing = lettersMissing(font, text)
+  if (!missing.length) return null
+  const covered = fontScripts(font)
+  const absent = new Set<FontScript>()
+  for (const letter of missing) {
+    const script = scriptOfLetter(letter)
+    if (script && !covered.includes(script)) absent.add(script)
+  }
+  return absent.size ? noLettersMessage([...absent]) : missingLettersMessage(missing)
+}
+
+/** The notice as a small image in the fallback face, so a card showing the picture shows why. */
+async function renderNotice(message: string, job: TextPreviewJob): Promise<RenderedImage> {
+  const s = job.scale
+  const fontValue = fallbackCssFont(400, Math.min(job.fontSize, NOTICE_SIZE_MAX) * s)
+  const { ctx: probe } = maskCanvas(1, 1)
+  probe.font = fontValue
+  const m = probe.measureText(message)
+  const pad = Math.ceil(job.padding * s)
+  const ascent = Math.ceil(m.fontBoundingBoxAscent)
+  const width = Math.ceil(m.width) + 2 * pad
+  const height = ascent + Math.ceil(m.fontBoundingBoxDescent) + 2 * pad
+  const canvas = createCanvas(width, height)
+  const ctx = canvas.getContext('2d')
+  ctx.font = fontValue
+  ctx.fillStyle = NOTICE_COLOUR
+  ctx.fillText(message, pad, pad + ascent)
+  const body = await encodePng(ctx.getImageData(0, 0, width, height).data, width, height)
+  return { ok: true, body, contentType: 'image/png', width, height, frames: 1, notice: 'missing_glyphs' }
+}
+
 /**
  * A text image on a transparent background: up to three lines, aligned against each other,
  * with an optional outline. The canvas is sized to the ink, not to the advance widths, so
- * script swashes and outlines are never clipped.
+ * script swashes and outlines are never clipped. A text with letters the font lacks gets a
+ * notice saying so instead.
  */
 export async function renderTextPreview(job: TextPreviewJob): Promise<RenderedImage> {
   const font = findFont(job.font)
   if (!font) throw new Error(`unknown font ${job.font}`)
+  const notice = missingGlyphsNotice(font, job.lines.join('\n'))
+  if (notice) return renderNotice(notice, job)
+  return drawTextLines(job, cssFont(font, job.weight, job.fontSize * job.scale))
+}
+
+/** Draws the job's lines in a CSS font value (the chosen font's stack) at the job's size and style. */
+export async function drawTextLines(job: TextPreviewJob, cssFontValue: string): Promise<RenderedImage> {
   const s = job.scale
   const fontPx = job.fontSize * s
   const lineH = fontPx * job.lineHeight
   const pad = job.padding * s
   const outline = job.stroke ? job.stroke.width * s : 0
-  const cssFontValue = cssFont(font, job.weight, fontPx)
 
   // 1. Lay the lines out on a common left edge and find the ink's bounding box.
   const { ctx: probe } = maskCanvas(1, 1)

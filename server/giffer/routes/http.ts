@@ -40,6 +40,7 @@ export function sendImage(req: Request, res: Response, rendered: CachedRender & 
     // Mail clients and other sites embed these images.
     'Cross-Origin-Resource-Policy': 'cross-origin',
   })
+  if (image.notice) res.set('X-Giffer-Notice', image.notice)
   if (req.method === 'GET' && req.fresh) {
     res.status(304).end()
     return

@@ -4,16 +4,22 @@
  */
 import type { Router } from 'express'
 import type { GifferContext } from '../context.js'
-import { fontCatalogue } from '../fonts.js'
+import { fontScripts } from '../font-coverage.js'
+import { pickableFonts } from '../fonts.js'
 
 export function metaRoutes(router: Router, context: GifferContext): void {
+  // `scripts`: the alphabets the font draws with its own letters (from its files' character maps).
+  const fontList = pickableFonts.map((font) => ({
+    id: font.id,
+    family: font.family,
+    groups: font.groups,
+    weights: font.weights,
+    gothicStyle: font.gothicStyle,
+    scripts: fontScripts(font),
+  }))
   router.get('/fonts', (_req, res) => {
     res.set('Cache-Control', 'public, max-age=3600')
-    res.json({
-      fonts: fontCatalogue
-        .filter((font) => !font.groups.includes('fallback') && !font.groups.includes('icons'))
-        .map(({ id, family, groups, weights, gothicStyle }) => ({ id, family, groups, weights, gothicStyle })),
-    })
+    res.json({ fonts: fontList })
   })
 
   router.get('/healthz', (_req, res) => {

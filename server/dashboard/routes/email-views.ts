@@ -1,0 +1,57 @@
+/**
+ * `GET api/v2/emailmessages/{hid}/view`: an email template's real HTML, as a mail client gets it,
+ * for the gallery's preview frame; `?format=text` gives its plain-text part. Its images point at
+ * the site (`/email-assets/`). Links open outside the frame.
+ */
+import type { Router } from 'express'
+import { z } from 'zod'
+import { TEMPLATE_ID } from '../../../shared/gallery/paths.js'
+import { emailCatalog, EMAIL_ASSETS_PATH } from '../../gallery/email-catalog.js'
+import type { DashboardContext } from '../context.js'
+
+const viewQuery = z.object({ format: z.enum(['html', 'text'], 'must be html or text').optional() })
+
+/** No scripts at all; the email's own inline styles; images from the site; framed by the site only. */
+function contentSecurityPolicy(siteOrigin: string): string {
+  return [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    `img-src 'self' ${siteOrigin} data:`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors 'self' ${siteOrigin}`,
+  ].join('; ')
+}
+
+export function emailViewRoutes(router: Router, context: DashboardContext): void {
+  const catalog = emailCatalog()
+  const assetsBase = `${context.siteOrigin}${EMAIL_ASSETS_PATH}`
+  const headers = {
+    'Content-Security-Policy': contentSecurityPolicy(context.siteOrigin),
+    'Cache-Control': 'public, max-age=300',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+  }
+
+  router.get('/api/v2/emailmessages/:hid/view', (req, res) => {
+    const hid = String(req.params.hid)
+    const query = viewQuery.safeParse({ format: req.query.format })
+    if (!query.success) {
+      res.status(400).json({ message: 'format: must be html or text', errors: { format: ['must be html or text'] } })
+      return
+    }
+    const template = TEMPLATE_ID.test(hid) ? catalog.byId(hid) : undefined
+    if (!template) {
+      res.status(404).json({ message: 'No such email template.' })
+      return
+    }
+    res.set(headers)
+    if (query.data.format === 'text') {
+      res.type('text/plain; charset=utf-8').send(catalog.text(template))
+      return
+    }
+    // A preview frame: the email's links leave the frame instead of loading inside it.
+    const html = catalog.html(template, assetsBase).replace(/<head([^>]*)>/i, '<head$1><base target="_blank">')
+    res.type('html').send(html)
+  })
+}

@@ -1,0 +1,56 @@
+import { quickPicks } from '../../../shared/countdown.js'
+import { isoDate, todayUtc, upcomingHolidays } from '../../../shared/holidays.js'
+import type { PageIdOf } from '../../../shared/page-route.js'
+import type { generatorPages } from '../../../shared/pages/generators.route.js'
+import { loadHolidayDefinitions } from '../../api/holidays.js'
+import { countdownSettingsFromQuery } from '../../generators/countdown-query.js'
+import { gifFontGroups, loadGeneratorContent, textImageFonts } from '../../generators/content.js'
+import { textImageSettingsFromQuery } from '../../generators/text-image-query.js'
+import { scrollingTextSettingsFromQuery } from '../../generators/scrolling-query.js'
+import { slideshowSettingsFromQuery } from '../../generators/slideshow-query.js'
+import { dataDir } from '../../project-root.js'
+import { subjectSettingsFromQuery } from '../../../shared/subject-lines.js'
+import type { LoaderDependencies, RouteLoaders } from './loader.js'
+
+export const generatorLoaders = (_dependencies: LoaderDependencies): RouteLoaders<PageIdOf<typeof generatorPages>> => {
+  // Read once, when the server starts.
+  const content = loadGeneratorContent(dataDir)
+  const holidays = loadHolidayDefinitions(dataDir)
+  const fonts = gifFontGroups()
+  const textFonts = textImageFonts()
+  const countdownPath = content.file.cards.find((card) => card.name === 'countdown')!.link
+
+  return {
+    'countdown-generator': ({ request }) => {
+      const now = new Date()
+      return {
+        ...content.page('countdown'),
+        settings: countdownSettingsFromQuery(new URL(request.url).searchParams, fonts, now),
+        fonts,
+        quickPicks: quickPicks(upcomingHolidays(holidays, todayUtc(now)), now),
+      }
+    },
+    'scrolling-text-generator': ({ request }) => ({
+      ...content.page('scrolling-text'),
+      settings: scrollingTextSettingsFromQuery(new URL(request.url).searchParams, fonts),
+      fonts,
+    }),
+    'text-image-generator': ({ request }) => ({
+      ...content.page('text-image'),
+      settings: textImageSettingsFromQuery(new URL(request.url).searchParams),
+      fonts: textFonts,
+    }),
+    'slideshow-generator': ({ request }) => ({
+      ...content.page('slideshow'),
+      settings: slideshowSettingsFromQuery(new URL(request.url).searchParams),
+    }),
+    'subject-line-generator': ({ request }) => ({
+      ...content.page('subject-lines'),
+      settings: subjectSettingsFromQuery(new URL(request.url).searchParams),
+    }),
+    'holiday-calendar': () => {
+      const today = todayUtc()
+      return { copy: content.file.holidayCalendar, holidays: upcomingHolidays(holidays, today), today: isoDate(today), generatorPath: countdownPath }
+    },
+  }
+}

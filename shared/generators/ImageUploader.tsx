@@ -1,0 +1,251 @@
+/**
+ * The photo uploader: a card per chosen image, loading until its upload is resolved, then ready.
+ * Cards are reordered by dragging (mouse or touch) or with the arrow keys, and removed with their
+ * button or Delete/Backspace. A failed upload removes its card and says why.
+ */
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
+import {
+  ACCEPT_ATTRIBUTE,
+  focusAfterRemoval,
+  isRemoveKey,
+  MESSAGES,
+  moveItem,
+  moveStepForKey,
+  SLIDESHOW_MAX_IMAGES,
+  slotsLeft,
+  triageFiles,
+} from '../slideshow.js'
+import { UploadError, uploadImage } from './uploads-client.js'
+import { CARD_HELP, UploadCard, type CardListProps, type UploadCardProps, type UploadItem } from './UploadCard.js'
+import { MESSAGE_MS } from './use-generator-run.js'
+
+export type { UploadItem } from './UploadCard.js'
+
+/**
+ * Drag and drop: loaded with the first photo, so the page opens without it. Until it arrives,
+ * or if it cannot be loaded, the same cards in a plain list, which the keyboard reorders too.
+ */
+const SortableCards = lazy(() => import('./SortableCards.js').catch(() => ({ default: PlainCards })))
+
+function PlainCards({ items, listRef, listLabel, cardProps }: CardListProps) {
+  return (
+    <ul ref={listRef} className="upload-cards" aria-label={listLabel}>
+      {items.map((item, index) => (
+        <UploadCard key={item.id} {...cardProps(item, index)} />
+      ))}
+    </ul>
+  )
+}
+
+export interface ImageUploads {
+  items: UploadItem[]
+  messages: string[]
+  add(files: readonly File[]): void
+  remove(id: string): void
+  move(from: number, to: number): void
+  /** Shows messages under the cards for 7 s. */
+  say(...texts: string[]): void
+}
+
+let nextItemId = 0
+
+/** The uploads of a page: their cards, their order and the uploader's messages. */
+export function useImageUploads(): ImageUploads {
+  const [items, setItems] = useState<UploadItem[]>([])
+  const [messages, setMessages] = useState<string[]>([])
+  // The list as of the last change, for changes made before React renders again (several files at once).
+  const current = useRef<UploadItem[]>([])
+  const uploads = useRef(new Map<string, AbortController>())
+  const messageTimer = useRef<ReturnType<typeof setTimeout>>(undefined)
+
+  const change = useCallback((update: (list: UploadItem[]) => UploadItem[]) => {
+    current.current = update(current.current)
+    setItems(current.current)
+  }, [])
+
+  const say = useCallback((...texts: string[]) => {
+    if (texts.length === 0) return
+    setMessages((shown) => [...new Set([...shown, ...texts])])
+    clearTimeout(messageTimer.current)
+    messageTimer.current = setTimeout(() => setMessages([]), MESSAGE_MS)
+  }, [])
+
+  const remove = useCallback(
+    (id: string) => {
+      uploads.current.get(id)?.abort()
+      uploads.current.delete(id)
+      const item = current.current.find((candidate) => candidate.id === id)
+      if (item) URL.revokeObjectURL(item.preview)
+      change((list) => list.filter((candidate) => candidate.id !== id))
+    },
+    [change],
+  )
+
+  const add = useCallback(
+    (files: readonly File[]) => {
+      const { accepted, messages: problems } = triageFiles(current.current.length, files)
+      say(...problems)
+      const added = accepted.map((file) => ({ file, item: { id: `image-${++nextItemId}`, name: file.name, preview: URL.createObjectURL(file), status: 'loading' as const, url: null } }))
+      change((list) => [...list, ...added.map(({ item }) => item)])
+      for (const { file, item } of added) {
+        const controller = new AbortController()
+        uploads.current.set(item.id, controller)
+        uploadImage(file, controller.signal).then(
+          (url) => {
+            if (controller.signal.aborted) return
+            uploads.current.delete(item.id)
+            change((list) => list.map((candidate) => (candidate.id === item.id ? { ...candidate, status: 'ready', url } : candidate)))
+          },
+          (error: unknown) => {
+            if (controller.signal.aborted) return
+            remove(item.id)
+            say(error instanceof UploadError && error.stage === 'sign' ? MESSAGES.signFailed : MESSAGES.uploadFailed)
+          },
+        )
+      }
+    },
+    [change, remove, say],
+  )
+
+  const move = useCallback((from: number, to: number) => change((list) => moveItem(list, from, to)), [change])
+
+  // Leaving the page stops the uploads and frees the previews.
+  useEffect(
+    () => () => {
+      for (const controller of uploads.current.values()) controller.abort()
+      for (const item of current.current) URL.revokeObjectURL(item.preview)
+      clearTimeout(messageTimer.current)
+    },
+    [],
+  )
+
+  return { items, messages, add, remove, move, say }
+}
+
+interface ImageUploaderProps {
+  uploads: ImageUploads
+  /** Id of the file input, for a label elsewhere. */
+  inputId: string
+}
+
+const LIST_LABEL = 'Images in slideshow order'
+
+export function ImageUploader({ uploads, inputId }: ImageUploaderProps) {
+  const { items, messages, add, remove, move } = uploads
+  const [status, setStatus] = useState('')
+  const [dropping, setDropping] = useState(false)
+  const list = useRef<HTMLUListElement>(null)
+  // The card (or the add button) to focus once the list has been drawn again.
+  const focusTarget = useRef<string | null>(null)
+  const helpId = `${inputId}-help`
+
+  useEffect(() => {
+    const target = focusTarget.current
+    if (target === null) return
+    focusTarget.current = null
+    const element = target === 'add' ? document.getElementById(inputId) : list.current?.querySelector<HTMLElement>(`[data-card="${target}"]`)
+    element?.focus()
+  }, [items, inputId])
+
+  const removeAt = (index: number) => {
+    const item = items[index]
+    if (!item) return
+    const next = focusAfterRemoval(index, items.length)
+    focusTarget.current = next === null ? 'add' : items[next >= index ? next + 1 : next]!.id
+    remove(item.id)
+    setStatus(`${item.name} removed.`)
+  }
+
+  const onCardKey = (event: KeyboardEvent, index: number) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return
+    if (isRemoveKey(event.key)) {
+      event.preventDefault()
+      removeAt(index)
+      return
+    }
+    const step = moveStepForKey(event.key)
+    const item = items[index]
+    if (step === null || !item) return
+    event.preventDefault()
+    const to = index + step
+    if (to < 0 || to >= items.length) return
+    focusTarget.current = item.id
+    move(index, to)
+    setStatus(`${item.name} moved to position ${to + 1} of ${items.length}.`)
+  }
+
+  const cardProps = (item: UploadItem, index: number): UploadCardProps => ({
+    item,
+    index,
+    total: items.length,
+    helpId,
+    onKey: (event) => onCardKey(event, index),
+    onRemove: () => removeAt(index),
+  })
+
+  const listProps: CardListProps = { items, listRef: list, listLabel: LIST_LABEL, onMove: move, cardProps }
+
+  const hasFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files')
+
+  return (
+    <div
+      className={dropping ? 'image-uploader is-dropping' : 'image-uploader'}
+      onDragOver={(event) => {
+        if (!hasFiles(event)) return
+        event.preventDefault()
+        setDropping(true)
+      }}
+      onDragLeave={() => setDropping(false)}
+      onDrop={(event) => {
+        if (!hasFiles(event)) return
+        event.preventDefault()
+        setDropping(false)
+        add([...event.dataTransfer.files])
+      }}
+    >
+      {items.length > 0 && (
+        <Suspense fallback={<PlainCards {...listProps} />}>
+          <SortableCards {...listProps} />
+        </Suspense>
+      )}
+      {slotsLeft(items.length) > 0 && (
+        <div className="upload-add">
+          <input
+            id={inputId}
+            className="upload-input visually-hidden"
+            type="file"
+            accept={ACCEPT_ATTRIBUTE}
+            multiple
+            onChange={(event) => {
+              add([...(event.target.files ?? [])])
+              // The same file can be chosen again after its card was removed.
+              event.target.value = ''
+            }}
+          />
+          <label htmlFor={inputId} className="upload-button">
+            <span aria-hidden="true" className="upload-plus">
+              +
+            </span>
+            Add images
+          </label>
+        </div>
+      )}
+      <p className="field-hint">
+        JPG, PNG or WebP, up to 5 MB each: {items.length} of {SLIDESHOW_MAX_IMAGES} images.
+      </p>
+      <p className="visually-hidden" id={helpId}>
+        {CARD_HELP}
+      </p>
+      <p className="visually-hidden" role="status">
+        {status}
+      </p>
+      {messages.length > 0 && (
+        <ul className="upload-messages" role="alert">
+          {messages.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,112 @@
+/**
+ * Photo uploads to the image service, as S3's presigned POST: sign once (the signature serves
+ * every file for 20 minutes), post each file with the signed fields to the signature's URL, then
+ * resolve its key to the URL the slideshow request names.
+ */
+import { SIGNATURE_CACHE_MS, storedFileName, uploadType } from '../slideshow.js'
+import { GIFFER_BASE } from './giffer-client.js'
+
+interface Signature {
+  url: string
+  key: string
+  fields: Record<string, string>
+}
+
+/** Where an upload failed: signing is the service's fault, the other two may be the file's. */
+export type UploadStage = 'sign' | 'upload' | 'resolve'
+
+export class UploadError extends Error {
+  override name = 'UploadError'
+  constructor(
+    message: string,
+    readonly stage: UploadStage,
+    readonly status?: number,
+  ) {
+    super(message)
+  }
+}
+
+const FILENAME_PLACEHOLDER = '${filename}'
+
+interface CachedSignature {
+  signature: Promise<Signature>
+  at: number
+  /** Files already named under this signature: each needs a name of its own. */
+  files: number
+}
+
+let cached: CachedSignature | null = null
+
+function isSignature(value: unknown): value is Signature {
+  if (!value || typeof value !== 'object') return false
+  const { url, key, fields } = value as Record<string, unknown>
+  return typeof url === 'string' && typeof key === 'string' && key.endsWith(FILENAME_PLACEHOLDER) && !!fields && typeof fields === 'object'
+}
+
+async function requestSignature(signal?: AbortSignal): Promise<Signature> {
+  let response: Response
+  try {
+    response = await fetch(`${GIFFER_BASE}uploads/sign`, { method: 'POST', headers: { Accept: 'application/json' }, signal })
+  } catch (error) {
+    throw new UploadError(`Failed to get presign. ${error instanceof Error ? error.message : String(error)}`, 'sign')
+  }
+  const body: unknown = await response.json().catch(() => null)
+  if (!response.ok || !isSignature(body)) {
+    const reason = (body as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${response.status}`
+    throw new UploadError(`Failed to get presign. ${reason}`, 'sign', response.status)
+  }
+  return body
+}
+
+/** The signature to use and a file name unused under it; a fresh one after 20 minutes or when asked. */
+function signatureForNextFile(fresh: boolean, now: number): { signature: Promise<Signature>; sequence: number } {
+  if (fresh || !cached || now - cached.at >= SIGNATURE_CACHE_MS) {
+    const entry: CachedSignature = { signature: requestSignature(), at: now, files: 0 }
+    // A failed signing is not kept: the next file asks again.
+    entry.signature.catch(() => {
+      if (cached === entry) cached = null
+    })
+    cached = entry
+  }
+  cached.files += 1
+  return { signature: cached.signature, sequence: cached.files }
+}
+
+async function postFile(signature: Signature, file: File, name: string, signal: AbortSignal): Promise<string> {
+  const form = new FormData()
+  for (const [field, value] of Object.entries(signature.fields)) form.append(field, value)
+  form.append('Content-Type', uploadType(file) ?? file.type)
+  form.append('Content-Disposition', 'inline')
+  // The file goes last: the target reads the signed fields first.
+  form.append('file', file, name)
+  const response = await fetch(signature.url, { method: 'POST', body: form, signal })
+  if (!response.ok) throw new UploadError(`Failed to upload file to S3. Status: ${response.status} ${response.statusText}`.trim(), 'upload', response.status)
+  return signature.key.replace(FILENAME_PLACEHOLDER, name)
+}
+
+async function resolveKey(key: string, signal: AbortSignal): Promise<string> {
+  const response = await fetch(`${GIFFER_BASE}uploads/resolve?${new URLSearchParams({ key })}`, { headers: { Accept: 'application/json' }, signal })
+  const body = (await response.json().catch(() => null)) as { url?: unknown } | null
+  if (!response.ok || typeof body?.url !== 'string') {
+    throw new UploadError(`Couldn't resolve file URL. Status: ${response.status} ${response.statusText}`.trim(), 'resolve', response.status)
+  }
+  return body.url
+}
+
+/**
+ * Uploads one photo and resolves to the URL the image service reads it from. A signature the
+ * upload target refuses (expired, or made by another server) is replaced once.
+ */
+export async function uploadImage(file: File, signal: AbortSignal): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const { signature, sequence } = signatureForNextFile(attempt > 0, Date.now())
+    const signed = await signature
+    try {
+      const key = await postFile(signed, file, storedFileName(sequence, file), signal)
+      return await resolveKey(key, signal)
+    } catch (error) {
+      if (attempt === 0 && error instanceof UploadError && error.stage === 'upload' && error.status === 403) continue
+      throw error
+    }
+  }
+}

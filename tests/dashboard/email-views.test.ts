@@ -1,0 +1,51 @@
+import { parse } from 'node-html-parser'
+import request from 'supertest'
+import { describe, expect, it } from 'vitest'
+import { emailCatalog } from '../../server/gallery/email-catalog.js'
+import { dashboardSite } from './helpers.js'
+
+const { app } = dashboardSite()
+const catalog = emailCatalog()
+const sample = catalog.templates[0]!
+const withImages = catalog.templates.find((template) => catalog.html(template, 'X').includes('X/'))
+
+describe('GET /app/api/v2/emailmessages/{hid}/view', () => {
+  it('is the email’s real HTML, with a policy that allows no script and only the site’s images, framed by the site', async () => {
+    const response = await request(app).get(`/app/api/v2/emailmessages/${sample.id}/view`).expect(200)
+    expect(response.headers['content-type']).toMatch(/^text\/html/)
+    const policy = response.headers['content-security-policy']!
+    expect(policy).toContain("default-src 'none'")
+    expect(policy).not.toContain('script-src')
+    expect(policy).toMatch(/frame-ancestors 'self' https?:\/\//)
+    const root = parse(response.text)
+    expect(root.querySelector('html')!.getAttribute('lang')).toBe('en')
+    expect(root.querySelector('title')?.text ?? root.text).toBeTruthy()
+    expect(root.querySelectorAll('script')).toHaveLength(0)
+    // Links leave the preview frame.
+    expect(root.querySelector('head base')!.getAttribute('target')).toBe('_blank')
+    expect(response.text).toContain(sample.preheader)
+  })
+
+  it('points the images at the site’s /email-assets/', async () => {
+    expect(withImages, 'some emails have images').toBeDefined()
+    const response = await request(app).get(`/app/api/v2/emailmessages/${withImages!.id}/view`).expect(200)
+    const sources = parse(response.text).querySelectorAll('img').map((image) => image.getAttribute('src')!)
+    expect(sources.length).toBeGreaterThan(0)
+    for (const source of sources) expect(source).toMatch(/^https?:\/\/[^/]+\/email-assets\/[a-z0-9-]+\.(png|jpg)$/)
+    expect(response.text).not.toContain('{{assets}}')
+  })
+
+  it('gives the plain-text part with format=text', async () => {
+    const response = await request(app).get(`/app/api/v2/emailmessages/${sample.id}/view?format=text`).expect(200)
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8')
+    expect(response.text).toBe(catalog.text(sample))
+    expect(response.text).not.toMatch(/<[a-z]/i)
+  })
+
+  it('answers an unknown id with 404 and a bad format with 400 naming it', async () => {
+    await request(app).get('/app/api/v2/emailmessages/zz99zz99/view').expect(404)
+    await request(app).get('/app/api/v2/emailmessages/..%2F..%2Fetc/view').expect(404)
+    const bad = await request(app).get(`/app/api/v2/emailmessages/${sample.id}/view?format=pdf`).expect(400)
+    expect(bad.body.errors.format).toEqual(['must be html or text'])
+  })
+})

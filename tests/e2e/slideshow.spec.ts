@@ -1,0 +1,186 @@
+import fs from 'node:fs'
+import type { Locator, Page } from '@playwright/test'
+import sharp from 'sharp'
+import { expect, gotoHydrated, test } from './fixtures.js'
+
+const PATH = '/image-slideshow-gif-generator/'
+
+/** A small PNG of one colour. */
+async function photo(name: string, colour: string) {
+  const buffer = await sharp({ create: { width: 48, height: 48, channels: 3, background: colour } }).png().toBuffer()
+  return { name, mimeType: 'image/png', buffer }
+}
+
+const files = (page: Page) => page.locator('#slideshow-files')
+const cards = (page: Page) => page.locator('.upload-card-handle')
+const messages = (page: Page) => page.locator('.upload-messages')
+
+/** The file names of the cards, in order, once every upload is done. */
+async function order(page: Page): Promise<string[]> {
+  const labels = await cards(page).evaluateAll((handles) => handles.map((handle) => handle.getAttribute('aria-label') ?? ''))
+  return labels.map((label) => label.replace(/^Image \d+ of \d+: /, ''))
+}
+
+async function expectUploaded(page: Page, count: number) {
+  await expect(cards(page)).toHaveCount(count)
+  await expect(page.locator('.upload-card.is-loading')).toHaveCount(0)
+}
+
+async function center(locator: Locator) {
+  const box = (await locator.boundingBox())!
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+}
+
+test('uploads photos, reorders them by keyboard and by mouse, removes one and makes the GIF', async ({ page }, testInfo) => {
+  // Uploads and a GIF drawn in the image service's worker threads, on a shared machine.
+  test.slow()
+  await gotoHydrated(page, PATH)
+
+  await page.getByRole('button', { name: 'Generate slideshow' }).click()
+  await expect(messages(page)).toHaveText('Please upload at least one image.')
+
+  await files(page).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') })
+  await expect(messages(page)).toContainText('Unsupported file type. notes.txt')
+  // A file on disk: the browser reads it from there instead of receiving 5 MB through the test channel.
+  const huge = testInfo.outputPath('huge.png')
+  fs.writeFileSync(huge, Buffer.alloc(5 * 1024 * 1024 + 1))
+  await files(page).setInputFiles(huge)
+  await expect(messages(page)).toContainText('File is too big (max 5 MB)')
+  await expect(cards(page)).toHaveCount(0)
+
+  await files(page).setInputFiles([await photo('red.png', '#ff0000'), await photo('green.png', '#00ff00'), await photo('blue.png', '#0000ff')])
+  await expectUploaded(page, 3)
+  expect(await order(page)).toEqual(['red.png', 'green.png', 'blue.png'])
+
+  // Keyboard: the focused card moves with the arrow keys and keeps the focus.
+  await cards(page).first().focus()
+  await page.keyboard.press('ArrowRight')
+  expect(await order(page)).toEqual(['green.png', 'red.png', 'blue.png'])
+  await expect(page.locator('.upload-card-handle:focus')).toHaveAttribute('aria-label', 'Image 2 of 3: red.png')
+  await expect(page.getByRole('status').filter({ hasText: 'red.png moved to position 2 of 3.' })).toHaveCount(1)
+  await page.keyboard.press('ArrowLeft')
+  await page.keyboard.press('ArrowRight')
+  await page.keyboard.press('ArrowRight')
+  expect(await order(page)).toEqual(['green.png', 'blue.png', 'red.png'])
+
+  // Mouse: drag the last card onto the first place (drag and drop loads with the first photo).
+  await expect(cards(page).first()).toHaveAttribute('aria-roledescription', 'sortable')
+  const from = await center(cards(page).nth(2))
+  const to = await center(cards(page).nth(0))
+  await page.mouse.move(from.x, from.y)
+  await page.mouse.down()
+  await page.mouse.move(from.x - 10, from.y, { steps: 3 })
+  await page.mouse.move(to.x, to.y, { steps: 12 })
+  await page.mouse.up()
+  await expect.poll(() => order(page)).toEqual(['red.png', 'green.png', 'blue.png'])
+
+  // Delete removes the focused card; the focus goes to the next one.
+  await cards(page).nth(1).focus()
+  await page.keyboard.press('Delete')
+  expect(await order(page)).toEqual(['red.png', 'blue.png'])
+  await expect(page.locator('.upload-card-handle:focus')).toHaveAttribute('aria-label', 'Image 2 of 2: blue.png')
+  await page.keyboard.press('Backspace')
+  expect(await order(page)).toEqual(['red.png'])
+  await files(page).setInputFiles([await photo('blue.png', '#0000ff')])
+  await expectUploaded(page, 2)
+
+  // The settings go into the address; a long delay keeps the first frame on screen for the check below.
+  await page.getByLabel('Seconds per photo').fill('10')
+  await page.getByLabel('Seconds per photo').blur()
+  await expect(page).toHaveURL(/delay=10/)
+
+  await page.getByRole('button', { name: 'Generate slideshow' }).click()
+  const result = page.locator('.slideshow-result img')
+  await expect(result).toBeVisible({ timeout: 15_000 })
+  await expect(result).toHaveAttribute('src', /^blob:/)
+  await expect.poll(() => result.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(900)
+  // The first photo in the chosen order is the first frame.
+  const firstPixel = await result.evaluate((image: HTMLImageElement) => {
+    const canvas = document.createElement('canvas')
+    canvas.width = image.naturalWidth
+    canvas.height = image.naturalHeight
+    const context = canvas.getContext('2d')!
+    context.drawImage(image, 0, 0)
+    return [...context.getImageData(image.naturalWidth / 2, image.naturalHeight / 2, 1, 1).data.slice(0, 3)]
+  })
+  expect(firstPixel[0]).toBeGreaterThan(200)
+  expect(firstPixel[2]).toBeLessThan(60)
+
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Download GIF' }).click()
+  expect((await download).suggestedFilename()).toBe('slideshow.gif')
+})
+
+test('each mode sends its own request and the trio GIF is drawn', async ({ page }) => {
+  // Uploads and a GIF drawn in the image service's worker threads, on a shared machine.
+  test.slow()
+  await gotoHydrated(page, PATH)
+  await files(page).setInputFiles([await photo('a.png', '#ff0000'), await photo('b.png', '#00ff00'), await photo('c.png', '#0000ff')])
+  await expectUploaded(page, 3)
+  await page.getByRole('radio', { name: /Trio/ }).check()
+  await page.getByLabel('Trio layout').selectOption('hero-cut')
+  await expect(page).toHaveURL(/mode=trio/)
+  const sent = page.waitForRequest((request) => request.url().endsWith('/giffer/slideshow/create-trio'))
+  await page.getByRole('button', { name: 'Generate slideshow' }).click()
+  const body = (await sent).postDataJSON() as Record<string, unknown>
+  expect(body).toMatchObject({ width: 900, tweak: 1.5, overflow: 0.5, delay: 1500 })
+  expect((body.images as string[]).map((url) => url.split('/').at(-1))).toEqual(['photo-1.png', 'photo-2.png', 'photo-3.png'])
+  await expect(page.locator('.slideshow-result img')).toBeVisible({ timeout: 15_000 })
+})
+
+test('takes at most 10 images and hides the upload button at 10', async ({ page }) => {
+  await gotoHydrated(page, PATH)
+  const colours = ['#ff0000', '#00ff00', '#0000ff', '#ffff00', '#00ffff', '#ff00ff', '#000000', '#ffffff', '#888888', '#123456', '#654321']
+  await files(page).setInputFiles(await Promise.all(colours.map((colour, i) => photo(`p${i}.png`, colour))))
+  await expect(messages(page)).toContainText('You can add up to 10 images.')
+  await expectUploaded(page, 10)
+  await expect(files(page)).toHaveCount(0)
+  await expect(page.getByText('Add images')).toHaveCount(0)
+  await cards(page).first().focus()
+  await page.keyboard.press('Delete')
+  await expect(files(page)).toHaveCount(1)
+})
+
+test('a submit while photos upload asks to wait; failed uploads remove their card and say why', async ({ page, consoleGuard }) => {
+  // The refused requests below are logged by the browser as failed resources.
+  consoleGuard.allow(/Failed to load resource/)
+  await gotoHydrated(page, PATH)
+
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route('**/giffer/uploads', async (route) => {
+    await held
+    await route.continue()
+  })
+  await files(page).setInputFiles([await photo('slow.png', '#ff0000')])
+  await expect(page.locator('.upload-card.is-loading')).toHaveCount(1)
+  await page.getByRole('button', { name: 'Generate slideshow' }).click()
+  await expect(messages(page)).toHaveText('Something went wrong. Please wait for all images to upload and try again.')
+  await expect(page.locator('.generator-result')).toContainText('Your image appears here.')
+  release()
+  await expectUploaded(page, 1)
+  await page.unroute('**/giffer/uploads')
+
+  await page.route('**/giffer/uploads', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"boom","message":"boom"}}' }))
+  await files(page).setInputFiles([await photo('broken.png', '#00ff00')])
+  await expect(messages(page)).toContainText('Can’t upload. Try again or choose another image.')
+  await expect(cards(page)).toHaveCount(1)
+  await page.unroute('**/giffer/uploads')
+
+  // A failed render shows the error block without the service's message.
+  await page.route('**/giffer/slideshow/create-row', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"busy","message":"The image service is busy."}}' }))
+  await page.getByRole('button', { name: 'Generate slideshow' }).click()
+  const error = page.locator('.generator-error')
+  await expect(error).toHaveText('Something went wrong. Please try again.')
+  await expect(error).not.toContainText('busy')
+})
+
+test('a signing failure says to try again later', async ({ page, consoleGuard }) => {
+  // The refused signing request is logged by the browser as a failed resource.
+  consoleGuard.allow(/Failed to load resource/)
+  await page.route('**/giffer/uploads/sign', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"busy","message":"busy"}}' }))
+  await gotoHydrated(page, PATH)
+  await files(page).setInputFiles([await photo('a.png', '#ff0000'), await photo('b.png', '#00ff00')])
+  await expect(messages(page)).toHaveText('Can’t upload. Please try again later.')
+  await expect(cards(page)).toHaveCount(0)
+})

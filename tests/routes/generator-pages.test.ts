@@ -1,0 +1,103 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { parse } from 'node-html-parser'
+import request from 'supertest'
+import { describe, expect, it } from 'vitest'
+import { exampleFile, loadGeneratorsFile } from '../../server/generators/content.js'
+import { ROOT, testApp } from './app.js'
+
+const app = testApp()
+const generators = loadGeneratorsFile(path.join(ROOT, 'data'))
+
+async function page(pathname: string) {
+  const response = await request(app).get(pathname).expect(200)
+  expect(response.headers['content-type']).toMatch(/text\/html/)
+  return parse(response.text)
+}
+
+const PAGES = [
+  { path: '/email-countdown-timer-generator/', name: 'countdown', form: 'Countdown settings' },
+  { path: '/email-scrolling-text-gif-generator/', name: 'scrolling-text', form: 'Scrolling text settings' },
+  { path: '/calligraphy-text-generator/', name: 'text-image', form: 'Text image settings' },
+]
+
+describe('generator pages', () => {
+  for (const { path: pathname, name, form } of PAGES) {
+    it(`${pathname} shows its form, examples, explanation, how-to, FAQ and the other generators`, async () => {
+      const copy = generators.pages[name]!
+      const root = await page(pathname)
+      expect(root.querySelector('h1')?.textContent).toBe(copy.heading)
+      expect(root.querySelector('title')?.textContent).toContain(copy.title)
+      expect(root.querySelector(`form[aria-label="${form}"]`)).not.toBeNull()
+      expect(root.querySelector('form button[type="submit"]')?.textContent).toBe(copy.submit.idle)
+      const examples = root.querySelectorAll('.generator-examples img')
+      expect(examples).toHaveLength(copy.examples.items.length)
+      expect(root.querySelector('#how-to-title')?.textContent).toBe(copy.howTo.title)
+      expect(root.querySelectorAll('.generator-faq summary').map((summary) => summary.textContent)).toEqual(copy.faq.items.map((item) => item.q))
+      const others = root.querySelectorAll('.generator-cards h3').map((title) => title.textContent)
+      expect(others).toEqual(generators.cards.filter((card) => card.name !== name).map((card) => card.title))
+    })
+  }
+
+  it('every drawn example has its image, named by its request', () => {
+    for (const copy of Object.values(generators.pages)) {
+      for (const example of copy.examples.items) {
+        if (example.request.method !== 'POST') continue
+        expect(fs.existsSync(path.join(ROOT, 'public', 'examples', exampleFile(example.request))), `${example.caption}: run npm run examples`).toBe(true)
+      }
+    }
+  })
+
+  it('the examples drawn beforehand are served, cached for a day', async () => {
+    const example = generators.pages.countdown!.examples.items.find((item) => item.request.method === 'POST')!
+    const response = await request(app).get(`/examples/${exampleFile(example.request)}`).expect(200)
+    expect(response.headers['content-type']).toBe('image/gif')
+    expect(response.headers['cache-control']).toContain('max-age=86400')
+  })
+
+  it('the scrolling text form opens with the settings of a shared link', async () => {
+    const root = await page('/email-scrolling-text-gif-generator/?text=Hello%20there&size=40&direction=right&background=112233')
+    expect(root.querySelector('input[name="text"]')?.getAttribute('value')).toBe('Hello there')
+    expect(root.querySelector('input[name="size"]')?.getAttribute('value')).toBe('40')
+    expect(root.querySelector('input[name="direction"][value="right"]')?.hasAttribute('checked')).toBe(true)
+    expect(root.querySelector('input[name="background"]')?.getAttribute('value')).toBe('#112233')
+  })
+
+  it('a shared link with bad settings still opens the generator with defaults', async () => {
+    const root = await page('/email-scrolling-text-gif-generator/?size=abc&font=%3Cscript%3E&color=red')
+    expect(root.querySelector('input[name="size"]')?.getAttribute('value')).toBe('24')
+    expect(root.querySelector('select[name="font"] option[selected]')?.textContent).toBe('Roboto')
+  })
+
+  it('the text image page draws one card per font of the chosen group, through the image service', async () => {
+    const root = await page('/calligraphy-text-generator/?group=gothic&text=Grand%20Opening')
+    const cards = root.querySelectorAll('.text-image-card img')
+    const fonts = JSON.parse(fs.readFileSync(path.join(ROOT, 'data', 'fonts.json'), 'utf8')).fonts.filter((font: { groups: string[] }) => font.groups.includes('gothic'))
+    expect(cards).toHaveLength(fonts.length)
+    const src = new URL(cards[0]!.getAttribute('src')!, 'http://x')
+    expect(src.pathname).toBe('/giffer/text/preview')
+    expect(src.searchParams.get('text')).toBe('Grand Opening')
+    expect(src.searchParams.get('font')).toBe(fonts[0].id)
+    expect(cards[0]!.getAttribute('loading')).toBe('eager')
+    expect(cards.at(-1)!.getAttribute('loading')).toBe('lazy')
+  })
+})
+
+describe('holiday calendar', () => {
+  it('lists the holidays nearest first, each within 99 days opening the countdown set to it', async () => {
+    const root = await page('/email-marketing-holiday-calendar/')
+    const rows = root.querySelectorAll('.holiday-table tbody tr')
+    expect(rows.length).toBeGreaterThan(10)
+    const dates = rows.map((row) => row.querySelector('time')!.getAttribute('datetime')!)
+    expect([...dates].sort()).toEqual(dates)
+    const link = rows[0]!.querySelector('a')!
+    expect(link.getAttribute('href')).toBe(`/email-countdown-timer-generator/?date=${dates[0]}`)
+  })
+
+  it('the countdown opens set to the holiday of a calendar link', async () => {
+    const root = await page('/email-marketing-holiday-calendar/')
+    const href = root.querySelector('.holiday-table tbody tr a')!.getAttribute('href')!
+    const countdown = await page(href)
+    expect(countdown.querySelector('.quick-picks button[aria-pressed="true"]')).not.toBeNull()
+  })
+})
