@@ -116,7 +116,7 @@ export function separatorLength(separator: string): number {
  * Frames and file size before rendering. The strip moves 2 CSS px a frame and loops after one
  * repeat of text, separator and gaps, at most 200 frames; widths come from an average glyph width,
  * sizes from what the image service produces per frame at a font size (measured on its output:
- * about 2.6 KB a frame plus 55 bytes per pixel of font size, more with a flicker's fades).
+ * about 2.4 KB a frame plus 45 bytes per pixel of font size, more with a flicker's fades).
  */
 export function scrollingTextEstimate(settings: Pick<ScrollingTextSettings, 'text' | 'separator' | 'size' | 'flicker'>): { frames: number; bytes: number } {
   const size = snapFontSize(settings.size)
@@ -128,6 +128,6 @@ export function scrollingTextEstimate(settings: Pick<ScrollingTextSettings, 'tex
   const unit = Math.max(1, flickerLength)
   const cap = Math.floor(SCROLL_FRAMES_MAX / unit) * unit
   const frames = Math.min(cap, Math.ceil(Math.ceil(pattern / 2) / unit) * unit)
-  const perFrame = 2600 + 55 * size
+  const perFrame = 2400 + 45 * size
   return { frames, bytes: Math.round(frames * perFrame * (flickerLength ? 1.15 : 1)) }
 }

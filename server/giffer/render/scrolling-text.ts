@@ -18,6 +18,15 @@ const FRAME_MS = 40
 const MIN_FRAME_MS = 20
 const MAX_FRAME_MS = 100
 
+/**
+ * Antialiasing levels of the strip. At scale 2 three (background, half, full) are enough: the
+ * mail client's 2× downscaling blends them into finer steps. Every level more costs about a
+ * tenth more bytes in a 200-frame strip, and these GIFs should stay near an email's budget.
+ */
+export function scrollRampLevels(scale: number): number {
+  return scale >= 2 ? 3 : rampLevels(scale)
+}
+
 export interface ScrollPlan {
   /** Pattern width: a whole multiple of the step, so the loop is seamless. */
   period: number
@@ -88,7 +97,7 @@ export function renderScrollingText(job: ScrollingTextJob): RenderedImage {
   }
 
   // 3. Coverage to palette indices: 0 background, then the text ramp, then the divider ramp.
-  const levels = rampLevels(s)
+  const levels = scrollRampLevels(s)
   const palette = [...colourRamp(job.background, job.color, levels), ...colourRamp(job.background, job.dividerColor, levels)]
   const { strip, inkTop, inkBottom } = stripIndex(alphaOf(textMask.ctx, stripW, H), alphaOf(dividerMask.ctx, stripW, H), stripW, H, levels)
 
