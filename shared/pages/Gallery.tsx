@@ -32,7 +32,6 @@ export function TemplateCardView({ kind, card, index, onOpen }: { kind: GalleryK
         }}
       >
         <picture>
-          <source type="image/avif" srcSet={thumbnailSrcSet(kind, card.hid, 'avif', card.revision)} sizes={CARD_SIZES} />
           <source type="image/webp" srcSet={thumbnailSrcSet(kind, card.hid, 'webp', card.revision)} sizes={CARD_SIZES} />
           <img
             src={thumbnailUrl(kind, card.hid, THUMBNAIL_WIDTHS[kind][2], 'webp', card.revision)}
