@@ -7,6 +7,8 @@ import { z } from 'zod'
 import { seoSchema } from './content.js'
 
 const sitePath = z.string().regex(/^\/[a-z0-9/-]*$/, 'must be a site path')
+/** A file the site serves from public/, e.g. `/videos/countdown.webm`. */
+const siteFile = z.string().regex(/^\/(?:[a-z0-9-]+\/)+[a-z0-9-]+\.[a-z0-9]+$/, 'must be a file path of the site')
 
 /** A generator as a card linking to its page. */
 export const generatorCardSchema = z.object({
@@ -45,7 +47,7 @@ export const generatorPageCopySchema = seoSchema.extend({
   howTo: z.object({ title: z.string().min(1), steps: z.array(z.string().min(1)).min(2).max(10) }),
   faq: faqSchema,
   /** A short video of the generator in use, opened in a popup. */
-  video: z.object({ label: z.string().min(1), title: z.string().min(1), src: sitePath, poster: sitePath.optional() }).optional(),
+  video: z.object({ label: z.string().min(1), title: z.string().min(1), src: siteFile, poster: siteFile.optional() }).optional(),
 })
 
 export const holidayCalendarCopySchema = seoSchema.extend({

@@ -83,6 +83,20 @@ test.describe('countdown generator', () => {
     await expect(block).toBeHidden({ timeout: 9000 })
   })
 
+  test('the video opens in a popup with the page scroll locked, and Escape closes it', async ({ page }) => {
+    await gotoHydrated(page, path)
+    const opener = page.getByRole('button', { name: 'See how it works' })
+    await opener.click()
+    const popup = page.getByRole('dialog', { name: 'How the countdown timer generator works' })
+    await expect(popup).toBeVisible()
+    await expect(popup.locator('video')).toHaveAttribute('src', '/videos/countdown.webm')
+    await expect(page.locator('html')).toHaveClass(/scroll-locked/)
+    await page.keyboard.press('Escape')
+    await expect(popup).toBeHidden()
+    await expect(page.locator('html')).not.toHaveClass(/scroll-locked/)
+    await expect(opener).toBeFocused()
+  })
+
   test('the other generators show three cards, and the rest after Show more', async ({ page }) => {
     await gotoHydrated(page, path)
     const cards = page.locator('.generator-cards li')

@@ -48,6 +48,16 @@ describe('generator pages', () => {
     }
   })
 
+  it('every page’s video and poster exist, and the video is served as WebM', async () => {
+    const videos = Object.values(generators.pages).flatMap((copy) => (copy.video ? [copy.video] : []))
+    expect(videos.length).toBeGreaterThanOrEqual(4)
+    for (const video of videos) {
+      for (const file of [video.src, video.poster!]) expect(fs.existsSync(path.join(ROOT, 'public', file)), `${file}: run npm run videos`).toBe(true)
+    }
+    const response = await request(app).get(videos[0]!.src).expect(200)
+    expect(response.headers['content-type']).toBe('video/webm')
+  })
+
   it('the examples drawn beforehand are served, cached for a day', async () => {
     const example = generators.pages.countdown!.examples.items.find((item) => item.request.method === 'POST')!
     const response = await request(app).get(`/examples/${exampleFile(example.request)}`).expect(200)

@@ -159,6 +159,7 @@ describe('topicPhrase and titleCase', () => {
 
   it('cuts a long topic at a word boundary, never on a dangling little word', () => {
     expect(topicPhrase('The big winter getaway sale for families and friends who love snow')).toBe('The big winter getaway sale')
+    expect(topicPhrase('Spring sandals, 25% off this weekend')).toBe('Spring sandals, 25% off')
   })
 
   it('stops a topic from shouting', () => {

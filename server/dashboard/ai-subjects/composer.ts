@@ -20,8 +20,12 @@ const PAIRED_COUNT = 2
 const PREFERRED_LENGTH = { min: 30, max: 60 }
 /** A long topic is cut at a word boundary to at most this many characters inside a subject line. */
 const TOPIC_PHRASE_MAX = 32
-/** Words a shortened topic should not end on. */
-const DANGLING_WORDS = new Set(['a', 'an', 'and', 'at', 'for', 'from', 'in', 'of', 'on', 'or', 'the', 'to', 'with', 'our', 'your', 'by', '&', '-'])
+/** Words a shortened topic should not end on: articles, linking words, pronouns waiting for their noun. */
+const DANGLING_WORDS = new Set([
+  ...['a', 'an', 'the', 'this', 'that', 'these', 'those', 'our', 'your', 'my', 'its', 'their', 'every'],
+  ...['and', 'or', 'but', 'so', 'as', 'than', 'at', 'by', 'for', 'from', 'in', 'into', 'of', 'on', 'to', 'with'],
+  ...['is', 'are', 'was', 'were', 'be', 'just', 'very', '&', '-'],
+])
 /** Title case keeps these in lower case unless they open the line. */
 const MINOR_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'but', 'by', 'for', 'in', 'of', 'on', 'or', 'the', 'to', 'vs', 'with'])
 /** Requests whose previous answer is remembered, so that the same input never gets the same list twice in a row. */
