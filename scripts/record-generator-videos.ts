@@ -92,6 +92,25 @@ const recordings: Recording[] = [
       await pause(page, 3000)
     },
   },
+  {
+    name: 'slideshow',
+    path: '/image-slideshow-gif-generator/',
+    async play(page) {
+      // Three of the product photos the email templates use stand in for the visitor's own.
+      const photos = ['hero-beach', 'hero-mountains', 'hero-flowers'].map((name) => path.join(root, 'data/emails/assets', `${name}.png`))
+      await page.locator('#slideshow-files').setInputFiles(photos)
+      await page.locator('.upload-card').nth(2).waitFor()
+      await page.waitForFunction(() => document.querySelectorAll('.upload-card.is-loading').length === 0)
+      await pause(page, 800)
+      await page.locator('.upload-card-handle').first().focus()
+      await page.keyboard.press('ArrowRight')
+      await pause(page, 800)
+      await page.locator('.generator-form button[type=submit]').click()
+      await page.locator('.slideshow-result img').waitFor()
+      await page.locator('.generator-result').scrollIntoViewIfNeeded()
+      await pause(page, 3000)
+    },
+  },
 ]
 
 if (!fs.existsSync(path.join(root, 'dist/server/main.js'))) {

@@ -3,12 +3,28 @@
  * the POST examples) with the image service itself, and keeps them in public/examples/ under a
  * name made from the request. Only missing ones are drawn (`--all` redraws every one); images no
  * example asks for any more are removed. A test fails when an example has no image, so run this
- * after editing an example's request and commit public/examples/.
+ * after editing an example's request and commit public/examples/. Slideshow examples name product
+ * photos of the email templates: they are uploaded the way the page uploads a visitor's photos.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { EXAMPLES_DIR, exampleFile, loadGeneratorsFile } from '../server/generators/content.js'
 import { root, startSite, stop } from './lib/server-process.js'
+
+/** Uploads a photo through the image service's presigned POST and returns the URL a slideshow names. */
+async function upload(base: string, photo: string): Promise<string> {
+  const signature = (await (await fetch(`${base}/giffer/uploads/sign`, { method: 'POST' })).json()) as { url: string; key: string; fields: Record<string, string> }
+  const form = new FormData()
+  for (const [field, value] of Object.entries(signature.fields)) form.append(field, value)
+  form.append('Content-Type', 'image/png')
+  form.append('Content-Disposition', 'inline')
+  form.append('file', new Blob([fs.readFileSync(path.join(root, 'data/emails/assets', photo))], { type: 'image/png' }), photo)
+  const uploaded = await fetch(new URL(signature.url, base), { method: 'POST', body: form })
+  if (!uploaded.ok) throw new Error(`uploading ${photo} answered ${uploaded.status}`)
+  const key = signature.key.replace('${filename}', photo)
+  const resolved = (await (await fetch(`${base}/giffer/uploads/resolve?${new URLSearchParams({ key })}`)).json()) as { url: string }
+  return resolved.url
+}
 
 const redrawAll = process.argv.includes('--all')
 const outDir = path.join(root, EXAMPLES_DIR)
@@ -28,13 +44,17 @@ try {
   for (const request of posts) {
     const target = path.join(outDir, exampleFile(request))
     if (!redrawAll && fs.existsSync(target)) continue
-    const response = await fetch(`http://127.0.0.1:${site.port}/giffer/${request.path}`, {
+    const base = `http://127.0.0.1:${site.port}`
+    const images = request.photos ? await Promise.all(request.photos.map((photo) => upload(base, photo))) : undefined
+    const response = await fetch(`${base}/giffer/${request.path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(request.body),
+      body: JSON.stringify(images ? { ...request.body, images } : request.body),
     })
     if (!response.ok) throw new Error(`${request.path} answered ${response.status}: ${await response.text()}`)
-    fs.writeFileSync(target, Buffer.from(await response.arrayBuffer()))
+    const gif = Buffer.from(await response.arrayBuffer())
+    fs.writeFileSync(target, gif)
+    console.log(`${path.basename(target)}: ${request.path}, ${gif.readUInt16LE(6)}×${gif.readUInt16LE(8)}, ${Math.round(gif.length / 1024)} KB`)
     drawn++
   }
 } finally {

@@ -29,7 +29,13 @@ export const generatorExampleSchema = z.object({
   caption: z.string().min(1),
   request: z.discriminatedUnion('method', [
     z.object({ method: z.literal('GET'), path: z.string().regex(/^[a-z/-]+$/), query: z.record(z.string(), z.string()) }),
-    z.object({ method: z.literal('POST'), path: z.string().regex(/^[a-z/-]+$/), body: z.record(z.string(), z.unknown()) }),
+    z.object({
+      method: z.literal('POST'),
+      path: z.string().regex(/^[a-z/-]+$/),
+      body: z.record(z.string(), z.unknown()),
+      /** Slideshows: product photos of data/emails/assets, uploaded first; their URLs become the body's `images`. */
+      photos: z.array(z.string().regex(/^[a-z0-9-]+\.png$/)).min(1).max(10).optional(),
+    }),
   ]),
   width: z.number().int().positive(),
   height: z.number().int().positive(),

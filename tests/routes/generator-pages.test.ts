@@ -50,7 +50,7 @@ describe('generator pages', () => {
 
   it('every page’s video and poster exist, and the video is served as WebM', async () => {
     const videos = Object.values(generators.pages).flatMap((copy) => (copy.video ? [copy.video] : []))
-    expect(videos.length).toBeGreaterThanOrEqual(4)
+    expect(videos.length).toBe(5)
     for (const video of videos) {
       for (const file of [video.src, video.poster!]) expect(fs.existsSync(path.join(ROOT, 'public', file)), `${file}: run npm run videos`).toBe(true)
     }
