@@ -36,7 +36,6 @@ export function ColorField({ id, name, label, value, onChange, message }: { id: 
   )
 }
 
-/** The GIF generators' fonts under their headings (General, Monospaced, Seasonal). */
 /**
  * The GIF generators' fonts under their headings (General, Monospaced, Seasonal). Fonts that
  * cannot draw the letters of `text` with their own glyphs say so in the list, and under it.

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react'
 import { DownloadButton } from '../generators/actions.js'
-import { ColorField, Field } from '../generators/fields.js'
-import { GeneratorForm, GeneratorPage, ResultArea } from '../generators/GeneratorPage.js'
-import { GeneratorError, NO_IMAGE, postForImage } from '../generators/giffer-client.js'
+import { ColorField, controlProps, Field } from '../generators/fields.js'
+import { GeneratorForm, GeneratorPage, messageFor, ResultArea } from '../generators/GeneratorPage.js'
+import { fieldMessage, GeneratorError, NO_IMAGE, postForImage } from '../generators/giffer-client.js'
 import { ImageUploader, useImageUploads } from '../generators/ImageUploader.js'
 import { useSettingsInUrl } from '../generators/page-hooks.js'
 import { useGeneratorRun } from '../generators/use-generator-run.js'
@@ -48,6 +48,15 @@ const LAYOUT_LABELS: Record<Layout, string> = {
   'hero-cut': 'Hero, cut edges',
 }
 
+/** The image service's names for the fields of this form: its 400 answers name them. */
+const SERVICE_FIELDS: Record<Exclude<NumberField, 'columns'>, string[]> = {
+  delay: ['delay'],
+  radius: ['radius'],
+  gap: ['spacing'],
+  border: ['border_width'],
+  opacity: ['overlay_opacity'],
+}
+
 export default function SlideshowGenerator() {
   const data = usePageData('slideshow-generator')
   const [settings, setSettings] = useState<SlideshowSettings>(data.settings)
@@ -67,13 +76,25 @@ export default function SlideshowGenerator() {
         const blob = await postForImage(MODE_PATHS[settings.mode], body, signal)
         return { blob, url: URL.createObjectURL(blob) }
       } catch (thrown) {
+        // A photo the service refuses (an upload that has expired) is named under the photos.
+        const photo = thrown instanceof GeneratorError ? /^images\.(\d+)$/.exec(thrown.field ?? '') : null
+        if (photo) uploads.say(`Image ${Number(photo[1]) + 1} ${fieldMessage(thrown as GeneratorError)}. Remove it and add it again.`)
         throw thrown instanceof GeneratorError && thrown.message === NO_IMAGE ? new GeneratorError(MESSAGES.noSlideshow) : thrown
       }
     })
   }
 
-  const number = (field: NumberField, id: string, label: string) => (
-    <NumberInput key={field} id={id} name={field} label={label} field={field} value={settings[field as keyof SlideshowSettings] as number} onChange={(value) => update({ [field]: value })} />
+  const number = (field: keyof typeof SERVICE_FIELDS, id: string, label: string) => (
+    <NumberInput
+      key={field}
+      id={id}
+      name={field}
+      label={label}
+      field={field}
+      value={settings[field as keyof SlideshowSettings] as number}
+      onChange={(value) => update({ [field]: value })}
+      message={messageFor(error, ...SERVICE_FIELDS[field])}
+    />
   )
   const loading = status === 'loading'
 
@@ -98,8 +119,8 @@ export default function SlideshowGenerator() {
         </fieldset>
         <div className="field-row">
           {number('delay', 'slideshow-delay', 'Seconds per photo')}
-          <Field id="slideshow-aspect" label="Photo shape">
-            <select id="slideshow-aspect" name="aspect" value={settings.aspect} onChange={(event) => update({ aspect: event.target.value as Aspect })}>
+          <Field id="slideshow-aspect" label="Photo shape" message={messageFor(error, 'height')}>
+            <select {...controlProps('slideshow-aspect', messageFor(error, 'height'))} name="aspect" value={settings.aspect} onChange={(event) => update({ aspect: event.target.value as Aspect })}>
               {ASPECTS.map((aspect) => (
                 <option key={aspect} value={aspect}>
                   {ASPECT_LABELS[aspect]}
@@ -110,8 +131,8 @@ export default function SlideshowGenerator() {
         </div>
         {settings.mode === 'row' && (
           <div className="field-row">
-            <Field id="slideshow-columns" label="Photos side by side">
-              <select id="slideshow-columns" name="columns" value={settings.columns} onChange={(event) => update({ columns: Number(event.target.value) })}>
+            <Field id="slideshow-columns" label="Photos side by side" message={messageFor(error, 'count')}>
+              <select {...controlProps('slideshow-columns', messageFor(error, 'count'))} name="columns" value={settings.columns} onChange={(event) => update({ columns: Number(event.target.value) })}>
                 {Array.from({ length: NUMBER_FIELDS.columns.max - NUMBER_FIELDS.columns.min + 1 }, (_, i) => NUMBER_FIELDS.columns.min + i).map((count) => (
                   <option key={count} value={count}>
                     {count}
@@ -138,7 +159,7 @@ export default function SlideshowGenerator() {
         </div>
         <div className="field-row">
           {number('border', 'slideshow-border', 'Border width (px)')}
-          <ColorField id="slideshow-border-color" name="borderColor" label="Border color" value={settings.borderColor} onChange={(borderColor) => update({ borderColor })} />
+          <ColorField id="slideshow-border-color" name="borderColor" label="Border color" value={settings.borderColor} onChange={(borderColor) => update({ borderColor })} message={messageFor(error, 'border_color')} />
         </div>
       </GeneratorForm>
       <ResultArea title={data.labels.result} loading={loading} error={error} empty={data.labels.resultEmpty} errorDetail={false}>
@@ -173,7 +194,7 @@ function LayoutSelect({ id, name, label, value, onChange }: { id: string; name: 
  * A number field that lets the visitor clear it and type anew: the setting follows every
  * readable value, and leaving the field puts it back within its bounds.
  */
-function NumberInput({ id, name, label, field, value, onChange }: { id: string; name: string; label: string; field: NumberField; value: number; onChange: (value: number) => void }) {
+function NumberInput({ id, name, label, field, value, onChange, message }: { id: string; name: string; label: string; field: NumberField; value: number; onChange: (value: number) => void; message: string | null }) {
   const { min, max, step } = NUMBER_FIELDS[field]
   const [text, setText] = useState(String(value))
   // A value set elsewhere (a shared link read back) replaces what is shown.
@@ -181,9 +202,9 @@ function NumberInput({ id, name, label, field, value, onChange }: { id: string; 
     setText((shown) => (shown.trim() !== '' && Number(shown) === value ? shown : String(value)))
   }, [value])
   return (
-    <Field id={id} label={label}>
+    <Field id={id} label={label} message={message}>
       <input
-        id={id}
+        {...controlProps(id, message)}
         type="number"
         name={name}
         inputMode="decimal"

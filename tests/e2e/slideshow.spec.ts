@@ -184,3 +184,28 @@ test('a signing failure says to try again later', async ({ page, consoleGuard })
   await expect(messages(page)).toHaveText('Can’t upload. Please try again later.')
   await expect(cards(page)).toHaveCount(0)
 })
+
+test('the service’s complaint about a field is shown beside it, and about a photo under the photos', async ({ page, consoleGuard }) => {
+  consoleGuard.allow(/Failed to load resource/)
+  await gotoHydrated(page, PATH)
+  await files(page).setInputFiles([await photo('a.png', '#ff0000'), await photo('b.png', '#00ff00')])
+  await expectUploaded(page, 2)
+  const refuse = (field: string, message: string) =>
+    page.route('**/giffer/slideshow/create-row', (route) =>
+      route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: { code: 'invalid_parameter', message: `${field}: ${message}`, field } }) }),
+    )
+
+  await refuse('delay', 'must be at most 10000')
+  await page.getByRole('button', { name: 'Generate slideshow' }).click()
+  const delay = page.getByLabel('Seconds per photo')
+  await expect(delay).toHaveAttribute('aria-invalid', 'true')
+  await expect(delay).toHaveAccessibleDescription('must be at most 10000')
+  await expect(page.locator('.generator-error')).toHaveText('Something went wrong. Please try again.')
+  await page.unroute('**/giffer/slideshow/create-row')
+
+  await refuse('images.1', 'is not an uploaded image')
+  await page.getByRole('button', { name: 'Generate slideshow' }).click()
+  await expect(messages(page)).toHaveText('Image 2 is not an uploaded image. Remove it and add it again.')
+  // The earlier field message went with the earlier answer.
+  await expect(delay).not.toHaveAttribute('aria-invalid', 'true')
+})
