@@ -13,6 +13,8 @@ export const SCROLL_SCALE = 2
 export const SCROLL_FRAMES_MAX = 200
 /** A GIF in an email should stay under this; bigger ones load slowly on phones. */
 export const EMAIL_GIF_BUDGET_BYTES = 400 * 1024
+/** The image service draws a strip that would pass this with fewer, longer frames (same speed). */
+export const SCROLL_GIF_MAX_BYTES = 800 * 1024
 
 export const SCROLL_DIRECTIONS = ['left', 'right'] as const
 export type ScrollDirection = (typeof SCROLL_DIRECTIONS)[number]
@@ -114,7 +116,8 @@ export function separatorLength(separator: string): number {
 
 /**
  * Frames and file size before rendering. The strip moves 2 CSS px a frame and loops after one
- * repeat of text, separator and gaps, at most 200 frames; widths come from an average glyph width,
+ * repeat of text, separator and gaps, at most 200 frames and at most what fits the service's byte
+ * limit; widths come from an average glyph width,
  * sizes from what the image service produces per frame at a font size (measured on its output:
  * about 2.4 KB a frame plus 45 bytes per pixel of font size, more with a flicker's fades).
  */
@@ -127,7 +130,9 @@ export function scrollingTextEstimate(settings: Pick<ScrollingTextSettings, 'tex
   const flickerLength = FLICKER_PATTERNS[settings.flicker].pattern.length
   const unit = Math.max(1, flickerLength)
   const cap = Math.floor(SCROLL_FRAMES_MAX / unit) * unit
-  const frames = Math.min(cap, Math.ceil(Math.ceil(pattern / 2) / unit) * unit)
-  const perFrame = 2400 + 45 * size
-  return { frames, bytes: Math.round(frames * perFrame * (flickerLength ? 1.15 : 1)) }
+  const perFrame = (2400 + 45 * size) * (flickerLength ? 1.15 : 1)
+  // Tall strips: as many frames as the service keeps under its byte limit (it aims a little under).
+  const fitting = Math.max(unit, Math.floor((SCROLL_GIF_MAX_BYTES * 0.93) / perFrame / unit) * unit)
+  const frames = Math.min(cap, fitting, Math.ceil(Math.ceil(pattern / 2) / unit) * unit)
+  return { frames, bytes: Math.round(frames * perFrame) }
 }

@@ -21,6 +21,8 @@ export const SCROLLING_DEFAULT_FONT_SIZE = 24
 export const SCROLLING_TEXT_MAX_CHARS = 200
 export const SCROLLING_DIVIDER_MAX_CHARS = 8
 export const FLICKER_PATTERN_MAX = 20
+/** A scrolling GIF over this many bytes is drawn with fewer frames: an email's images should stay small. */
+export { SCROLL_GIF_MAX_BYTES as SCROLLING_MAX_BYTES } from '../../shared/scrolling-text.js'
 
 // Countdown: 120 one-second frames, at most 99 days, captions up to 16 characters
 export const COUNTDOWN_DURATION = 120

@@ -1,33 +1,47 @@
 /**
- * A scrolling strip must fit an email: at the generator's settings (1200 px, 200 frames, the
- * default 24 px) no text of up to 60 characters may give a GIF over 800 KB.
+ * A scrolling strip must fit an email: at the generator's settings (1200 px, at most 200 frames)
+ * no text of up to 60 characters may give a GIF over 800 KB, at the default 24 px with all 200
+ * frames, and at the largest sizes with fewer, longer frames.
  */
 import { describe, expect, it } from 'vitest'
 import { renderScrollingText } from '../../server/giffer/render/scrolling-text.js'
 
 const TEXTS = ['Sale today', 'Free shipping on all orders this week!!', 'Free shipping on every order over fifty dollars, this week only']
 
+function render(text: string, fontSize: number) {
+  return renderScrollingText({
+    kind: 'scrolling-text',
+    text,
+    divider: '★',
+    iconStyle: 'filled',
+    font: 'roboto',
+    weight: 700,
+    color: [17, 24, 39],
+    dividerColor: [225, 29, 72],
+    background: [253, 230, 138],
+    reverse: false,
+    fontSize,
+    flicker: [],
+    width: 600,
+    scale: 2,
+    framesMax: 200,
+  })
+}
+
 describe('scrolling text size', () => {
-  it.each(TEXTS)('%j stays under 800 KB', (text) => {
-    const result = renderScrollingText({
-      kind: 'scrolling-text',
-      text,
-      divider: '★',
-      iconStyle: 'filled',
-      font: 'roboto',
-      weight: 700,
-      color: [17, 24, 39],
-      dividerColor: [225, 29, 72],
-      background: [253, 230, 138],
-      reverse: false,
-      fontSize: 24,
-      flicker: [],
-      width: 600,
-      scale: 2,
-      framesMax: 200,
-    })
+  it.each(TEXTS)('%j stays under 800 KB at 24 px', (text) => {
+    const result = render(text, 24)
     if (!('body' in result)) throw new Error('no image')
     expect(result.body.length).toBeLessThanOrEqual(800 * 1024)
     expect(result.frames).toBeLessThanOrEqual(200)
+  })
+
+  it.each([48, 72])('a long text at %i px keeps under 800 KB with fewer frames, and not far under', (size) => {
+    const result = render(TEXTS[2]!, size)
+    if (!('body' in result)) throw new Error('no image')
+    expect(result.body.length).toBeLessThanOrEqual(800 * 1024)
+    expect(result.body.length).toBeGreaterThan(600 * 1024)
+    expect(result.frames).toBeLessThan(200)
+    expect(result.frames).toBeGreaterThan(100)
   })
 })

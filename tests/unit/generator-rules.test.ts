@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   FLICKER_PATTERNS,
   SCROLLING_TEXT_DEFAULTS,
+  SCROLL_GIF_MAX_BYTES,
   scrollingTextEstimate,
   scrollingTextQuery,
   scrollingTextRequest,
@@ -44,6 +45,15 @@ describe('scrolling text rules', () => {
     expect(blinking.frames % FLICKER_PATTERNS.blink.pattern.length).toBe(0)
     expect(long.bytes).toBeGreaterThan(400 * 1024)
     expect(short.bytes).toBeLessThan(400 * 1024)
+  })
+
+  it('estimates fewer frames for a tall strip, as the service draws it, within its byte limit', () => {
+    const text = 'Free shipping on every order over fifty dollars this week'
+    const tall = scrollingTextEstimate({ ...SCROLLING_TEXT_DEFAULTS, text, size: 72 })
+    expect(tall.frames).toBeLessThan(200)
+    expect(tall.frames).toBeGreaterThan(100)
+    expect(tall.bytes).toBeLessThanOrEqual(SCROLL_GIF_MAX_BYTES)
+    expect(scrollingTextEstimate({ ...SCROLLING_TEXT_DEFAULTS, text, size: 72, flicker: 'blink' }).frames % FLICKER_PATTERNS.blink.pattern.length).toBe(0)
   })
 
   it('keeps only what differs from the defaults in the address, and reads it back', () => {

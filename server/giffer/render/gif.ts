@@ -67,6 +67,11 @@ export class GifWriter {
     this.pending = { patch, delayCs }
   }
 
+  /** Bytes written so far (the frame held back for its delay not yet among them). */
+  get byteLength(): number {
+    return this.encoder.bytesView().length
+  }
+
   get frameCount(): number {
     return this.frames + (this.pending ? 1 : 0)
   }

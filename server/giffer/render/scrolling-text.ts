@@ -1,6 +1,6 @@
 import { findFont } from '../fonts.js'
 import type { RenderedImage, ScrollingTextJob } from '../jobs.js'
-import { MAX_JOB_PIXELS } from '../limits.js'
+import { MAX_JOB_PIXELS, SCROLLING_MAX_BYTES } from '../limits.js'
 import { cssFont } from './canvas-fonts.js'
 import { rampLevels } from './countdown.js'
 import { GifWriter, colourRamp, coverageLut, cropIndex } from './gif.js'
@@ -55,12 +55,50 @@ export function planScroll(patternWidth: number, scale: number, framesMax: numbe
   return { period: frames * step, step, frames, delayMs }
 }
 
+/** Re-plans with fewer frames allowed (a tall strip), at most this often. */
+const MAX_REPLANS = 2
+/** A re-plan aims this far under the byte limit: bytes follow frames closely, not exactly. */
+const REPLAN_MARGIN = 0.95
+/** Frames encoded before the whole GIF's size is projected from them. */
+const PROBE_FRAMES = 24
+
 /**
  * A seamless scrolling-text GIF: text and divider repeat along a strip that moves by a fixed
  * step per frame. The strip is drawn once as coverage masks (text and divider in their own
- * colour ramps), so every frame is a window copied out of it.
+ * colour ramps), so every frame is a window copied out of it. A GIF over the byte limit (a
+ * large font makes tall frames) is drawn again with fewer, longer frames at the same speed:
+ * the motion steps further but the letters stay as sharp.
  */
 export function renderScrollingText(job: ScrollingTextJob): RenderedImage {
+  const strip = measureStrip(job)
+  let framesMax = job.framesMax
+  for (let replans = 0; ; replans++) {
+    const plan = planScroll(strip.patternW, job.scale, framesMax, job.flicker.length)
+    assertJobSize(strip.W, strip.H, plan.frames, MAX_JOB_PIXELS, 'text')
+    const last = replans === MAX_REPLANS || plan.frames <= job.flicker.length + 1
+    const drawn = encodeScroll(job, strip, plan, last ? Infinity : SCROLLING_MAX_BYTES)
+    if ('body' in drawn && (drawn.body.length <= SCROLLING_MAX_BYTES || last)) {
+      return { ok: true, body: drawn.body, contentType: 'image/gif', width: strip.W, height: strip.H, frames: drawn.frames }
+    }
+    const bytes = 'body' in drawn ? drawn.body.length : drawn.projected
+    framesMax = Math.max(1, Math.floor((plan.frames * SCROLLING_MAX_BYTES * REPLAN_MARGIN) / bytes))
+  }
+}
+
+interface StripLayout {
+  textFont: string
+  dividerFont: string
+  fontPx: number
+  W: number
+  H: number
+  textW: number
+  gap: number
+  /** One repeat: text, gap, divider, gap. */
+  patternW: number
+  baseline: number
+}
+
+function measureStrip(job: ScrollingTextJob): StripLayout {
   const font = findFont(job.font)
   if (!font) throw new Error(`unknown font ${job.font}`)
   const s = job.scale
@@ -69,8 +107,6 @@ export function renderScrollingText(job: ScrollingTextJob): RenderedImage {
   const H = Math.ceil(job.fontSize * STRIP_HEIGHT) * s
   const textFont = cssFont(font, job.weight, fontPx)
   const dividerFont = cssFont(font, job.weight, fontPx, job.iconStyle)
-
-  // 1. Measure one repeat: text, gap, divider, gap.
   const { ctx: probe } = maskCanvas(1, 1)
   probe.font = textFont
   const textW = probe.measureText(job.text).width
@@ -79,34 +115,41 @@ export function renderScrollingText(job: ScrollingTextJob): RenderedImage {
   const dividerW = job.divider ? probe.measureText(job.divider).width : 0
   const gap = job.divider ? DIVIDER_GAP * fontPx : PLAIN_GAP * fontPx
   const patternW = Math.ceil(textW + gap + (job.divider ? dividerW + gap : 0))
-  const plan = planScroll(patternW, s, job.framesMax, job.flicker.length)
-  assertJobSize(W, H, plan.frames, MAX_JOB_PIXELS, 'text')
-
-  // 2. Draw the strip: enough repeats to fill the window at every offset.
-  const stripW = plan.period + W
   const baseline = Math.round(
     (H + (metrics.fontBoundingBoxAscent || fontPx * 0.8) - (metrics.fontBoundingBoxDescent || fontPx * 0.2)) / 2,
   )
+  return { textFont, dividerFont, fontPx, W, H, textW, gap, patternW, baseline }
+}
+
+/**
+ * Encodes the GIF of a plan, or gives up early with the projected size when the first frames
+ * show that the whole would pass `maxBytes`.
+ */
+function encodeScroll(job: ScrollingTextJob, layout: StripLayout, plan: ScrollPlan, maxBytes: number): { body: Uint8Array; frames: number } | { projected: number } {
+  const { W, H, textW, gap, baseline } = layout
+  // 1. Draw the strip: enough repeats to fill the window at every offset.
+  const stripW = plan.period + W
   const textMask = maskCanvas(stripW, H, 'text')
   const dividerMask = maskCanvas(stripW, H, 'divider')
-  textMask.ctx.font = textFont
-  dividerMask.ctx.font = dividerFont
+  textMask.ctx.font = layout.textFont
+  dividerMask.ctx.font = layout.dividerFont
   for (let x = 0; x < stripW; x += plan.period) {
     textMask.ctx.fillText(job.text, x, baseline)
     if (job.divider) dividerMask.ctx.fillText(job.divider, x + textW + gap, baseline)
   }
 
-  // 3. Coverage to palette indices: 0 background, then the text ramp, then the divider ramp.
-  const levels = scrollRampLevels(s)
+  // 2. Coverage to palette indices: 0 background, then the text ramp, then the divider ramp.
+  const levels = scrollRampLevels(job.scale)
   const palette = [...colourRamp(job.background, job.color, levels), ...colourRamp(job.background, job.dividerColor, levels)]
   const { strip, inkTop, inkBottom } = stripIndex(alphaOf(textMask.ctx, stripW, H), alphaOf(dividerMask.ctx, stripW, H), stripW, H, levels)
 
-  // 4. Flicker scales the coverage level of every ramp entry.
+  // 3. Flicker scales the coverage level of every ramp entry.
   const flickerLuts = job.flicker.map((opacity) => flickerLut(opacity, palette.length, levels))
 
-  // 5. Frame 0 is the whole canvas, later frames the rows that hold ink.
+  // 4. Frame 0 is the whole canvas, later frames the rows that hold ink.
   const gif = new GifWriter(W, H, palette)
   const rows = inkBottom - inkTop + 1
+  let firstBytes = 0
   for (let f = 0; f < plan.frames; f++) {
     const moved = (f * plan.step) % plan.period
     const offset = job.reverse ? (plan.period - moved) % plan.period : moved
@@ -116,9 +159,15 @@ export function renderScrollingText(job: ScrollingTextJob): RenderedImage {
     const lut = flickerLuts.length ? flickerLuts[f % flickerLuts.length]! : null
     if (lut) for (let i = 0; i < index.length; i++) index[i] = lut[index[i]!]!
     gif.addFrame({ left: 0, top, width: W, height, index }, plan.delayMs)
+    // Written so far: the header and frame 0 once frame 1 is added, frames 1 to f - 1 by frame f.
+    if (f === 1) firstBytes = gif.byteLength
+    if (f === PROBE_FRAMES && plan.frames > 2 * PROBE_FRAMES) {
+      const projected = firstBytes + ((gif.byteLength - firstBytes) / (PROBE_FRAMES - 1)) * (plan.frames - 1)
+      if (projected > maxBytes) return { projected }
+    }
   }
   const frames = gif.frameCount
-  return { ok: true, body: gif.finish(), contentType: 'image/gif', width: W, height: H, frames }
+  return { body: gif.finish(), frames }
 }
 
 /**
