@@ -23,13 +23,16 @@ const reactRouterProduction = {
   'react-router/dom': path.join(root, 'node_modules/react-router/dist/production/dom-export.mjs'),
 }
 
-/** Browser code must never pull in server modules (secrets, file system, database). */
+/**
+ * Browser code must never pull in server modules (secrets, file system, database), nor zod:
+ * the schemas validate on the server, and the browser imports only their inferred types.
+ */
 const noServerImports: esbuild.Plugin = {
   name: 'no-server-imports',
   setup(build) {
-    build.onResolve({ filter: /(^|\/)server\// }, (args) => {
+    build.onResolve({ filter: /(^|\/)server\/|^zod(\/|$)/ }, (args) => {
       if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined
-      return { errors: [{ text: `client code imports server module "${args.path}" (from ${path.relative(root, args.importer)})` }] }
+      return { errors: [{ text: `client code imports server-only module "${args.path}" (from ${path.relative(root, args.importer)})` }] }
     })
   },
 }

@@ -27,6 +27,7 @@ export const MESSAGES = {
   passwordRequired: 'Password is required',
   wrongCredentials: 'Incorrect email or password.',
   emailTaken: 'An account with this email already exists. Log in, or reset the password if you forgot it.',
+  socialEmailTaken: 'This email already has an account. Log in to it first, or log in with its password.',
   resetSent: 'If an account exists for this email, we have sent a link to reset its password. It works for 30 minutes.',
   resetLinkInvalid: 'This reset link has expired or was already used. Ask for a new one.',
   passwordChanged: 'Your password has been changed. Log in with the new password.',
@@ -40,6 +41,11 @@ export function normaliseEmail(raw: unknown): string {
   const email = raw.normalize('NFKC').trim().toLowerCase()
   if (email.length > 254 || !EMAIL.test(email)) throw new FieldErrors({ email: MESSAGES.emailInvalid })
   return email
+}
+
+/** Failed attempts are counted per email, stored only as its hash. */
+function throttleKeyOf(email: string): string {
+  return createHash('sha256').update(email).digest('hex')
 }
 
 function requirePassword(raw: unknown): string {
@@ -85,8 +91,16 @@ export class Accounts {
     const password = requirePassword(input.password)
     const existing = this.findByEmail(email)
     if (existing) {
+      // A password tried here counts against the account like a log-in does, so sign-up is no
+      // way around the growing delay.
+      const throttleKey = throttleKeyOf(email)
+      this.checkThrottle(throttleKey)
       const matches = existing.password_hash ? await this.options.hasher.verify(password, String(existing.password_hash)) : false
-      if (!matches) throw new FieldErrors({ email: MESSAGES.emailTaken })
+      if (!matches) {
+        this.noteFailure(throttleKey)
+        throw new FieldErrors({ email: MESSAGES.emailTaken })
+      }
+      this.clearThrottle(throttleKey)
       return this.signIn({ id: Number(existing.id), email }, false)
     }
     const problem = checkPassword(password, email)
@@ -103,11 +117,19 @@ export class Accounts {
     return this.signIn({ id: Number(row.id), email }, true)
   }
 
-  /** An account made or found through a social provider (no password). */
-  socialSignIn(rawEmail: unknown, provider: string): SignedIn {
+  /**
+   * An account made or found through a social provider (no password). The local stand-in cannot
+   * prove who owns an email, so an existing account is entered only by a visitor who already
+   * holds its session (as a provider's account chooser offers only the accounts signed in);
+   * any other email makes a new account.
+   */
+  socialSignIn(rawEmail: unknown, provider: string, current: SessionUser | null): SignedIn {
     const email = normaliseEmail(rawEmail)
     const existing = this.findByEmail(email)
-    if (existing) return this.signIn({ id: Number(existing.id), email }, false)
+    if (existing) {
+      if (current?.id !== Number(existing.id)) throw new FieldErrors({ email: MESSAGES.socialEmailTaken })
+      return this.signIn({ id: Number(existing.id), email }, false)
+    }
     const row = this.db
       .prepare('INSERT INTO users (email, social_provider, created_at) VALUES (?, ?, ?) RETURNING id')
       .get(email, provider, this.options.now())
@@ -117,7 +139,7 @@ export class Accounts {
   async login(input: { email: unknown; password: unknown }): Promise<SignedIn> {
     const email = normaliseEmail(input.email)
     const password = requirePassword(input.password)
-    const throttleKey = createHash('sha256').update(email).digest('hex')
+    const throttleKey = throttleKeyOf(email)
     this.checkThrottle(throttleKey)
     const user = this.findByEmail(email)
     // An unknown email costs one hash too, so the answer's timing does not tell it apart.
@@ -126,7 +148,7 @@ export class Accounts {
       this.noteFailure(throttleKey)
       throw new FieldErrors({}, MESSAGES.wrongCredentials, 401)
     }
-    this.db.prepare('DELETE FROM login_throttle WHERE email_hash = ?').run(throttleKey)
+    this.clearThrottle(throttleKey)
     if (this.options.hasher.needsRehash(String(user.password_hash))) {
       const hash = await this.options.hasher.hash(password)
       this.db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(hash, Number(user.id))
@@ -147,6 +169,10 @@ export class Accounts {
     const delayMs = Math.min(MAX_LOGIN_DELAY_S, 2 ** (failures - FREE_FAILURES)) * 1000
     const waitMs = Number(row.last_failed_at) + delayMs - this.options.now()
     if (waitMs > 0) throw new TooManyAttempts(Math.ceil(waitMs / 1000))
+  }
+
+  private clearThrottle(key: string): void {
+    this.db.prepare('DELETE FROM login_throttle WHERE email_hash = ?').run(key)
   }
 
   private noteFailure(key: string): void {

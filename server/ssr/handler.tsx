@@ -112,6 +112,8 @@ export function createPageHandler({ loaderFor, actionFor, client, cache, origin,
       const result = await staticHandler.queryRoute(new Request(url, { signal }), { routeId })
       res.set('Cache-Control', 'no-cache').json(result ?? null)
     } catch (thrown) {
+      // The client went away: React Router throws the abort; there is nobody to answer.
+      if (signal.aborted) return
       if (thrown instanceof Response || isRouteErrorResponse(thrown)) {
         const status = thrown.status
         res.status(status).json(errorBody(status === 404 ? 'not_found' : 'route_error', thrown.statusText || 'Not found'))
@@ -143,8 +145,15 @@ export function createPageHandler({ loaderFor, actionFor, client, cache, origin,
       return sendRouteData(req, res, routeId, controller.signal)
     }
 
-    // 1. Run the loaders of every matched route.
-    const context = await staticHandler.query(toFetchRequest(req, origin, controller.signal))
+    // 1. Run the loaders of every matched route. A client that leaves meanwhile makes React
+    //    Router throw its abort: that is not a failure of the page, so nothing is logged or sent.
+    let context: Awaited<ReturnType<typeof staticHandler.query>>
+    try {
+      context = await staticHandler.query(toFetchRequest(req, origin, controller.signal))
+    } catch (error) {
+      if (controller.signal.aborted) return
+      throw error
+    }
     const loaded = performance.now()
     if (controller.signal.aborted) return
     if (context instanceof Response) {

@@ -4,7 +4,8 @@ import { ColorField, Field } from '../generators/fields.js'
 import { GeneratorForm, GeneratorPage } from '../generators/GeneratorPage.js'
 import { useSettingsInUrl } from '../generators/page-hooks.js'
 import type { FontOption } from '../generators/types.js'
-import { fontsCovering, scriptsOf } from '../font-coverage.js'
+import type { FontScript } from '../font-coverage.js'
+import { fontsCovering, missingScripts, noLettersMessage, scriptsOf } from '../font-coverage.js'
 import { usePageData } from '../page-data.js'
 import {
   limitText,
@@ -147,7 +148,14 @@ export default function TextImageGenerator() {
         </div>
         <ul className="text-image-cards">
           {fonts.map((font, index) => (
-            <TextImageCard key={font.id} font={font} src={textPreviewUrl(drawn, font.id)} eager={index < EAGER_CARDS} onSettled={index < EAGER_CARDS ? settle : undefined} />
+            <TextImageCard
+              key={font.id}
+              font={font}
+              src={textPreviewUrl(drawn, font.id)}
+              lacking={missingScripts(font, drawn.text)}
+              eager={index < EAGER_CARDS}
+              onSettled={index < EAGER_CARDS ? settle : undefined}
+            />
           ))}
         </ul>
       </section>
@@ -157,8 +165,39 @@ export default function TextImageGenerator() {
 
 type CardState = 'loading' | 'ok' | 'error'
 
-/** One font's image: loading, then shown with its actions, or an error without them. */
-function TextImageCard({ font, src, eager, onSettled }: { font: FontOption; src: string; eager: boolean; onSettled?: () => void }) {
+interface TextImageCardProps {
+  font: FontOption
+  src: string
+  /** Alphabets of the text the font cannot draw: the card says so instead of drawing. */
+  lacking: FontScript[]
+  eager: boolean
+  onSettled?: () => void
+}
+
+/**
+ * One font's image: loading, then shown with its actions, or an error without them. A font
+ * that lacks letters of the text gets a written notice and no image to download, rather than
+ * the fallback face under its name.
+ */
+function TextImageCard(props: TextImageCardProps) {
+  if (props.lacking.length > 0) return <MissingLettersCard font={props.font} lacking={props.lacking} onSettled={props.onSettled} src={props.src} />
+  return <DrawnTextImageCard {...props} />
+}
+
+function MissingLettersCard({ font, lacking, src, onSettled }: Pick<TextImageCardProps, 'font' | 'lacking' | 'src' | 'onSettled'>) {
+  // Counts as settled at once: there is no image to wait for.
+  useEffect(() => onSettled?.(), [src])
+  return (
+    <li className="text-image-card is-missing">
+      <h3>{font.family}</h3>
+      <div className="text-image-frame">
+        <p className="card-status">{noLettersMessage(lacking)}</p>
+      </div>
+    </li>
+  )
+}
+
+function DrawnTextImageCard({ font, src, eager, onSettled }: TextImageCardProps) {
   const [state, setState] = useState<CardState>('loading')
   const image = useRef<HTMLImageElement>(null)
   const settledFor = useRef<string | null>(null)

@@ -120,6 +120,21 @@ describe('log-in', () => {
     for (let n = 0; n < 5; n++) expect((await attempt('wrong password here')).status).toBe(401)
   })
 
+  it('counts passwords tried through sign-up against the same delay, so sign-up is no way around it', async () => {
+    const clock = fakeClock()
+    const { app } = dashboardSite({}, { now: clock.now, limits: { login: { limit: 100, windowMs: 60_000 }, register: { limit: 100, windowMs: 60_000 } } })
+    const { email } = await register(app)
+    const signUp = (password: string) => request(app).post('/app/api/v1/users/register').set(ORIGIN).send({ email, password })
+    for (let n = 0; n < 5; n++) expect((await signUp('wrong password here')).status).toBe(400)
+    const blocked = await signUp(PASSWORD)
+    expect(blocked.status).toBe(429)
+    expect(blocked.headers['retry-after']).toBe('1')
+    // The log-in form waits as well: both paths share one count per account.
+    expect((await request(app).post('/app/api/v1/users/login?dual=1').set(ORIGIN).send({ email, password: PASSWORD })).status).toBe(429)
+    clock.advance(1_000)
+    expect((await signUp(PASSWORD)).status).toBe(200)
+  })
+
   it('throttles an unknown email the same way, so the delay reveals nothing', async () => {
     const clock = fakeClock()
     const { app } = dashboardSite({}, { now: clock.now })

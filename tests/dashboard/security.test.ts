@@ -172,6 +172,20 @@ describe('social sign-in stand-in', () => {
     expect(response.text).toContain('/app/static/social-complete.js')
   })
 
+  it('never opens an existing account to a visitor who only types its email', async () => {
+    const { app } = dashboardSite()
+    const { email, cookie } = await register(app)
+    const stranger = await request(app).post(`${PATH}?mode=signin-popup`).set(ORIGIN).type('form').send({ email }).expect(400)
+    expect(stranger.text).toContain('This email already has an account. Log in to it first, or log in with its password.')
+    expect(stranger.headers['set-cookie']).toBeUndefined()
+    expect(stranger.text).not.toContain('social-result')
+    // The account's own visitor, already signed in, is offered it and may choose it.
+    const chooser = await request(app).get(`${PATH}?mode=signin-popup`).set('Cookie', cookie).expect(200)
+    expect(chooser.text).toContain(`value="${email}"`)
+    const owner = await request(app).post(`${PATH}?mode=signin-popup`).set(ORIGIN).set('Cookie', cookie).type('form').send({ email }).expect(200)
+    expect(owner.text).toContain('"is_new":false')
+  })
+
   it('keeps an email that tries to close the script tag inert', async () => {
     const { app } = dashboardSite()
     const response = await request(app).post(`${PATH}?mode=signin-popup`).set(ORIGIN).type('form').send({ email: '</script><script>alert(1)</script>@x.com' })

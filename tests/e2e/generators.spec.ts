@@ -198,6 +198,14 @@ test.describe('Cyrillic in the generators', () => {
     const only = page.getByLabel(/Only fonts that draw my text/)
     await expect(only).toBeVisible()
     await expect(page.locator('label[for="text-covering"]')).toHaveText(`Only fonts that draw my text (${covering.length} of ${inGroup('calligraphy').length})`)
+    // Unfiltered, a font without Cyrillic says so in words and offers nothing to download.
+    const lacking = inGroup('calligraphy').find((font) => !coverage[font.id]!.scripts.includes('cyrillic'))!
+    const lackingCard = page.locator('.text-image-card').filter({ has: page.getByRole('heading', { name: lacking.family, exact: true }) })
+    await expect(lackingCard).toContainText('No Cyrillic letters in this font')
+    await expect(lackingCard.locator('img')).toHaveCount(0)
+    await expect(lackingCard.getByRole('button', { name: 'Download' })).toHaveCount(0)
+    const coveringCard = page.locator('.text-image-card').filter({ has: page.getByRole('heading', { name: covering[0]!.family, exact: true }) })
+    await expect(coveringCard.getByRole('button', { name: 'Download' })).toBeVisible()
     await only.check()
     await expect(page.locator('.text-image-card')).toHaveCount(covering.length)
     await expect(page.locator('.text-image-card h3').first()).toHaveText(covering[0]!.family)

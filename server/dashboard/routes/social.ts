@@ -48,7 +48,7 @@ export function socialRoutes(router: Router, context: DashboardContext): void {
     const mode = typeof req.query.mode === 'string' && MODES.has(req.query.mode) ? req.query.mode : 'signin-popup'
     let signedIn
     try {
-      signedIn = context.accounts.socialSignIn(req.body?.email, PROVIDER)
+      signedIn = context.accounts.socialSignIn(req.body?.email, PROVIDER, context.currentUser(req, res))
     } catch (error) {
       if (!(error instanceof FieldErrors)) throw error
       res.status(400).set('Cache-Control', 'no-store').type('html').send(chooser(mode, [], error.fields.email ?? MESSAGES.emailInvalid))
