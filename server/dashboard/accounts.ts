@@ -72,6 +72,9 @@ export interface SignedIn {
 }
 
 export class Accounts {
+  /** Reset requests answered whose link is still being issued. */
+  private readonly pendingResets = new Set<Promise<void>>()
+
   constructor(private readonly options: AccountsOptions) {}
 
   private get db() {
@@ -185,26 +188,42 @@ export class Accounts {
   }
 
   /**
-   * Sends a reset link when the email has an account. The answer is the same either way, and
-   * the mail leaves after the response (the outbox or SMTP never delays it).
+   * Answers a reset request. The answer is made before the email is even looked up, and the
+   * link is issued and mailed after it (`issueResetLink`), so neither the body nor the time of
+   * the answer tells whether the account exists.
    */
   requestReset(input: { email: unknown }): { message: string } {
     const email = normaliseEmail(input.email)
-    const token = randomBytes(32).toString('base64url')
-    const tokenHash = hashToken(token)
     const at = this.options.now()
+    const work: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.issueResetLink(email, at))
+      .catch((error: unknown) => this.options.logger.error({ err: error }, 'reset link not issued'))
+      .finally(() => this.pendingResets.delete(work))
+    this.pendingResets.add(work)
+    return { message: MESSAGES.resetSent }
+  }
+
+  /** Resolves once every reset request made so far has issued its link and handed its mail over. */
+  async idle(): Promise<void> {
+    while (this.pendingResets.size) await Promise.all(this.pendingResets)
+    await this.options.mailer.idle()
+  }
+
+  /** A new single-use link for the email's account, if it has one, voiding older links. */
+  private issueResetLink(email: string, at: number): void {
     const user = this.findByEmail(email)
-    if (!user) return { message: MESSAGES.resetSent }
+    if (!user) return
     const userId = Number(user.id)
     const recent = Number(this.db.prepare('SELECT count(*) AS n FROM reset_tokens WHERE user_id = ? AND created_at > ?').get(userId, at - 60 * MINUTE)?.n ?? 0)
     if (recent >= RESET_MAILS_PER_HOUR) {
       this.options.logger.warn({ userId }, 'reset mail limit reached; request answered but not sent')
-      return { message: MESSAGES.resetSent }
+      return
     }
+    const token = randomBytes(32).toString('base64url')
     transaction(this.db, () => {
       // A new link voids the older ones.
       this.db.prepare('UPDATE reset_tokens SET used_at = ? WHERE user_id = ? AND used_at IS NULL').run(at, userId)
-      this.db.prepare('INSERT INTO reset_tokens (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(tokenHash, userId, at, at + RESET_TOKEN_LIFETIME_MS)
+      this.db.prepare('INSERT INTO reset_tokens (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(hashToken(token), userId, at, at + RESET_TOKEN_LIFETIME_MS)
     })
     const link = `${this.options.siteOrigin}/reset/new/?token=${token}`
     this.options.mailer.sendLater({
@@ -215,7 +234,6 @@ export class Accounts {
         `To choose a new password, open this link within 30 minutes:\n${link}\n\n` +
         `If it was not you, ignore this mail: your password stays as it is.`,
     })
-    return { message: MESSAGES.resetSent }
   }
 
   /** Whether a reset link can still be used (the new-password page asks before showing its form). */

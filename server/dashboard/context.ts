@@ -99,7 +99,7 @@ export function createDashboardContext(options: DashboardOptions): DashboardCont
     },
     async close() {
       clearInterval(sweeper)
-      await mailer.idle()
+      await accounts.idle()
       if (mailer instanceof SmtpMailer) await mailer.close()
       db.close()
     },

@@ -69,8 +69,8 @@ describe('password reset, mail through SMTP', () => {
     expect(stranger.headers['cache-control']).toBe(known.headers['cache-control'])
     const mail = await mailTo(email, /Reset your Poplift password/)
     expect(linkIn(mail)).toBeTruthy()
-    // Every mail the dashboard queued has been handed to the receiver by now.
-    await site.dashboard!.context.mailer.idle()
+    // Every reset request has issued its link and handed its mail to the receiver by now.
+    await site.dashboard!.context.accounts.idle()
     expect(inbox.some((candidate) => candidate.to === unknown)).toBe(false)
   })
 
@@ -98,7 +98,7 @@ describe('reset links', () => {
     const row = db.prepare("SELECT text FROM outbox WHERE recipient = ? AND subject LIKE 'Reset%' ORDER BY id DESC LIMIT 1").get(email)
     return /token=([\w-]+)/.exec(String(row?.text))![1]!
   }
-  const settle = (site: ReturnType<typeof dashboardSite>) => site.dashboard!.context.mailer.idle()
+  const settle = (site: ReturnType<typeof dashboardSite>) => site.dashboard!.context.accounts.idle()
 
   it('work once, even under 20 simultaneous attempts', async () => {
     // From many addresses at once, as an attacker holding a leaked link would try.
@@ -149,6 +149,18 @@ describe('reset links', () => {
     const refused = await confirm(site.app, token, 'password').expect(400)
     expect(refused.body).toEqual({ errors: { password: ['This password is one of the most common leaked passwords. Choose another.'] } })
     await confirm(site.app, token).expect(200)
+  })
+
+  it('answer before the account is looked up: the link is issued after the response', async () => {
+    const site = dashboardSite()
+    const { email } = await register(site.app)
+    const tokens = () => Number(site.db.prepare('SELECT count(*) AS n FROM reset_tokens').get()!.n)
+    const answer = site.dashboard!.context.accounts.requestReset({ email })
+    expect(answer.message).toMatch(/^If an account exists for this email/)
+    // Nothing about the account has been touched when the answer is returned.
+    expect(tokens()).toBe(0)
+    await settle(site)
+    expect(tokens()).toBe(1)
   })
 
   it('are sent at most 3 times an hour per account, answered alike', async () => {
