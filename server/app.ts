@@ -72,6 +72,9 @@ function securityHeaders(config: Config, inlineStyleSource?: string): RequestHan
     },
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
+    // The social sign-in popup passes through the provider's origin and must still reach its
+    // opener with postMessage; same-origin would cut that link.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   })
 }
 

@@ -126,16 +126,16 @@ export class Accounts {
    * holds its session (as a provider's account chooser offers only the accounts signed in);
    * any other email makes a new account.
    */
-  socialSignIn(rawEmail: unknown, provider: string, current: SessionUser | null): SignedIn {
-    const email = normaliseEmail(rawEmail)
+  socialSignIn(input: { email: unknown; provider: string; tracking: string | null }, current: SessionUser | null): SignedIn {
+    const email = normaliseEmail(input.email)
     const existing = this.findByEmail(email)
     if (existing) {
       if (current?.id !== Number(existing.id)) throw new FieldErrors({ email: MESSAGES.socialEmailTaken })
       return this.signIn({ id: Number(existing.id), email }, false)
     }
     const row = this.db
-      .prepare('INSERT INTO users (email, social_provider, created_at) VALUES (?, ?, ?) RETURNING id')
-      .get(email, provider, this.options.now())
+      .prepare('INSERT INTO users (email, social_provider, tracking, created_at) VALUES (?, ?, ?, ?) RETURNING id')
+      .get(email, input.provider, input.tracking, this.options.now())
     return this.signIn({ id: Number(row!.id), email }, true)
   }
 

@@ -18,11 +18,14 @@ export type GatewayAnswer<T> =
   | { ok: true; body: T; cookies: string[] }
   | { ok: false; status: number; body: DashboardErrorBody; retryAfter?: number }
 
+/** The visitor's address (as the site's `trust proxy` setting reads it), for the dashboard's per-address limits. */
+export type VisitorAddress = string | undefined
+
 export interface AccountsGateway {
-  register(input: { email: string; password: string; tracking?: unknown }): Promise<GatewayAnswer<SignedInAnswer>>
-  login(input: { email: string; password: string }): Promise<GatewayAnswer<SignedInAnswer>>
-  requestReset(input: { email: string }): Promise<GatewayAnswer<{ message: string }>>
-  confirmReset(input: { token: string; password: string }): Promise<GatewayAnswer<{ message: string }>>
+  register(input: { email: string; password: string; tracking?: unknown }, visitor: VisitorAddress): Promise<GatewayAnswer<SignedInAnswer>>
+  login(input: { email: string; password: string }, visitor: VisitorAddress): Promise<GatewayAnswer<SignedInAnswer>>
+  requestReset(input: { email: string }, visitor: VisitorAddress): Promise<GatewayAnswer<{ message: string }>>
+  confirmReset(input: { token: string; password: string }, visitor: VisitorAddress): Promise<GatewayAnswer<{ message: string }>>
   resetTokenUsable(token: string): Promise<boolean>
 }
 
@@ -55,11 +58,14 @@ export function localGateway(context: DashboardContext): AccountsGateway {
 
 export function remoteGateway(dashboardUrl: string, siteOrigin: string, timeoutMs: number): AccountsGateway {
   const base = dashboardUrl.endsWith('/') ? dashboardUrl : `${dashboardUrl}/`
-  async function post<T>(path: string, body: unknown): Promise<GatewayAnswer<T>> {
+  async function post<T>(path: string, body: unknown, visitor?: VisitorAddress): Promise<GatewayAnswer<T>> {
+    // The dashboard accepts posts from the site's own origin only, and counts its per-address
+    // limits by the visitor's address (it trusts the site's X-Forwarded-For), not the site's.
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', Origin: siteOrigin }
+    if (visitor) headers['X-Forwarded-For'] = visitor
     const response = await fetch(new URL(path, base), {
       method: 'POST',
-      // The dashboard accepts posts from the site's own origin only.
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', Origin: siteOrigin },
+      headers,
       body: JSON.stringify(body),
       redirect: 'error',
       signal: AbortSignal.timeout(timeoutMs),
@@ -74,10 +80,10 @@ export function remoteGateway(dashboardUrl: string, siteOrigin: string, timeoutM
     return { ok: false, status: response.status, body: parsed, retryAfter }
   }
   return {
-    register: (input) => post('api/v1/users/register', input),
-    login: (input) => post('api/v1/users/login?dual=1', input),
-    requestReset: (input) => post('api/v1/users/password_reset?dual=1', input),
-    confirmReset: (input) => post('api/v1/users/password_reset/confirm', input),
+    register: (input, visitor) => post('api/v1/users/register', input, visitor),
+    login: (input, visitor) => post('api/v1/users/login?dual=1', input, visitor),
+    requestReset: (input, visitor) => post('api/v1/users/password_reset?dual=1', input, visitor),
+    confirmReset: (input, visitor) => post('api/v1/users/password_reset/confirm', input, visitor),
     resetTokenUsable: async (token) => {
       const result = await post<{ usable?: boolean }>('api/v1/users/password_reset/check', { token })
       return result.ok && result.body.usable === true

@@ -5,7 +5,7 @@
  * before the visitor is sent on, so a forged message can never log anyone in.
  */
 import { useEffect, useRef, useState } from 'react'
-import { AUTH_API, checkLogin, isLoggedIn, SERVER_ERROR, type SignedInBody } from './client.js'
+import { AUTH_API, checkLogin, isLoggedIn, SERVER_ERROR, trackingPayload, type SignedInBody } from './client.js'
 import { finishSignIn } from './AuthForm.js'
 import { forgetLoginCheck } from './session.js'
 
@@ -54,9 +54,11 @@ export function SocialSignIn({ mode, next, siteOrigin }: { mode: 'signup-popup' 
         onClick={(event) => {
           event.preventDefault()
           setError(null)
-          popup.current = window.open(url, 'social-sign-in', POPUP_FEATURES)
+          // The account the provider makes carries the same tracking as a sign-up by form.
+          const withTracking = AUTH_API.social(mode, trackingPayload(next))
+          popup.current = window.open(withTracking, 'social-sign-in', POPUP_FEATURES)
           // Popups blocked: the provider's page opens in this tab instead.
-          if (!popup.current) window.location.assign(url)
+          if (!popup.current) window.location.assign(withTracking)
         }}
       >
         <svg width="18" height="18" viewBox="0 0 48 48" aria-hidden="true">

@@ -13,8 +13,10 @@ export const AUTH_API = {
   login: '/app/api/v1/users/login?dual=1',
   reset: '/app/api/v1/users/password_reset?dual=1',
   resetConfirm: '/app/api/v1/users/password_reset/confirm',
-  social: (mode: 'signup-popup' | 'signin-popup') =>
-    `/app/api/v1/socialauth-begin/google-oauth2/?mode=${mode}${mode === 'signin-popup' ? '&dual=1' : ''}`,
+  /** With the sign-up's tracking payload when the visitor's cookies are at hand (in the browser). */
+  social: (mode: 'signup-popup' | 'signin-popup', tracking?: ReturnType<typeof trackingPayload>) =>
+    `/app/api/v1/socialauth-begin/google-oauth2/?mode=${mode}${mode === 'signin-popup' ? '&dual=1' : ''}` +
+    (tracking ? `&tracking=${encodeURIComponent(JSON.stringify(tracking))}` : ''),
 } as const
 
 export const SERVER_ERROR = 'Server error'

@@ -22,6 +22,8 @@ let upstream: { server: http.Server; url: string; dashboard: Dashboard }
 /** An upstream that never answers. */
 let silent: { server: http.Server; url: string }
 const held: http.ServerResponse[] = []
+/** The visitor address the dashboard read for each post it received. */
+const postedFrom: Array<string | undefined> = []
 
 beforeAll(async () => {
   const dashboard = createDashboard({
@@ -35,6 +37,10 @@ beforeAll(async () => {
   })
   const app = express()
   app.set('trust proxy', 'loopback')
+  app.use((req, _res, next) => {
+    if (req.method === 'POST') postedFrom.push(req.ip)
+    next()
+  })
   app.use('/app', dashboard.router)
   upstream = { ...(await listen(app)), dashboard }
   silent = await listen((_req, res) => void held.push(res))
@@ -95,6 +101,13 @@ describe('the site with DASHBOARD_URL', () => {
     expect(setCookies(response)[0]).toMatch(/^__Host-pl_auth=[\w-]{43};.*Path=\/;/)
     const wrong = await request(app).post('/login/').set(ORIGIN).type('form').send({ email, password: 'not the password 1' }).expect(401)
     expect(wrong.text).toContain('Incorrect email or password')
+  })
+
+  it("tells the dashboard the visitor's address for a form posted without JavaScript, so its limits count visitors", async () => {
+    const { app } = proxiedSite()
+    postedFrom.length = 0
+    await request(app).post('/reset/').set(ORIGIN).set('X-Forwarded-For', '203.0.113.7').type('form').send({ email: freshEmail() }).expect(200)
+    expect(postedFrom).toEqual(['203.0.113.7'])
   })
 
   it('answers 502 with a JSON message when the dashboard is down', async () => {

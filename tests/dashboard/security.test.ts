@@ -186,6 +186,20 @@ describe('social sign-in stand-in', () => {
     expect(owner.text).toContain('"is_new":false')
   })
 
+  it('keeps the tracking payload the opener sent with the account it makes, and refuses a bad one by name', async () => {
+    const { app, db } = dashboardSite()
+    const tracking = JSON.stringify({ context: { page: '/start/', clone_id: 'wt8mybhg' }, referral: 'partner7', redeem: 123456 })
+    const chooser = await request(app).get(PATH).query({ mode: 'signup-popup', tracking }).expect(200)
+    const carried = /name="tracking" value="([^"]*)"/.exec(chooser.text)?.[1]?.replaceAll('&quot;', '"')
+    expect(carried).toBe(tracking)
+    const email = freshEmail()
+    await request(app).post(`${PATH}?mode=signup-popup`).set(ORIGIN).type('form').send({ email, tracking: carried }).expect(200)
+    expect(JSON.parse(String(db.prepare('SELECT tracking FROM users WHERE email = ?').get(email)!.tracking))).toEqual(JSON.parse(tracking))
+    const bad = await request(app).get(PATH).query({ mode: 'signup-popup', tracking: 'not json' }).expect(400)
+    expect(Object.keys(bad.body.errors)).toEqual(['tracking'])
+    await request(app).get(PATH).query({ mode: 'signup-popup', tracking: JSON.stringify({ pad: 'x'.repeat(5000) }) }).expect(400)
+  })
+
   it('keeps an email that tries to close the script tag inert', async () => {
     const { app } = dashboardSite()
     const response = await request(app).post(`${PATH}?mode=signin-popup`).set(ORIGIN).type('form').send({ email: '</script><script>alert(1)</script>@x.com' })

@@ -64,6 +64,8 @@ describe('security headers', () => {
     expect(response.headers['strict-transport-security']).toMatch(/max-age=31536000/)
     expect(response.headers['referrer-policy']).toBe('no-referrer')
     expect(response.headers['x-powered-by']).toBeUndefined()
+    // Pages keep the social sign-in popup they open as their own, through the provider's pages.
+    expect(response.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups')
   })
 
   it('skips HSTS and insecure-request upgrades on a plain-HTTP origin', async () => {

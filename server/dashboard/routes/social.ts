@@ -15,7 +15,23 @@ const PROVIDER = 'google-oauth2'
 const MODES = new Set(['signup-popup', 'signin-popup'])
 const PATH = `/api/v1/socialauth-begin/${PROVIDER}/`
 
-function chooser(mode: string, suggestions: string[], error?: string) {
+/** The sign-up's tracking payload, as JSON: at most this long. */
+const MAX_TRACKING_LENGTH = 4096
+
+/** The tracking payload the opener sent along (JSON text), or null; bad ones are refused by name. */
+function readTracking(raw: unknown): string | null {
+  if (raw === undefined || raw === '') return null
+  if (typeof raw !== 'string' || raw.length > MAX_TRACKING_LENGTH) throw new FieldErrors({ tracking: `tracking must be JSON of at most ${MAX_TRACKING_LENGTH} characters` })
+  try {
+    const parsed: unknown = JSON.parse(raw)
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
+  } catch {
+    throw new FieldErrors({ tracking: 'tracking must be a JSON object' })
+  }
+  return raw
+}
+
+function chooser(mode: string, suggestions: string[], tracking: string | null, error?: string) {
   const heading = mode === 'signup-popup' ? 'Sign up with Google' : 'Log in with Google'
   return page(
     heading,
@@ -23,6 +39,7 @@ function chooser(mode: string, suggestions: string[], error?: string) {
       <h1>${heading}</h1>
       <p class="muted">This local stand-in for Google's sign-in screen runs only while no dashboard is configured.</p>
       <form method="post" action="/app${PATH}?mode=${mode}" class="stack">
+        ${tracking ? html`<input type="hidden" name="tracking" value="${tracking}">` : ''}
         ${suggestions.length ? html`<fieldset><legend>Choose an account</legend>${suggestions.map((email) => html`<button name="email" value="${email}" class="account">${email}</button>`)}</fieldset>` : ''}
         <label for="email">Or use another email</label>
         <input id="email" name="email" type="email" autocomplete="email" ${error ? html`aria-invalid="true" aria-describedby="email-error"` : ''}>
@@ -40,18 +57,29 @@ export function socialRoutes(router: Router, context: DashboardContext): void {
       res.status(400).json({ errors: { mode: ['mode must be signup-popup or signin-popup'] } })
       return
     }
+    let tracking: string | null
+    try {
+      tracking = readTracking(req.query.tracking)
+    } catch (error) {
+      if (!(error instanceof FieldErrors)) throw error
+      res.status(400).json(error.body)
+      return
+    }
     const current = context.currentUser(req, res)
-    res.set('Cache-Control', 'no-store').type('html').send(chooser(mode, current ? [current.email] : []))
+    res.set('Cache-Control', 'no-store').type('html').send(chooser(mode, current ? [current.email] : [], tracking))
   })
 
   router.post(PATH, limiter(context.limits.register), (req, res) => {
     const mode = typeof req.query.mode === 'string' && MODES.has(req.query.mode) ? req.query.mode : 'signin-popup'
     let signedIn
+    let tracking: string | null = null
     try {
-      signedIn = context.accounts.socialSignIn(req.body?.email, PROVIDER, context.currentUser(req, res))
+      tracking = readTracking(req.body?.tracking)
+      signedIn = context.accounts.socialSignIn({ email: req.body?.email, provider: PROVIDER, tracking }, context.currentUser(req, res))
     } catch (error) {
       if (!(error instanceof FieldErrors)) throw error
-      res.status(400).set('Cache-Control', 'no-store').type('html').send(chooser(mode, [], error.fields.email ?? MESSAGES.emailInvalid))
+      const message = error.fields.email ?? error.fields.tracking ?? MESSAGES.emailInvalid
+      res.status(400).set('Cache-Control', 'no-store').type('html').send(chooser(mode, [], tracking, message))
       return
     }
     const message = { type: 'signupComplete', user: signedIn.user, login_url: context.loginUrl, backend: PROVIDER, is_new: signedIn.isNew }

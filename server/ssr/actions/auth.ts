@@ -17,6 +17,9 @@ export interface AuthActionDependencies {
   appOrigin: string | null
 }
 
+/** The visitor's address, which the page handler passes along as X-Forwarded-For. */
+const visitorOf = (request: Request) => request.headers.get('x-forwarded-for') ?? undefined
+
 function text(form: FormData, name: string): string {
   const value = form.get(name)
   return typeof value === 'string' ? value : ''
@@ -65,7 +68,8 @@ export function authActions({ accounts, origin, appOrigin }: AuthActionDependenc
       if (missing) return missing
       const next = safeNext(new URL(request.url).searchParams.get('next'), origin, appOrigin)
       const input = { email, password: text(form, 'password') }
-      const answer = kind === 'login' ? await accounts.login(input) : await accounts.register({ ...input, tracking: trackingFromCookies(request, next) })
+      const visitor = visitorOf(request)
+      const answer = kind === 'login' ? await accounts.login(input, visitor) : await accounts.register({ ...input, tracking: trackingFromCookies(request, next) }, visitor)
       if (!answer.ok) return failure(answer, email)
       const headers = new Headers()
       for (const cookie of answer.cookies) headers.append('Set-Cookie', cookie)
@@ -80,7 +84,7 @@ export function authActions({ accounts, origin, appOrigin }: AuthActionDependenc
       const email = text(form, 'email').trim()
       const missing = missingFields(form, ['email'], email)
       if (missing) return missing
-      const answer = await accounts.requestReset({ email })
+      const answer = await accounts.requestReset({ email }, visitorOf(request))
       if (!answer.ok) return failure(answer, email)
       return data<AuthActionData>({ error: null, field: null, missing: [], email, done: answer.body.message })
     },
@@ -88,7 +92,7 @@ export function authActions({ accounts, origin, appOrigin }: AuthActionDependenc
       const form = await request.formData()
       const missing = missingFields(form, ['password'], '')
       if (missing) return missing
-      const answer = await accounts.confirmReset({ token: text(form, 'token'), password: text(form, 'password') })
+      const answer = await accounts.confirmReset({ token: text(form, 'token'), password: text(form, 'password') }, visitorOf(request))
       if (!answer.ok) return failure(answer, '')
       return data<AuthActionData>({ error: null, field: null, missing: [], email: '', done: answer.body.message })
     },
