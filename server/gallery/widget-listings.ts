@@ -144,7 +144,7 @@ export function widgetListings(catalog: WidgetCatalog) {
       sidebar: sidebar({ group: group?.slug ?? null, sub: sub?.slug ?? null }),
       subs: (group?.subs ?? []).map((candidate) => ({
         name: candidate.name,
-        value: widgetListingPath(group!.slug, candidate.slug),
+        value: candidate.slug,
         path: widgetListingPath(group!.slug, candidate.slug),
         count: subCounts[candidate.slug] ?? 0,
         current: candidate.slug === sub?.slug,
@@ -180,11 +180,16 @@ export function widgetListings(catalog: WidgetCatalog) {
       }
       case 'listing': {
         const group = catalog.groups.find((candidate) => candidate.slug === resolution.group)!
-        // An unknown type in the query is dropped: the nearest listing that exists.
-        if (positionParam !== undefined && !position) {
+        // The filter form without JavaScript names its category as `sub`: that category's own
+        // address. An unknown category or type in the query is dropped: the nearest listing that exists.
+        const subParam = search.get('sub')
+        if (subParam !== null || (positionParam !== undefined && !position)) {
           const params = new URLSearchParams(search)
-          params.delete('position')
-          const path = widgetListingPath(group.slug, resolution.sub)
+          params.delete('sub')
+          if (!position) params.delete('position')
+          if (!q) params.delete('q')
+          const sub = group.subs.some((candidate) => candidate.slug === subParam) ? subParam : resolution.sub
+          const path = widgetListingPath(group.slug, sub)
           throw redirect(params.size ? `${path}?${params}` : path, 302)
         }
         return listing(group, resolution.sub, { q, position }, null)

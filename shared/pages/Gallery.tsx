@@ -167,7 +167,7 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
       const value = String(form.get(name) ?? '').trim()
       if (value) params.set(name, value)
     }
-    const path = sub || data.listingPath
+    const path = data.subs.find((candidate) => candidate.value === sub)?.path ?? data.listingPath
     changeFilter(params.size ? `${path}?${params}` : path)
   }
 
@@ -187,41 +187,6 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
         image={openCard ? thumbnailUrl(kind, openCard.hid, THUMBNAIL_WIDTHS[kind][3], 'webp', openCard.revision) : undefined}
       />
       <Breadcrumbs trail={data.breadcrumbs} />
-      <aside className="sidebar gallery-sidebar" aria-label={`${NAMES[kind]} groups`}>
-        <ul>
-          {data.sidebar.map((group) => (
-            <li key={group.path}>
-              {group.subs.length ? (
-                <details open={group.current}>
-                  <summary>
-                    <SiteLink href={group.path} aria-current={group.current && !group.subs.some((sub) => sub.current) ? 'page' : undefined}>
-                      {group.name}
-                    </SiteLink>{' '}
-                    <span className="count">{group.count}</span>
-                  </summary>
-                  <ul>
-                    {group.subs.map((sub) => (
-                      <li key={sub.path}>
-                        <SiteLink href={sub.path} aria-current={sub.current ? 'page' : undefined}>
-                          {sub.name}
-                        </SiteLink>{' '}
-                        <span className="count">{sub.count}</span>
-                      </li>
-                    ))}
-                  </ul>
-                </details>
-              ) : (
-                <>
-                  <SiteLink href={group.path} aria-current={group.current ? 'page' : undefined}>
-                    {group.name}
-                  </SiteLink>{' '}
-                  <span className="count">{group.count}</span>
-                </>
-              )}
-            </li>
-          ))}
-        </ul>
-      </aside>
       <div className="gallery-main">
         <header className="page-head">
           <h1>{data.title}</h1>
@@ -295,6 +260,43 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
           </ul>
         )}
       </div>
+      {/* After the listing in the document, so that on phones (where it sits below) the page
+          never moves down while it loads; the grid places it beside the listing on wide screens. */}
+      <aside className="sidebar gallery-sidebar" aria-label={`${NAMES[kind]} groups`}>
+        <ul>
+          {data.sidebar.map((group) => (
+            <li key={group.path}>
+              {group.subs.length ? (
+                <details open={group.current}>
+                  <summary>
+                    <SiteLink href={group.path} aria-current={group.current && !group.subs.some((sub) => sub.current) ? 'page' : undefined}>
+                      {group.name}
+                    </SiteLink>{' '}
+                    <span className="count">{group.count}</span>
+                  </summary>
+                  <ul>
+                    {group.subs.map((sub) => (
+                      <li key={sub.path}>
+                        <SiteLink href={sub.path} aria-current={sub.current ? 'page' : undefined}>
+                          {sub.name}
+                        </SiteLink>{' '}
+                        <span className="count">{sub.count}</span>
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              ) : (
+                <>
+                  <SiteLink href={group.path} aria-current={group.current ? 'page' : undefined}>
+                    {group.name}
+                  </SiteLink>{' '}
+                  <span className="count">{group.count}</span>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      </aside>
       {openCard && (
         <PreviewDialog
           key={kind}

@@ -18,7 +18,7 @@ export interface TemplateCard {
 /** A filter choice: where it leads and how many templates it leaves. */
 export interface FacetLink {
   name: string
-  /** The value the filter form sends for it (a sub's path, a position's slug, '' for all). */
+  /** The value the filter form sends for it (a sub's or a position's slug, '' for all). */
   value: string
   path: string
   count: number

@@ -118,4 +118,17 @@ test.describe('widget gallery', () => {
     await page.getByRole('link', { name: 'Reset filter' }).click()
     await expect(page).toHaveURL(listingPath)
   })
+
+  test('the category dropdown leads to that category, and on a phone the listing takes the full width above the groups', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 })
+    await gotoHydrated(page, listingPath)
+    const main = await page.locator('.gallery-main').boundingBox()
+    const side = await page.locator('.gallery-sidebar').boundingBox()
+    expect(main!.width).toBeGreaterThan(320)
+    expect(side!.y).toBeGreaterThan(main!.y + main!.height - 1)
+    const other = forms.subs[1]!
+    await page.getByLabel('Category').selectOption(other.slug)
+    await expect(page).toHaveURL(`/p/forms/${other.slug}/`)
+    await expect(page.locator('.gallery-sidebar a[aria-current="page"]')).toHaveText(other.name)
+  })
 })

@@ -65,6 +65,19 @@ describe('widget gallery pages', () => {
     expect(form.getAttribute('action')).toBe(`/p/forms/${firstSub.slug}/`)
   })
 
+  it('takes the filter form posted without JavaScript to the chosen category, keeping type and search', async () => {
+    const other = forms.subs[1]!
+    const { root } = await page(`/p/forms/${firstSub.slug}/`)
+    const option = root.querySelectorAll('select[name="sub"] option').find((candidate) => candidate.textContent?.startsWith(other.name))!
+    // What a browser sends for the form: every field, empty ones included.
+    const sent = await request(app).get(`/p/forms/${firstSub.slug}/`).query({ sub: option.getAttribute('value'), position: 'modal', q: 'spin' }).expect(302)
+    expect(sent.headers.location).toBe(`/p/forms/${other.slug}/?position=modal&q=spin`)
+    const bare = await request(app).get(`/p/forms/${firstSub.slug}/`).query({ sub: option.getAttribute('value'), position: '', q: '' }).expect(302)
+    expect(bare.headers.location).toBe(`/p/forms/${other.slug}/`)
+    const unknown = await request(app).get(`/p/forms/${firstSub.slug}/?sub=nowhere`).expect(302)
+    expect(unknown.headers.location).toBe(`/p/forms/${firstSub.slug}/`)
+  })
+
   it('filters by position and by search words, with counts per type', async () => {
     const expected = inGroup('forms', firstSub.slug)
     const position = expected[0]!.position
