@@ -81,18 +81,15 @@ export function emailListings(catalog: EmailCatalogData) {
 
   function page(segments: string[], search: URLSearchParams, notFound: () => unknown): GalleryRootData | GalleryListingData {
     const q = (search.get('q') ?? '').trim().slice(0, MAX_QUERY_LENGTH) || undefined
-    const [first, ...rest] = segments
+    // Emails have no subcategories: the routes give at most one segment.
+    const [first] = segments
     if (first === undefined) return q ? listing(null, q, null) : root()
     const group = catalog.groups.find((candidate) => candidate.slug === first)
     // A known group slug wins over a template id.
-    if (group) {
-      if (rest.length) throw redirect(emailListingPath(group.slug), 302)
-      return listing(group, q, null)
-    }
+    if (group) return listing(group, q, null)
     if (TEMPLATE_ID.test(first)) {
       const entry = byId.get(first)
       if (!entry) throw notFound()
-      if (rest.length) throw redirect(`${GALLERY_ROOT.emails}${first}`, 302)
       const home = catalog.groups.find((candidate) => entry.groups.includes(candidate.slug) && !candidate.hidden) ?? catalog.groups.find((candidate) => entry.groups.includes(candidate.slug))
       return listing(home ?? null, undefined, first)
     }
