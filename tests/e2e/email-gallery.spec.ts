@@ -1,4 +1,4 @@
-import type { Frame, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { expect, gotoHydrated, readData, test } from './fixtures.js'
 
 interface EmailTemplate {
@@ -11,14 +11,6 @@ const welcome = 'welcome-email-templates'
 const inWelcome = templates.filter((template) => template.groups.includes(welcome))
 const listingPath = `/e/${welcome}/`
 const dialog = (page: Page) => page.getByRole('dialog')
-
-/** A bare page (no site header) is hydrated once React has attached its props to the choose button. */
-async function waitForBareHydration(target: Page | Frame): Promise<void> {
-  await target.waitForFunction(() => {
-    const button = [...document.querySelectorAll('button')].find((candidate) => candidate.textContent === 'Use this template')
-    return button !== undefined && Object.keys(button).some((key) => key.startsWith('__reactProps$'))
-  })
-}
 
 test.describe('email gallery', () => {
   test('a card opens the email over its group; light, dark, inverted and plain text views are kept in the address', async ({ page }) => {
@@ -69,42 +61,5 @@ test.describe('email gallery', () => {
   test('the search finds the seven named templates', async ({ page }) => {
     await gotoHydrated(page, '/e/?q=final%20day')
     await expect(page.locator('.gallery-grid .template-card').filter({ hasText: 'Final day sale' })).toHaveCount(1)
-  })
-})
-
-test.describe('embedded email preview', () => {
-  const template = inWelcome[1]!
-
-  test('choosing posts the email id to a parent on the site’s origin', async ({ page }) => {
-    await gotoHydrated(page, '/')
-    const received = page.evaluate(
-      () =>
-        new Promise((resolve) => {
-          window.addEventListener('message', (event) => {
-            if (event.data?.event === 'select') resolve({ data: event.data, origin: event.origin })
-          })
-        }),
-    )
-    await page.evaluate((src) => {
-      const frame = document.createElement('iframe')
-      frame.id = 'embedded'
-      frame.src = src
-      frame.style.cssText = 'position:fixed;inset:0;width:100%;height:100%;z-index:99999;background:#fff'
-      document.body.append(frame)
-    }, `/email-preview/?id=${template.id}`)
-    const embedded = page.frameLocator('#embedded')
-    await expect(embedded.getByRole('heading', { name: template.name })).toBeVisible()
-    const frame = page.frames().find((candidate) => candidate.url().includes('/email-preview/'))!
-    await waitForBareHydration(frame)
-    await embedded.getByRole('button', { name: 'Use this template' }).click()
-    expect(await received).toEqual({ data: { event: 'select', emailId: template.id }, origin: new URL(page.url()).origin })
-  })
-
-  test('outside a frame, choosing goes to the clone link', async ({ page }) => {
-    await page.goto(`/email-preview/?id=${template.id}&collection=${inWelcome.map((item) => item.id).join(',')}`)
-    await waitForBareHydration(page)
-    await expect(page.locator('.preview-pager span')).toHaveText(`2 / ${inWelcome.length}`)
-    await page.getByRole('button', { name: 'Use this template' }).click()
-    await expect(page).toHaveURL(new RegExp(`/start/\\?next=%2Fapp%2Fclone-email%2F${template.id}`))
   })
 })
