@@ -18,7 +18,8 @@ import {
   type WidgetItem,
   type WidgetTemplate,
 } from '../../shared/schemas/widget-templates.js'
-import { dataDir as projectDataDir } from '../project-root.js'
+import { dataDir as projectDataDir, projectRoot } from '../project-root.js'
+import { renderWidget } from './widget-render.js'
 
 export class WidgetCatalogError extends Error {
   override name = 'WidgetCatalogError'
@@ -26,7 +27,10 @@ export class WidgetCatalogError extends Error {
 
 /** A template with what the gallery derives from it. */
 export interface CatalogTemplate extends WidgetTemplate {
-  /** Changes whenever the template's data changes (shared/gallery/thumbnails.ts). */
+  /**
+   * Changes whenever what its card image shows does: the widget's markup and styles as drawn,
+   * and the preview page's stylesheet (shared/gallery/thumbnails.ts).
+   */
   revision: string
   /** For the generic query: the one group it is listed in. */
   groups: readonly [string]
@@ -121,6 +125,14 @@ export function loadWidgetCatalog(dir: string): WidgetCatalog {
   const groupBySlug = new Map(groupsFile.groups.map((group) => [group.slug, group]))
   const visibleGroups = new Set(groupsFile.groups.filter((group) => !group.hidden).map((group) => group.slug))
 
+  // The card images are screenshots of the live preview: a change to the drawing code or the
+  // page around the widget must make them stale as surely as a change to the data.
+  const previewPageCss = fs.readFileSync(path.join(projectRoot, 'server', 'dashboard', 'static', 'preview.css'), 'utf8')
+  const drawnRevision = (template: WidgetTemplate) => {
+    const drawn = renderWidget(template)
+    return templateRevision({ html: drawn.html, css: drawn.css, page: previewPageCss })
+  }
+
   const templates: CatalogTemplate[] = templateFile
     .map((template, index) => ({ template, index }))
     .sort((a, b) => groupOrder.get(a.template.group)! - groupOrder.get(b.template.group)! || a.index - b.index)
@@ -129,7 +141,7 @@ export function loadWidgetCatalog(dir: string): WidgetCatalog {
       const isInspiredCustom = template.name.startsWith('InspiredCustom')
       return {
         ...template,
-        revision: templateRevision(template),
+        revision: drawnRevision(template),
         groups: [template.group] as const,
         searchText: [template.name, template.family, ...template.tags].join(' '),
         isCustom,

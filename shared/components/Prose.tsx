@@ -1,6 +1,7 @@
 import type { MouseEvent } from 'react'
 import { useNavigate } from 'react-router'
 import { isRouterPath } from '../pages.js'
+import { isPlainClick } from './SiteLink.js'
 
 /**
  * HTML rendered on the server from the site's own Markdown. Clicks on links to pages of this
@@ -9,7 +10,7 @@ import { isRouterPath } from '../pages.js'
 export function Prose({ html, className = 'prose' }: { html: string; className?: string }) {
   const navigate = useNavigate()
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+    if (!isPlainClick(event)) return
     const anchor = (event.target as HTMLElement).closest('a')
     const href = anchor?.getAttribute('href')
     if (!anchor || !href || anchor.target || !href.startsWith('/') || href.startsWith('//')) return

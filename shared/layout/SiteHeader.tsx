@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
 import { useLocation } from 'react-router'
 import { checkLogin, isLoggedIn } from '../auth/session.js'
-import { SiteLink } from '../components/SiteLink.js'
+import { isPlainClick, SiteLink } from '../components/SiteLink.js'
 import { usePageData } from '../page-data.js'
 import type { NavGroup, SiteNav } from '../schemas/content.js'
 import { SITE_NAME } from '../site.js'
@@ -121,9 +121,6 @@ function useLoggedIn(): boolean {
   }, [])
   return loggedIn
 }
-
-/** A plain left click, which the overlay may take over; others (new tab, new window) keep the link. */
-const isPlainClick = (event: MouseEvent) => event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey
 
 const AUTH_PAGES = new Set(['/login/', '/start/', '/reset/', '/reset/new/'])
 

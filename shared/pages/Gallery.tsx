@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
+import { useCallback, useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react'
 import { useNavigate } from 'react-router'
 import { Breadcrumbs } from '../components/Breadcrumbs.js'
 import { Seo } from '../components/Seo.js'
-import { SiteLink } from '../components/SiteLink.js'
+import { isPlainClick, SiteLink } from '../components/SiteLink.js'
 import { GALLERY_ROOT, openTemplateOf, templatePath, thumbnailSrcSet, thumbnailUrl, type GalleryKind } from '../gallery/paths.js'
 import PreviewDialog from '../gallery/PreviewDialog.js'
 import { THUMBNAIL_ASPECT, THUMBNAIL_WIDTHS } from '../gallery/thumbnail-sizes.js'
@@ -26,7 +26,7 @@ export function TemplateCardView({ kind, card, index, onOpen }: { kind: GalleryK
       <a
         href={templatePath(kind, card.hid)}
         onClick={(event) => {
-          if (!onOpen || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return
+          if (!onOpen || !isPlainClick(event)) return
           event.preventDefault()
           onOpen(card.hid)
         }}
@@ -158,6 +158,13 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
     void navigate(url, { state: { scrollCap: FILTER_SCROLL_TOP } })
   }
 
+  /** The sidebar's groups and categories are filter changes too: tracked, and the listing kept in view. */
+  const followFilterLink = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!isPlainClick(event)) return
+    event.preventDefault()
+    changeFilter(event.currentTarget.getAttribute('href')!)
+  }
+
   const submitFilter = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const form = new FormData(event.currentTarget)
@@ -269,7 +276,7 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
               {group.subs.length ? (
                 <details open={group.current}>
                   <summary>
-                    <SiteLink href={group.path} aria-current={group.current && !group.subs.some((sub) => sub.current) ? 'page' : undefined}>
+                    <SiteLink onClick={followFilterLink} href={group.path} aria-current={group.current && !group.subs.some((sub) => sub.current) ? 'page' : undefined}>
                       {group.name}
                     </SiteLink>{' '}
                     <span className="count">{group.count}</span>
@@ -277,7 +284,7 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
                   <ul>
                     {group.subs.map((sub) => (
                       <li key={sub.path}>
-                        <SiteLink href={sub.path} aria-current={sub.current ? 'page' : undefined}>
+                        <SiteLink onClick={followFilterLink} href={sub.path} aria-current={sub.current ? 'page' : undefined}>
                           {sub.name}
                         </SiteLink>{' '}
                         <span className="count">{sub.count}</span>
@@ -287,7 +294,7 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
                 </details>
               ) : (
                 <>
-                  <SiteLink href={group.path} aria-current={group.current ? 'page' : undefined}>
+                  <SiteLink onClick={followFilterLink} href={group.path} aria-current={group.current ? 'page' : undefined}>
                     {group.name}
                   </SiteLink>{' '}
                   <span className="count">{group.count}</span>

@@ -130,5 +130,13 @@ test.describe('widget gallery', () => {
     await page.getByLabel('Category').selectOption(other.slug)
     await expect(page).toHaveURL(`/p/forms/${other.slug}/`)
     await expect(page.locator('.gallery-sidebar a[aria-current="page"]')).toHaveText(other.name)
+    // The sidebar, below the listing here, is a filter too: tracked, and the listing kept in view.
+    const third = forms.subs[2]!
+    await page.locator('.gallery-sidebar').getByRole('link', { name: third.name, exact: true }).click()
+    await expect(page).toHaveURL(`/p/forms/${third.slug}/`)
+    await expect(page.locator('.gallery-sidebar a[aria-current="page"]')).toHaveText(third.name)
+    expect(await page.evaluate(() => window.scrollY)).toBeLessThanOrEqual(258)
+    const tracked = await page.evaluate(() => ((window as { dataLayer?: Array<{ event?: string; url?: string }> }).dataLayer ?? []).filter((entry) => entry.event === 'galleryFilter').map((entry) => entry.url))
+    expect(tracked).toEqual([`/p/forms/${other.slug}/`, `/p/forms/${third.slug}/`])
   })
 })
