@@ -13,7 +13,7 @@ import { flag } from '../env.js'
  * hand; `withDefaults` is the one place that applies them. Unset workers: one per core but one;
  * unset memory limit: 512 MB plus 256 MB per render thread.
  */
-export const GIFFER_DEFAULTS = { queueMax: 16, jobTimeoutMs: 15_000, cacheMb: 128, liveBucketSeconds: 5, releaseIdleMs: 10_000 } as const
+export const GIFFER_DEFAULTS = { queueMax: 16, jobTimeoutMs: 15_000, cacheMb: 64, liveBucketSeconds: 5, releaseIdleMs: 10_000 } as const
 
 /**
  * The giffer's own environment variables. Each may be left unset (`npm start` needs no setup):
@@ -34,7 +34,7 @@ export const gifferEnvSchema = z.object({
    * Unset: 512 MB plus 256 MB per render thread.
    */
   GIFFER_RSS_LIMIT_MB: z.coerce.number().int().min(64).max(1_048_576).optional(),
-  /** Memory for rendered images (content-addressed cache, 128 MB); 0 turns it off. */
+  /** Memory for rendered images (content-addressed cache, 64 MB); 0 turns it off. */
   GIFFER_CACHE_MB: z.coerce.number().int().min(0).max(8_192).optional(),
   /** Live timers are rendered once per bucket of this many seconds (5). */
   GIFFER_LIVE_BUCKET_SECONDS: z.coerce.number().int().min(1).max(3_600).optional(),

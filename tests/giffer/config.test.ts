@@ -12,7 +12,7 @@ describe('giffer configuration', () => {
     expect(options.workers).toBeGreaterThanOrEqual(1)
     expect(options.secret).toBeUndefined()
     expect(options.s3).toBeUndefined()
-    expect(options.cacheBytes).toBe(128 * 1024 * 1024)
+    expect(options.cacheBytes).toBe(64 * 1024 * 1024)
   })
 
   it('takes the public origin and path from GIFFER_PUBLIC_URL', () => {
