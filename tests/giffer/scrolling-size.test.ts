@@ -8,20 +8,20 @@ import { renderScrollingText } from '../../server/giffer/render/scrolling-text.j
 
 const TEXTS = ['Sale today', 'Free shipping on all orders this week!!', 'Free shipping on every order over fifty dollars, this week only']
 
-function render(text: string, fontSize: number) {
+function render(text: string, fontSize: number, font = 'roboto', flicker: number[] = []) {
   return renderScrollingText({
     kind: 'scrolling-text',
     text,
     divider: '★',
     iconStyle: 'filled',
-    font: 'roboto',
+    font,
     weight: 700,
     color: [17, 24, 39],
     dividerColor: [225, 29, 72],
     background: [253, 230, 138],
     reverse: false,
     fontSize,
-    flicker: [],
+    flicker,
     width: 600,
     scale: 2,
     framesMax: 200,
@@ -31,6 +31,20 @@ function render(text: string, fontSize: number) {
 describe('scrolling text size', () => {
   it.each(TEXTS)('%j stays under 800 KB at 24 px', (text) => {
     const result = render(text, 24)
+    if (!('body' in result)) throw new Error('no image')
+    expect(result.body.length).toBeLessThanOrEqual(800 * 1024)
+    expect(result.frames).toBeLessThanOrEqual(200)
+  })
+
+  // The widest and busiest faces of each list, a Cyrillic line, and a flickering strip.
+  it.each([
+    ['anton', TEXTS[1]!, []],
+    ['creepster', TEXTS[1]!, []],
+    ['rubik-gemstones', TEXTS[2]!, []],
+    ['jetbrains-mono', TEXTS[2]!, [1, 1, 0, 1]],
+    ['great-vibes', 'Бесплатная доставка на все заказы этой недели, только сейчас', []],
+  ] as const)('in %s, %j stays under 800 KB at 24 px', (font, text, flicker) => {
+    const result = render(text, 24, font, [...flicker])
     if (!('body' in result)) throw new Error('no image')
     expect(result.body.length).toBeLessThanOrEqual(800 * 1024)
     expect(result.frames).toBeLessThanOrEqual(200)
