@@ -56,7 +56,7 @@ export const TEXT_IMAGE_DEFAULTS: Readonly<TextImageSettings> = {
   group: 'calligraphy',
   align: 'center',
   color: '#1f2937',
-  size: 40,
+  size: 32,
   lineHeight: 1.2,
   stroke: 0,
   strokeColor: '#ffffff',
@@ -106,6 +106,12 @@ export function textImageQuery(settings: TextImageSettings): string {
   return query.toString()
 }
 
+/** Space around the text: 3 + font size / 10, rounded up; a size that is not a number counts as 32. */
+export function textImagePadding(fontSize: number): number {
+  const size = Number.isFinite(fontSize) ? fontSize : TEXT_IMAGE_DEFAULTS.size
+  return 3 + Math.ceil(size / 10)
+}
+
 /** The image service URL of one font's preview (`GET /giffer/text/preview`). */
 export function textPreviewUrl(settings: TextImageSettings, font: string): string {
   const query = new URLSearchParams({
@@ -115,6 +121,7 @@ export function textPreviewUrl(settings: TextImageSettings, font: string): strin
     text_align: settings.align,
     lineheight: String(settings.lineHeight),
     color: settings.color,
+    padding: String(textImagePadding(settings.size)),
     scale: String(TEXT_SCALE),
   })
   // The outline and its colour only when an outline is chosen.

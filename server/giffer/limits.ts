@@ -9,10 +9,7 @@ export const TEXT_DEFAULT_FONT_SIZE = 32
 export const DEFAULT_SCALE = 2
 export const MAX_SCALE = 2
 
-/** Text-image padding: 3 + font size / 10, rounded up. */
-export function textImagePadding(fontSize: number): number {
-  return 3 + Math.ceil(fontSize / 10)
-}
+export { textImagePadding } from '../../shared/text-image.js'
 
 // Scrolling text: 600 px wide, at most 200 frames, text up to 200 characters, divider up to 8
 export const SCROLLING_WIDTH = 600

@@ -9,7 +9,7 @@ import {
   separatorLength,
   snapFontSize,
 } from '../../shared/scrolling-text.js'
-import { limitText, snapLineHeight, snapStroke, TEXT_IMAGE_DEFAULTS, textImageFileName, textImageQuery, textLines, textPreviewUrl } from '../../shared/text-image.js'
+import { limitText, snapLineHeight, snapStroke, TEXT_IMAGE_DEFAULTS, textImageFileName, textImagePadding, textImageQuery, textLines, textPreviewUrl } from '../../shared/text-image.js'
 import { scrollingTextSettingsFromQuery } from '../../server/generators/scrolling-query.js'
 import { textImageSettingsFromQuery } from '../../server/generators/text-image-query.js'
 import { gifFontGroups } from '../../server/generators/content.js'
@@ -79,16 +79,27 @@ describe('text image rules', () => {
     expect(limitText(long)).toHaveLength(35)
   })
 
+  it('pads the text by 3 + font size / 10, rounded up, counting a size that is not a number as 32', () => {
+    expect(textImagePadding(32)).toBe(7)
+    expect(textImagePadding(40)).toBe(7)
+    expect(textImagePadding(41)).toBe(8)
+    expect(textImagePadding(16)).toBe(5)
+    expect(textImagePadding(72)).toBe(11)
+    expect(textImagePadding(Number.NaN)).toBe(7)
+    expect(TEXT_IMAGE_DEFAULTS.size).toBe(32)
+  })
+
   it('builds the preview URL with regular weight and scale 2, and the stroke only when chosen', () => {
     const plain = new URL(textPreviewUrl(TEXT_IMAGE_DEFAULTS, 'great-vibes'), 'http://x')
     expect(plain.pathname).toBe('/giffer/text/preview')
     expect(Object.fromEntries(plain.searchParams)).toEqual({
       text: 'Happy Birthday',
       font_weight: 'regular',
-      font_size: '40',
+      font_size: '32',
       text_align: 'center',
       lineheight: '1.2',
       color: '#1f2937',
+      padding: '7',
       scale: '2',
       font: 'great-vibes',
     })
