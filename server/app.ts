@@ -196,7 +196,8 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   const actions = authActions({ accounts, origin: config.publicOrigin, appOrigin })
   app.use(
     pageForms({
-      allowedOrigins: [config.publicOrigin, ...(appOrigin ? [appOrigin] : [])],
+      siteOrigin: config.publicOrigin,
+      appOrigin,
       limits: { ...DEFAULT_LIMITS, ...overrides.dashboard?.limits },
     }),
   )

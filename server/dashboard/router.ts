@@ -37,7 +37,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const router = express.Router()
 
   router.use('/static', express.static(path.join(projectRoot, 'server', 'dashboard', 'static'), { index: false, fallthrough: false, maxAge: '1h' }))
-  router.use(sameOriginOnly(context.allowedOrigins))
+  router.use(sameOriginOnly(context.siteOrigin, context.allowedOrigins))
   router.use(express.json({ limit: BODY_LIMIT }), express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 20 }))
   for (const addRoutes of [userRoutes, socialRoutes, partnerRoutes, appHomeRoutes, outboxRoutes, previewRoutes, emailViewRoutes, aiSubjectRoutes]) addRoutes(router, context)
   router.use((_req, res) => {

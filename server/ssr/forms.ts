@@ -15,8 +15,8 @@ const FORM_LIMITS: Partial<Record<PageId, keyof DashboardLimits>> = {
   'reset-new': 'reset',
 }
 
-export function pageForms(options: { allowedOrigins: string[]; limits: DashboardLimits }): RequestHandler {
-  const checkOrigin = sameOriginOnly(options.allowedOrigins)
+export function pageForms(options: { siteOrigin: string; appOrigin: string | null; limits: DashboardLimits }): RequestHandler {
+  const checkOrigin = sameOriginOnly(options.siteOrigin, options.appOrigin ? [options.appOrigin] : [])
   const parse = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 })
   const limiters = new Map(Object.entries(FORM_LIMITS).map(([id, kind]) => [id, limiter(options.limits[kind])]))
   return (req, res, next) => {

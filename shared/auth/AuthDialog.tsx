@@ -16,14 +16,16 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([t
 export interface AuthDialogProps {
   kind: 'login' | 'signup'
   siteOrigin: string
+  /** The logged-in app's origin (APP_URL's, or the site's own): a `next` there is kept too. */
+  appOrigin: string
   onClose: () => void
 }
 
-export default function AuthDialog({ kind: startKind, siteOrigin, onClose }: AuthDialogProps) {
+export default function AuthDialog({ kind: startKind, siteOrigin, appOrigin, onClose }: AuthDialogProps) {
   const ref = useRef<HTMLDialogElement>(null)
   const headingId = useId()
   const [kind, setKind] = useState<AuthFormKind>(startKind)
-  const next = safeNext(storedNext(), siteOrigin)
+  const next = safeNext(storedNext(), siteOrigin, appOrigin)
 
   useEffect(() => {
     const dialog = ref.current

@@ -243,7 +243,7 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
       </div>
       {dialog && (
         <Suspense fallback={null}>
-          <AuthDialog kind={dialog} siteOrigin={origin} onClose={() => setDialog(null)} />
+          <AuthDialog kind={dialog} siteOrigin={origin} appOrigin={new URL(appBase, origin).origin} onClose={() => setDialog(null)} />
         </Suspense>
       )}
     </header>

@@ -37,9 +37,18 @@ describe('cross-site requests', () => {
     expect(response.body.errors ?? response.body.message).toBeDefined()
   })
 
-  it('accepts posts from the app origin (APP_URL) as well as the site', async () => {
+  it('accepts posts from the app origin (APP_URL) as well as the site, as browsers send them', async () => {
     const { app } = dashboardSite({ APP_URL: 'https://app.example/' })
-    await request(app).post('/app/api/v1/users/login?dual=1').set('Origin', 'https://app.example').send({ email: "a@example.com", password: PASSWORD }).expect(401)
+    const login = () => request(app).post('/app/api/v1/users/login?dual=1')
+    await login().set('Origin', 'https://app.example').send({ email: 'a@example.com', password: PASSWORD }).expect(401)
+    // A browser on the app's origin says same-site or cross-site, and names the app as Origin.
+    for (const site of ['same-site', 'cross-site']) {
+      await login().set({ 'Sec-Fetch-Site': site, Origin: 'https://app.example' }).send({ email: 'a@example.com', password: PASSWORD }).expect(401)
+    }
+    // Those values with any other origin, or none, stay refused.
+    await login().set({ 'Sec-Fetch-Site': 'same-site', Origin: 'https://other.example' }).send({}).expect(403)
+    await login().set({ 'Sec-Fetch-Site': 'same-site' }).send({}).expect(403)
+    await login().set({ 'Sec-Fetch-Site': 'none', Origin: 'https://app.example' }).send({}).expect(403)
   })
 
   it('refuses log-out from another site, so a foreign page cannot sign the visitor out', async () => {

@@ -262,6 +262,20 @@ test.describe('social sign-in', () => {
     await expect(page.getByText(`Signed in as ${email}`)).toBeVisible()
   })
 
+  test('with popups blocked, the provider opens in the same tab and goes on to the app', async ({ page }) => {
+    await page.addInitScript(() => {
+      window.open = () => null
+    })
+    await gotoHydrated(page, '/start/')
+    await page.getByRole('link', { name: 'Continue with Google' }).click()
+    await expect(page.getByRole('heading', { name: 'Sign up with Google' })).toBeVisible()
+    const email = freshEmail()
+    await page.getByLabel('Or use another email').fill(email)
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.waitForURL('**/app/')
+    await expect(page.getByText(`Signed in as ${email}`)).toBeVisible()
+  })
+
   test('a signupComplete message from anything but the opened popup is ignored', async ({ page }) => {
     await gotoHydrated(page, '/start/')
     await page.evaluate(() => {
