@@ -107,13 +107,6 @@ export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
   return next
 }
 
-/** Keys that move a focused card one place: back with left or up, on with right or down. */
-export function moveStepForKey(key: string): -1 | 1 | null {
-  if (key === 'ArrowLeft' || key === 'ArrowUp') return -1
-  if (key === 'ArrowRight' || key === 'ArrowDown') return 1
-  return null
-}
-
 export function isRemoveKey(key: string): boolean {
   return key === 'Delete' || key === 'Backspace'
 }

@@ -1,7 +1,8 @@
 /**
  * The photo uploader: a card per chosen image, loading until its upload is resolved, then ready.
- * Cards are reordered by dragging (mouse or touch) or with the arrow keys, and removed with their
- * button or Delete/Backspace. A failed upload removes its card and says why.
+ * Cards are reordered with dnd-kit (SortableCards): dragged with a mouse or a finger, or picked up
+ * with Space or Enter and moved with the arrow keys. They are removed with their button or
+ * Delete/Backspace. A failed upload removes its card and says why.
  */
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
 import {
@@ -10,7 +11,6 @@ import {
   isRemoveKey,
   MESSAGES,
   moveItem,
-  moveStepForKey,
   SLIDESHOW_MAX_IMAGES,
   slotsLeft,
   triageFiles,
@@ -22,8 +22,9 @@ import { MESSAGE_MS } from './use-generator-run.js'
 export type { UploadItem } from './UploadCard.js'
 
 /**
- * Drag and drop: loaded with the first photo, so the page opens without it. Until it arrives,
- * or if it cannot be loaded, the same cards in a plain list, which the keyboard reorders too.
+ * Drag and drop, by pointer and by keyboard: loaded with the first photo, so the page opens
+ * without it. Until it arrives, or if it cannot be loaded, the same cards in a plain list, whose
+ * cards can be removed but not moved.
  */
 const SortableCards = lazy(() => import('./SortableCards.js').catch(() => ({ default: PlainCards })))
 
@@ -156,22 +157,11 @@ export function ImageUploader({ uploads, inputId }: ImageUploaderProps) {
     setStatus(`${item.name} removed.`)
   }
 
+  // Moving by keyboard is dnd-kit's (SortableCards); the card's own keys only remove it.
   const onCardKey = (event: KeyboardEvent, index: number) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return
-    if (isRemoveKey(event.key)) {
-      event.preventDefault()
-      removeAt(index)
-      return
-    }
-    const step = moveStepForKey(event.key)
-    const item = items[index]
-    if (step === null || !item) return
+    if (event.altKey || event.ctrlKey || event.metaKey || !isRemoveKey(event.key)) return
     event.preventDefault()
-    const to = index + step
-    if (to < 0 || to >= items.length) return
-    focusTarget.current = item.id
-    move(index, to)
-    setStatus(`${item.name} moved to position ${to + 1} of ${items.length}.`)
+    removeAt(index)
   }
 
   const cardProps = (item: UploadItem, index: number): UploadCardProps => ({

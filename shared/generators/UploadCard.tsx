@@ -16,13 +16,17 @@ export interface UploadItem {
 export interface CardDrag {
   nodeRef: Ref<HTMLLIElement>
   handleRef: Ref<HTMLDivElement>
+  /** Drawn over the card's own: dnd-kit's attributes and listeners, its key handler calling the card's. */
   handleProps: HTMLAttributes<HTMLDivElement>
   style: CSSProperties
   dragging: boolean
 }
 
-/** How to move and remove a card, read with each card. */
-export const CARD_HELP = 'Press the left or right arrow key to move this image, Delete to remove it. With a mouse or a finger, drag it to its new place.'
+/**
+ * Read with each card until drag and drop has loaded (or if it cannot load): then the cards are
+ * removed by keyboard but not moved. Once loaded, dnd-kit's instructions (SORTABLE_HELP) are read instead.
+ */
+export const CARD_HELP = 'Delete or Backspace removes this image.'
 
 /** What the list of cards is drawn from, with or without drag and drop. */
 export interface CardListProps {
@@ -38,8 +42,9 @@ export interface UploadCardProps {
   item: UploadItem
   index: number
   total: number
-  /** Id of the text telling how to move and remove cards. */
+  /** Id of the text telling how to remove cards (until drag and drop has loaded). */
   helpId: string
+  /** Delete and Backspace: removes the card. */
   onKey: (event: KeyboardEvent) => void
   onRemove: () => void
 }
@@ -52,13 +57,13 @@ export function UploadCard({ item, index, total, helpId, onKey, onRemove, drag }
         ref={drag?.handleRef}
         role="button"
         tabIndex={0}
+        aria-describedby={helpId}
+        onKeyDown={onKey}
         {...drag?.handleProps}
         className="upload-card-handle"
         data-card={item.id}
         aria-label={`Image ${index + 1} of ${total}: ${item.name}${loading ? ', uploading' : ''}`}
-        aria-describedby={helpId}
         aria-busy={loading}
-        onKeyDown={onKey}
       >
         <img src={item.preview} alt="" draggable={false} />
         {loading && <span className="upload-spinner" aria-hidden="true" />}

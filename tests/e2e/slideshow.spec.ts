@@ -14,6 +14,11 @@ async function photo(name: string, colour: string) {
 const files = (page: Page) => page.locator('#slideshow-files')
 const cards = (page: Page) => page.locator('.upload-card-handle')
 const messages = (page: Page) => page.locator('.upload-messages')
+const focusedCard = (page: Page) => page.locator('.upload-card-handle:focus')
+/** dnd-kit's live region: what screen readers hear while a card is moved. */
+const announcer = (page: Page) => page.locator('[id^="DndLiveRegion-"]')
+/** The uploader's own status region: removals. */
+const uploaderStatus = (page: Page) => page.locator('.image-uploader p[role="status"]')
 
 /** The file names of the cards, in order, once every upload is done. */
 async function order(page: Page): Promise<string[]> {
@@ -24,6 +29,18 @@ async function order(page: Page): Promise<string[]> {
 async function expectUploaded(page: Page, count: number) {
   await expect(cards(page)).toHaveCount(count)
   await expect(page.locator('.upload-card.is-loading')).toHaveCount(0)
+}
+
+/**
+ * Picks up the focused card with `key` (Space or Enter) and waits until it can be moved: dnd-kit's
+ * keyboard sensor starts listening for the arrow keys in a zero-delay timer after the pick-up, and
+ * the browser handles input before timers, so an arrow key sent at once (faster than anyone types)
+ * would be missed. Timers of the same delay run in the order they were set.
+ */
+async function pickUp(page: Page, key: 'Space' | 'Enter', announcement: string) {
+  await page.keyboard.press(key)
+  await expect(announcer(page)).toHaveText(announcement)
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)))
 }
 
 async function center(locator: Locator) {
@@ -52,19 +69,46 @@ test('uploads photos, reorders them by keyboard and by mouse, removes one and ma
   await expectUploaded(page, 3)
   expect(await order(page)).toEqual(['red.png', 'green.png', 'blue.png'])
 
-  // Keyboard: the focused card moves with the arrow keys and keeps the focus.
+  // Drag and drop (dnd-kit) loads with the first photo; its instructions are read with each card.
+  await expect(cards(page).first()).toHaveAttribute('aria-roledescription', 'sortable')
+  await expect(cards(page).first()).toHaveAccessibleDescription(
+    'To move this image, press Space or Enter to pick it up, then the arrow keys to move it, and Space or Enter to drop it; Escape cancels. Delete or Backspace removes the image. With a mouse, drag it to its new place; on a touch screen, touch and hold it, then drag.',
+  )
+
+  // Keyboard: an arrow key alone moves nothing; Space picks the focused card up, an arrow key
+  // moves it a place, Space drops it there, and the card keeps the focus.
   await cards(page).first().focus()
   await page.keyboard.press('ArrowRight')
+  await pickUp(page, 'Space', 'Picked up red.png at position 1 of 3.')
+  await expect(focusedCard(page)).toHaveAttribute('aria-pressed', 'true')
+  await page.keyboard.press('ArrowRight')
+  await expect(announcer(page)).toHaveText('red.png moved to position 2 of 3.')
+  await page.keyboard.press('Space')
+  await expect(announcer(page)).toHaveText('red.png dropped at position 2 of 3.')
   expect(await order(page)).toEqual(['green.png', 'red.png', 'blue.png'])
-  await expect(page.locator('.upload-card-handle:focus')).toHaveAttribute('aria-label', 'Image 2 of 3: red.png')
-  await expect(page.getByRole('status').filter({ hasText: 'red.png moved to position 2 of 3.' })).toHaveCount(1)
-  await page.keyboard.press('ArrowLeft')
-  await page.keyboard.press('ArrowRight')
-  await page.keyboard.press('ArrowRight')
-  expect(await order(page)).toEqual(['green.png', 'blue.png', 'red.png'])
+  await expect(focusedCard(page)).toHaveAttribute('aria-label', 'Image 2 of 3: red.png')
+  await expect(focusedCard(page)).not.toHaveAttribute('aria-pressed', 'true')
 
-  // Mouse: drag the last card onto the first place (drag and drop loads with the first photo).
-  await expect(cards(page).first()).toHaveAttribute('aria-roledescription', 'sortable')
+  // Escape puts a picked-up card back, and Delete does not remove it while it is picked up.
+  await pickUp(page, 'Enter', 'Picked up red.png at position 2 of 3.')
+  await page.keyboard.press('ArrowLeft')
+  await expect(announcer(page)).toHaveText('red.png moved to position 1 of 3.')
+  await page.keyboard.press('Delete')
+  await page.keyboard.press('Escape')
+  await expect(announcer(page)).toHaveText('Moving red.png was cancelled; it stays at position 2 of 3.')
+  expect(await order(page)).toEqual(['green.png', 'red.png', 'blue.png'])
+  await expect(focusedCard(page)).toHaveAttribute('aria-label', 'Image 2 of 3: red.png')
+
+  // Enter picks up and drops too.
+  await pickUp(page, 'Enter', 'Picked up red.png at position 2 of 3.')
+  await page.keyboard.press('ArrowRight')
+  await expect(announcer(page)).toHaveText('red.png moved to position 3 of 3.')
+  await page.keyboard.press('Enter')
+  await expect(announcer(page)).toHaveText('red.png dropped at position 3 of 3.')
+  expect(await order(page)).toEqual(['green.png', 'blue.png', 'red.png'])
+  await expect(focusedCard(page)).toHaveAttribute('aria-label', 'Image 3 of 3: red.png')
+
+  // Mouse: drag the last card onto the first place.
   const from = await center(cards(page).nth(2))
   const to = await center(cards(page).nth(0))
   await page.mouse.move(from.x, from.y)
@@ -73,14 +117,18 @@ test('uploads photos, reorders them by keyboard and by mouse, removes one and ma
   await page.mouse.move(to.x, to.y, { steps: 12 })
   await page.mouse.up()
   await expect.poll(() => order(page)).toEqual(['red.png', 'green.png', 'blue.png'])
+  await expect(announcer(page)).toHaveText('red.png dropped at position 1 of 3.')
 
-  // Delete removes the focused card; the focus goes to the next one.
+  // Delete removes the focused card; the focus goes to the next one (the one before, from the last).
   await cards(page).nth(1).focus()
   await page.keyboard.press('Delete')
   expect(await order(page)).toEqual(['red.png', 'blue.png'])
-  await expect(page.locator('.upload-card-handle:focus')).toHaveAttribute('aria-label', 'Image 2 of 2: blue.png')
+  await expect(uploaderStatus(page)).toHaveText('green.png removed.')
+  await expect(focusedCard(page)).toHaveAttribute('aria-label', 'Image 2 of 2: blue.png')
   await page.keyboard.press('Backspace')
   expect(await order(page)).toEqual(['red.png'])
+  await expect(uploaderStatus(page)).toHaveText('blue.png removed.')
+  await expect(focusedCard(page)).toHaveAttribute('aria-label', 'Image 1 of 1: red.png')
   await files(page).setInputFiles([await photo('blue.png', '#0000ff')])
   await expectUploaded(page, 2)
 
@@ -109,6 +157,39 @@ test('uploads photos, reorders them by keyboard and by mouse, removes one and ma
   const download = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Download GIF' }).click()
   expect((await download).suggestedFilename()).toBe('slideshow.gif')
+})
+
+test.describe('on a touch screen', () => {
+  test.use({ hasTouch: true })
+
+  test('a card touched and held is dragged to its new place; a card is removed by its button', async ({ page }) => {
+    await gotoHydrated(page, PATH)
+    await files(page).setInputFiles([await photo('red.png', '#ff0000'), await photo('green.png', '#00ff00'), await photo('blue.png', '#0000ff')])
+    await expectUploaded(page, 3)
+    await expect(cards(page).first()).toHaveAttribute('aria-roledescription', 'sortable')
+
+    // Real touch input through the Chrome DevTools Protocol: Playwright's touchscreen only taps.
+    const cdp = await page.context().newCDPSession(page)
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', point?: { x: number; y: number }) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: point ? [{ x: point.x, y: point.y }] : [] })
+    const from = await center(cards(page).nth(0))
+    const to = await center(cards(page).nth(2))
+    await touch('touchStart', from)
+    // The card is picked up once the finger has rested on it for 200 ms (a quick swipe scrolls instead).
+    await expect(announcer(page)).toHaveText('Picked up red.png at position 1 of 3.')
+    await expect(page.locator('.upload-card.is-dragging')).toHaveCount(1)
+    for (let step = 1; step <= 12; step++) {
+      await touch('touchMove', { x: from.x + ((to.x - from.x) * step) / 12, y: from.y + ((to.y - from.y) * step) / 12 })
+    }
+    await expect(announcer(page)).toHaveText('red.png moved to position 3 of 3.')
+    await touch('touchEnd')
+    await expect(announcer(page)).toHaveText('red.png dropped at position 3 of 3.')
+    await expect.poll(() => order(page)).toEqual(['green.png', 'blue.png', 'red.png'])
+    await expect(page.locator('.upload-card.is-dragging')).toHaveCount(0)
+
+    await page.getByRole('button', { name: 'Remove blue.png' }).tap()
+    expect(await order(page)).toEqual(['green.png', 'red.png'])
+  })
 })
 
 test('each mode sends its own request and the trio GIF is drawn', async ({ page }) => {

@@ -12,7 +12,6 @@ import {
   layoutTweak,
   MODE_PATHS,
   moveItem,
-  moveStepForKey,
   SLIDESHOW_DEFAULTS,
   SLIDESHOW_MAX_IMAGES,
   slideshowQuery,
@@ -94,14 +93,6 @@ describe('reordering and removing cards', () => {
     expect(moveItem(['a', 'b', 'c'], 1, 9)).toEqual(['a', 'c', 'b'])
     expect(moveItem(['a', 'b', 'c'], 1, -3)).toEqual(['b', 'a', 'c'])
     expect(moveItem(['a', 'b'], 5, 0)).toEqual(['a', 'b'])
-  })
-
-  it('moves back with the left and up arrows, on with right and down; other keys do not move', () => {
-    expect(moveStepForKey('ArrowLeft')).toBe(-1)
-    expect(moveStepForKey('ArrowUp')).toBe(-1)
-    expect(moveStepForKey('ArrowRight')).toBe(1)
-    expect(moveStepForKey('ArrowDown')).toBe(1)
-    expect(moveStepForKey('Enter')).toBeNull()
   })
 
   it('removes with Delete or Backspace only', () => {
