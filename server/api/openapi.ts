@@ -12,7 +12,7 @@ export const openApiDocument = {
   info: {
     title: 'Poplift site API',
     version: '1.0.0',
-    description: 'Read-only, public data behind the marketing site: plans and prices, and campaign holidays.',
+    description: 'Read-only, public data behind the marketing site: the widget and email template galleries (groups, listings with search and facet counts, single templates), plans and prices, and campaign holidays.',
   },
   paths: {
     ...widgetOpenApiPaths,
