@@ -2,6 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parse } from 'node-html-parser'
+import request from 'supertest'
+import { expect } from 'vitest'
 import { pino } from 'pino'
 import { createApp, type AppOverrides } from '../../server/app.js'
 import { loadConfig } from '../../server/config.js'
@@ -68,3 +70,16 @@ export function textOf(html: string, selector?: string): string {
   if (!node) throw new Error(`nothing matches ${selector}`)
   return node.textContent.replace(/\s+/g, ' ').trim()
 }
+
+/** A file of data/, parsed. */
+export const readDataFile = <T,>(file: string): T => JSON.parse(fs.readFileSync(path.join(ROOT, 'data', file), 'utf8')) as T
+
+/** GETs a page, expecting `status`, and gives its HTML as text and parsed. */
+export async function fetchPage(app: ReturnType<typeof testApp>, pathname: string, status = 200) {
+  const response = await request(app).get(pathname)
+  expect(response.status, pathname).toBe(status)
+  return { html: response.text, root: parse(response.text) }
+}
+
+/** The breadcrumb trail's texts. */
+export const breadcrumbTexts = (root: ReturnType<typeof parse>) => root.querySelectorAll('.breadcrumbs li').map((item) => item.textContent.trim())

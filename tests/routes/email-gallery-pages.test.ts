@@ -1,27 +1,18 @@
-import fs from 'node:fs'
-import path from 'node:path'
-import { parse } from 'node-html-parser'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import type { EmailTemplatesFile } from '../../shared/schemas/email-templates.js'
-import { ROOT, testApp, textOf } from './app.js'
+import { breadcrumbTexts, fetchPage, readDataFile, testApp, textOf } from './app.js'
 
 const app = testApp()
-const read = <T,>(file: string): T => JSON.parse(fs.readFileSync(path.join(ROOT, 'data', file), 'utf8')) as T
-const { groups } = read<{ groups: Array<{ name: string; slug: string; hidden: boolean }> }>('email-groups.json')
-const { templates } = read<EmailTemplatesFile>('email-templates.json')
+const { groups } = readDataFile<{ groups: Array<{ name: string; slug: string; hidden: boolean }> }>('email-groups.json')
+const { templates } = readDataFile<EmailTemplatesFile>('email-templates.json')
 const visible = groups.filter((group) => !group.hidden)
 const inGroup = (slug: string) => templates.filter((template) => template.groups.includes(slug))
 const welcome = groups.find((group) => group.slug === 'welcome-email-templates')!
 const blackFriday = groups.find((group) => group.slug === 'black-friday-email-templates')!
 
-async function page(pathname: string, status = 200) {
-  const response = await request(app).get(pathname)
-  expect(response.status, pathname).toBe(status)
-  return { html: response.text, root: parse(response.text) }
-}
+const page = (pathname: string, status = 200) => fetchPage(app, pathname, status)
 
-const crumbs = (root: ReturnType<typeof parse>) => root.querySelectorAll('.breadcrumbs li').map((item) => item.textContent.trim())
 const cardIds = (html: string) => [...html.matchAll(/class="template-card[^"]*"><a href="\/e\/([a-z0-9]{8})"/g)].map((match) => match[1])
 
 describe('email gallery pages', () => {
@@ -37,7 +28,7 @@ describe('email gallery pages', () => {
 
   it('a group lists exactly its emails under the breadcrumb Emails › group, with counts in the sidebar', async () => {
     const { html, root } = await page(`/e/${welcome.slug}/`)
-    expect(crumbs(root)).toEqual(['Emails', welcome.name])
+    expect(breadcrumbTexts(root)).toEqual(['Emails', welcome.name])
     expect(new Set(cardIds(html))).toEqual(new Set(inGroup(welcome.slug).map((template) => template.id)))
     expect(textOf(html, '.gallery-total')).toBe(`${inGroup(welcome.slug).length} templates`)
     const link = root.querySelectorAll('.gallery-sidebar a').find((candidate) => candidate.getAttribute('href') === `/e/${welcome.slug}/`)!
@@ -48,7 +39,7 @@ describe('email gallery pages', () => {
 
   it('keeps the hidden Black Friday group reachable by its slug', async () => {
     const { html, root } = await page(`/e/${blackFriday.slug}/`)
-    expect(crumbs(root)).toEqual(['Emails', blackFriday.name])
+    expect(breadcrumbTexts(root)).toEqual(['Emails', blackFriday.name])
     expect(new Set(cardIds(html))).toEqual(new Set(inGroup(blackFriday.slug).map((template) => template.id)))
   })
 

@@ -1,28 +1,19 @@
-import fs from 'node:fs'
-import path from 'node:path'
-import { parse } from 'node-html-parser'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import type { WidgetGroupsFile, WidgetTemplate } from '../../shared/schemas/widget-templates.js'
-import { ROOT, testApp, textOf } from './app.js'
+import { breadcrumbTexts, fetchPage, readDataFile, testApp, textOf } from './app.js'
 
 const app = testApp()
-const read = <T,>(file: string): T => JSON.parse(fs.readFileSync(path.join(ROOT, 'data', file), 'utf8')) as T
-const { groups } = read<WidgetGroupsFile>('widget-groups.json')
-const templates = read<WidgetTemplate[]>('widget-templates.json')
+const { groups } = readDataFile<WidgetGroupsFile>('widget-groups.json')
+const templates = readDataFile<WidgetTemplate[]>('widget-templates.json')
 const visible = groups.filter((group) => !group.hidden && !group.special?.disabled)
 const inGroup = (slug: string, sub?: string) => templates.filter((template) => template.group === slug && (sub === undefined || template.sub === sub))
 const forms = groups.find((group) => group.slug === 'forms')!
 const firstSub = forms.subs[0]!
 const sample = inGroup('forms', firstSub.slug)[0]!
 
-async function page(pathname: string, status = 200) {
-  const response = await request(app).get(pathname)
-  expect(response.status, pathname).toBe(status)
-  return { html: response.text, root: parse(response.text) }
-}
+const page = (pathname: string, status = 200) => fetchPage(app, pathname, status)
 
-const crumbs = (root: ReturnType<typeof parse>) => root.querySelectorAll('.breadcrumbs li').map((item) => item.textContent.trim())
 const cardIds = (html: string) => [...html.matchAll(/class="template-card[^"]*"><a href="\/p\/([a-z0-9]{8})"/g)].map((match) => match[1])
 
 describe('widget gallery pages', () => {
@@ -52,7 +43,7 @@ describe('widget gallery pages', () => {
 
   it('a listing has the breadcrumb, the sidebar with counts, the filters and exactly its templates', async () => {
     const { html, root } = await page(`/p/forms/${firstSub.slug}/`)
-    expect(crumbs(root)).toEqual(['Widgets', 'Forms', firstSub.name])
+    expect(breadcrumbTexts(root)).toEqual(['Widgets', 'Forms', firstSub.name])
     const expected = inGroup('forms', firstSub.slug)
     expect(new Set(cardIds(html))).toEqual(new Set(expected.map((template) => template.id)))
     expect(textOf(html, '.gallery-total')).toBe(`${expected.length} templates`)
@@ -89,7 +80,7 @@ describe('widget gallery pages', () => {
 
     const search = await page('/p/?q=halloween')
     expect(cardIds(search.html).length).toBeGreaterThan(0)
-    expect(crumbs(search.root)).toEqual(['Widgets', 'Search'])
+    expect(breadcrumbTexts(search.root)).toEqual(['Widgets', 'Search'])
   })
 
   it('an empty result says so and offers a reset and a request link', async () => {
