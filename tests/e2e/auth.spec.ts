@@ -114,6 +114,14 @@ test.describe('log-in form', () => {
     const dashboard = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Go to dashboard' })
     await expect(dashboard).toHaveAttribute('href', /\/app\/$/)
     await expect(page.locator('html')).toHaveAttribute('data-has-user', '')
+
+    // Logging out from the app: the site forgets the session at once, not a minute later.
+    await page.goto('/app/')
+    await page.getByRole('button', { name: 'Log out' }).click()
+    await page.waitForURL((url) => url.pathname === '/')
+    await gotoHydrated(page, '/pricing/')
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Go to dashboard' })).toHaveCount(0)
+    await expect(page.locator('html')).not.toHaveAttribute('data-has-user', '')
   })
 })
 

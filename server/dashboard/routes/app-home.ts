@@ -39,6 +39,7 @@ function appHome(context: DashboardContext, user: { id: number; email: string })
       ${section('email', 'Emails', 'No emails yet.', '/e/')}
       <p><a href="/">Back to the site</a></p>
     </main>`,
+    html`<script src="/app/static/app-home.js" defer></script>`,
   )
 }
 
