@@ -14,7 +14,7 @@ import { loadContent } from './content/store.js'
 import { createDashboard, type Dashboard } from './dashboard/router.js'
 import { aiSettings } from './dashboard/config.js'
 import { localGateway, remoteGateway } from './dashboard/gateway.js'
-import { DEFAULT_LIMITS } from './dashboard/rate-limits.js'
+import { accountLimiters, DEFAULT_LIMITS } from './dashboard/rate-limits.js'
 import { authActions } from './ssr/actions/auth.js'
 import { pageForms } from './ssr/forms.js'
 import type { DashboardOptions } from './dashboard/context.js'
@@ -198,7 +198,8 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     pageForms({
       siteOrigin: config.publicOrigin,
       appOrigin,
-      limits: { ...DEFAULT_LIMITS, ...overrides.dashboard?.limits },
+      // The local dashboard's own counters; proxied, the site keeps its own as well.
+      limiters: localDashboard?.limiters ?? accountLimiters({ ...DEFAULT_LIMITS, ...overrides.dashboard?.limits }),
     }),
   )
   app.use(

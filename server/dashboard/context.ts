@@ -11,7 +11,7 @@ import type { AiSettings } from './config.js'
 import { openDatabase, type Database } from './db.js'
 import { OutboxMailer, SmtpMailer, type Mailer } from './mail.js'
 import { PasswordHasher, type ScryptCost } from './passwords.js'
-import { DEFAULT_LIMITS, type DashboardLimits } from './rate-limits.js'
+import { accountLimiters, DEFAULT_LIMITS, type AccountLimiters, type DashboardLimits } from './rate-limits.js'
 import { sessionCookie, Sessions, type SessionUser } from './sessions.js'
 
 export interface DashboardOptions {
@@ -44,6 +44,8 @@ export interface DashboardContext {
   outbox: OutboxMailer | null
   showOutbox: boolean
   limits: DashboardLimits
+  /** The account requests' per-address counters, also used by the site's page forms. */
+  limiters: AccountLimiters
   siteOrigin: string
   /** Where the app is after a log-in (`login_url`). */
   loginUrl: string
@@ -61,6 +63,7 @@ export interface DashboardContext {
 
 export function createDashboardContext(options: DashboardOptions): DashboardContext {
   const now = options.now ?? Date.now
+  const limits = { ...DEFAULT_LIMITS, ...options.limits }
   const logger = options.logger.child({ module: 'dashboard' })
   const file = options.databaseFile ?? path.join(options.dataDir, 'dashboard.sqlite')
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true })
@@ -80,7 +83,8 @@ export function createDashboardContext(options: DashboardOptions): DashboardCont
     mailer,
     outbox,
     showOutbox: options.showOutbox,
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    limits,
+    limiters: accountLimiters(limits),
     siteOrigin: options.siteOrigin,
     loginUrl: options.appUrl ?? `${options.siteOrigin}/app/`,
     allowedOrigins: [options.siteOrigin, ...(options.appUrl ? [new URL(options.appUrl).origin] : [])],

@@ -28,6 +28,21 @@ export const DEFAULT_LIMITS: DashboardLimits = {
   subjects: { limit: 20, windowMs: 10 * MINUTE },
 }
 
+/**
+ * One counter per kind of account request, shared by the dashboard's routes and the forms
+ * posted to the site's pages, so an address gets the stated budget once, whichever way it asks.
+ */
+export interface AccountLimiters {
+  login: RequestHandler
+  register: RequestHandler
+  reset: RequestHandler
+  resetConfirm: RequestHandler
+}
+
+export function accountLimiters(limits: DashboardLimits): AccountLimiters {
+  return { login: limiter(limits.login), register: limiter(limits.register), reset: limiter(limits.reset), resetConfirm: limiter(limits.reset) }
+}
+
 export function limiter({ limit, windowMs }: Limit): RequestHandler {
   return rateLimit({
     windowMs,

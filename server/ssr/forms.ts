@@ -6,19 +6,19 @@
 import express, { type RequestHandler } from 'express'
 import { pageIdAt, type PageId } from '../../shared/pages.js'
 import { sameOriginOnly } from '../dashboard/csrf.js'
-import { limiter, type DashboardLimits } from '../dashboard/rate-limits.js'
+import type { AccountLimiters } from '../dashboard/rate-limits.js'
 
-const FORM_LIMITS: Partial<Record<PageId, keyof DashboardLimits>> = {
+const FORM_LIMITS: Partial<Record<PageId, keyof AccountLimiters>> = {
   login: 'login',
   signup: 'register',
   reset: 'reset',
-  'reset-new': 'reset',
+  'reset-new': 'resetConfirm',
 }
 
-export function pageForms(options: { siteOrigin: string; appOrigin: string | null; limits: DashboardLimits }): RequestHandler {
+export function pageForms(options: { siteOrigin: string; appOrigin: string | null; limiters: AccountLimiters }): RequestHandler {
   const checkOrigin = sameOriginOnly(options.siteOrigin, options.appOrigin ? [options.appOrigin] : [])
   const parse = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 })
-  const limiters = new Map(Object.entries(FORM_LIMITS).map(([id, kind]) => [id, limiter(options.limits[kind])]))
+  const limiters = new Map(Object.entries(FORM_LIMITS).map(([id, kind]) => [id, options.limiters[kind]]))
   return (req, res, next) => {
     if (req.method !== 'POST') return next()
     const id = pageIdAt(req.path)

@@ -94,6 +94,15 @@ describe('rate limits', () => {
     await from('2001:db8:1:200::1').expect(200)
   })
 
+  it('counts the log-in page posted without JavaScript and the log-in API together, once per address', async () => {
+    const { app } = dashboardSite({}, { limits: { login: { limit: 2, windowMs: 60_000 } } })
+    const ip = '203.0.113.11'
+    await request(app).post('/login/').set(ORIGIN).set('X-Forwarded-For', ip).type('form').send({ email: 'a@example.com', password: PASSWORD }).expect(401)
+    await request(app).post('/app/api/v1/users/login?dual=1').set(ORIGIN).set('X-Forwarded-For', ip).send({ email: 'a@example.com', password: PASSWORD }).expect(401)
+    await request(app).post('/app/api/v1/users/login?dual=1').set(ORIGIN).set('X-Forwarded-For', ip).send({ email: 'a@example.com', password: PASSWORD }).expect(429)
+    await request(app).post('/login/').set(ORIGIN).set('X-Forwarded-For', ip).type('form').send({ email: 'a@example.com', password: PASSWORD }).expect(429)
+  })
+
   it('limits the no-JavaScript log-in page under any spelling of its path', async () => {
     const { app } = dashboardSite({}, { limits: { login: { limit: 1, windowMs: 60_000 } } })
     const post = (path: string) => request(app).post(path).set(ORIGIN).set('X-Forwarded-For', '203.0.113.9').type('form').send({ email: 'a@example.com', password: PASSWORD })

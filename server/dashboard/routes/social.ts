@@ -9,7 +9,6 @@ import { MESSAGES } from '../accounts.js'
 import type { DashboardContext } from '../context.js'
 import { FieldErrors } from '../errors.js'
 import { html, page, SafeHtml } from '../html.js'
-import { limiter } from '../rate-limits.js'
 
 const PROVIDER = 'google-oauth2'
 const MODES = new Set(['signup-popup', 'signin-popup'])
@@ -69,7 +68,7 @@ export function socialRoutes(router: Router, context: DashboardContext): void {
     res.set('Cache-Control', 'no-store').type('html').send(chooser(mode, current ? [current.email] : [], tracking))
   })
 
-  router.post(PATH, limiter(context.limits.register), (req, res) => {
+  router.post(PATH, context.limiters.register, (req, res) => {
     const mode = typeof req.query.mode === 'string' && MODES.has(req.query.mode) ? req.query.mode : 'signin-popup'
     let signedIn
     let tracking: string | null = null

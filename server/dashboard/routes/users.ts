@@ -15,22 +15,22 @@ function signedInBody(context: DashboardContext, signedIn: SignedIn) {
 const body = (req: Request): Record<string, unknown> => (req.body && typeof req.body === 'object' ? req.body : {})
 
 export function userRoutes(router: Router, context: DashboardContext): void {
-  const { accounts, sessions, limits } = context
+  const { accounts, sessions, limits, limiters } = context
   const noStore = (res: Response) => res.set('Cache-Control', 'no-store')
 
-  router.post('/api/v1/users/register', limiter(limits.register), async (req, res) => {
+  router.post('/api/v1/users/register', limiters.register, async (req, res) => {
     const { email, password, tracking } = body(req)
     const signedIn = await accounts.register({ email, password, tracking })
     noStore(res).append('Set-Cookie', signedIn.cookie).status(signedIn.isNew ? 201 : 200).json(signedInBody(context, signedIn))
   })
 
-  router.post('/api/v1/users/login', limiter(limits.login), async (req, res) => {
+  router.post('/api/v1/users/login', limiters.login, async (req, res) => {
     const { email, password } = body(req)
     const signedIn = await accounts.login({ email, password })
     noStore(res).append('Set-Cookie', signedIn.cookie).json(signedInBody(context, signedIn))
   })
 
-  router.post('/api/v1/users/password_reset', limiter(limits.reset), (req, res) => {
+  router.post('/api/v1/users/password_reset', limiters.reset, (req, res) => {
     noStore(res).json(accounts.requestReset({ email: body(req).email }))
   })
 
@@ -38,7 +38,7 @@ export function userRoutes(router: Router, context: DashboardContext): void {
     noStore(res).json({ usable: accounts.resetTokenUsable(body(req).token) })
   })
 
-  router.post('/api/v1/users/password_reset/confirm', limiter(limits.reset), async (req, res) => {
+  router.post('/api/v1/users/password_reset/confirm', limiters.resetConfirm, async (req, res) => {
     const { token, password } = body(req)
     noStore(res).json(await accounts.confirmReset({ token, password }))
   })
