@@ -17,5 +17,3 @@ export const COUNTDOWN_CAPTION_PRESETS = {
 
 export type CountdownCaptionLanguage = keyof typeof COUNTDOWN_CAPTION_PRESETS
 
-/** The captions in preset order, for a picker. */
-export const RUSSIAN_COUNTDOWN_CAPTIONS: readonly string[] = Object.values(COUNTDOWN_CAPTION_PRESETS.ru)

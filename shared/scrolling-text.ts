@@ -75,10 +75,6 @@ export function snapFontSize(value: number): number {
   return Math.min(max, Math.max(min, Math.round(value / step) * step))
 }
 
-export function isFlickerEffect(value: unknown): value is FlickerEffect {
-  return typeof value === 'string' && value in FLICKER_PATTERNS
-}
-
 /** The settings as the page's query string: only what differs from the defaults, colours without `#`. */
 export function scrollingTextQuery(settings: ScrollingTextSettings): string {
   const query = new URLSearchParams()

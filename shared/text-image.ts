@@ -87,10 +87,6 @@ export const snapTextSize = (value: number) => (Number.isFinite(value) ? clamp(v
 export const snapLineHeight = (value: number) => (Number.isFinite(value) ? Number(clamp(value, TEXT_LINE_HEIGHT).toFixed(1)) : TEXT_IMAGE_DEFAULTS.lineHeight)
 export const snapStroke = (value: number) => (Number.isFinite(value) ? clamp(value, TEXT_STROKE) : TEXT_IMAGE_DEFAULTS.stroke)
 
-export function isTextStyleGroup(value: unknown): value is TextStyleGroup {
-  return TEXT_STYLE_GROUPS.some((group) => group.value === value)
-}
-
 /** The settings as the page's query string: only what differs from the defaults, colours without `#`. */
 export function textImageQuery(settings: TextImageSettings): string {
   const query = new URLSearchParams()

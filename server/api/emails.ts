@@ -6,10 +6,11 @@
  */
 import express from 'express'
 import { z } from 'zod'
+import { TEMPLATE_ID } from '../../shared/gallery/paths.js'
 import { badRequest, HttpError } from '../errors.js'
 import type { EmailCatalog, EmailGroup } from '../gallery/email-catalog.js'
 import { parseRequest } from '../validation.js'
-import { allParam, DEFAULT_GALLERY_LIMIT, galleryJson, HID_PARAM, pagingParams, searchParam, slugParam } from './gallery-params.js'
+import { allParam, DEFAULT_GALLERY_LIMIT, galleryJson, pagingParams, searchParam, slugParam } from './gallery-params.js'
 
 const groupsQuery = z.object({ all: allParam.optional() })
 const emailsQuery = z.object({ group: slugParam.optional(), q: searchParam.optional(), ...pagingParams })
@@ -62,7 +63,7 @@ export function emailsApi(catalog: EmailCatalog): express.Router {
 
   router.get('/emails/:hid', (req, res) => {
     const hid = String(req.params.hid)
-    if (!HID_PARAM.test(hid)) throw badRequest('hid', 'must be 8 lowercase letters or digits')
+    if (!TEMPLATE_ID.test(hid)) throw badRequest('hid', 'must be 8 lowercase letters or digits')
     const group = knownGroup(parseRequest(emailQuery, req.query, 'query').group)
     const template = catalog.byId(hid)
     if (!template) throw new HttpError(404, 'not_found', 'No such email template.', 'hid')

@@ -14,9 +14,8 @@ const CACHE = 'public, max-age=300, stale-while-revalidate=3600'
 export const slugParam = z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a slug of lowercase letters, digits and dashes')
 export const searchParam = z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`)
 export const allParam = z.enum(['1', '0', 'true', 'false'], 'must be 1 or 0')
-export const HID_PARAM = /^[a-z0-9]{8}$/
 
-export const integerParam = (min: number, max: number) =>
+const integerParam = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d{1,6}$/, 'must be a whole number')

@@ -6,10 +6,11 @@
 import express from 'express'
 import { z } from 'zod'
 import type { WidgetGroupDefinition } from '../../shared/schemas/widget-templates.js'
+import { TEMPLATE_ID } from '../../shared/gallery/paths.js'
 import { badRequest, HttpError } from '../errors.js'
 import type { WidgetCatalog } from '../gallery/widget-catalog.js'
 import { parseRequest } from '../validation.js'
-import { allParam, DEFAULT_GALLERY_LIMIT, galleryJson, HID_PARAM, pagingParams, searchParam, slugParam } from './gallery-params.js'
+import { allParam, DEFAULT_GALLERY_LIMIT, galleryJson, pagingParams, searchParam, slugParam } from './gallery-params.js'
 
 const groupsQuery = z.object({ all: allParam.optional() })
 const widgetsQuery = z.object({
@@ -104,7 +105,7 @@ export function widgetsApi(catalog: WidgetCatalog): express.Router {
 
   router.get('/widgets/:hid', (req, res) => {
     const hid = String(req.params.hid)
-    if (!HID_PARAM.test(hid)) throw badRequest('hid', 'must be 8 lowercase letters or digits')
+    if (!TEMPLATE_ID.test(hid)) throw badRequest('hid', 'must be 8 lowercase letters or digits')
     const template = catalog.byId(hid)
     if (!template) throw new HttpError(404, 'not_found', 'No such widget template.', 'hid')
     galleryJson(res, { ...catalog.item(template), collection: catalog.collectionOf(template) })

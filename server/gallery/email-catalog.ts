@@ -24,7 +24,7 @@ export class EmailCatalogError extends Error {
 }
 
 /** The literal the rendered emails put where the absolute address of their images goes. */
-export const EMAIL_ASSETS_MARK = '{{assets}}'
+const EMAIL_ASSETS_MARK = '{{assets}}'
 /** Where the site serves those images. */
 export const EMAIL_ASSETS_PATH = '/email-assets'
 

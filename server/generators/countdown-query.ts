@@ -29,15 +29,10 @@ const querySchema = z.object({
   seconds: caption.catch(COUNTDOWN_DEFAULTS.seconds),
 })
 
-/** The value a field last gave: the form sends `captions=0` from a hidden field, then `1` when ticked. */
-function lastValues(search: URLSearchParams): Record<string, string> {
-  const values: Record<string, string> = {}
-  for (const [name, value] of search) if (name in querySchema.shape) values[name] = value
-  return values
-}
-
 export function countdownSettingsFromQuery(search: URLSearchParams, fonts: FontOptionGroup[], now: Date): CountdownSettings {
-  const query = querySchema.parse(lastValues(search))
+  // A field given twice counts by its last value: the form sends `captions=0` from a hidden
+  // field, then `1` when ticked.
+  const query = querySchema.parse(Object.fromEntries(search))
   const { font, weight } = pickFont(fonts, query.font, query.weight, COUNTDOWN_DEFAULTS.font, COUNTDOWN_DEFAULTS.weight)
   const settings: CountdownSettings = {
     amount: Math.min(query.amount ?? COUNTDOWN_DEFAULTS.amount, DELAY_CAPS[query.unit]),

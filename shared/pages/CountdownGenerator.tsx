@@ -21,12 +21,16 @@ import { COUNTDOWN_CAPTION_PRESETS, type CountdownCaptionLanguage } from '../cou
 import { formatCalendarDate } from '../dates.js'
 import { CopyButton, DownloadButton } from '../generators/actions.js'
 import { ColorField, controlProps, Field, FontSelect, WeightSelect } from '../generators/fields.js'
+import { pickFont } from '../generators/font-choice.js'
 import { GeneratorForm, GeneratorPage, messageFor, ResultArea } from '../generators/GeneratorPage.js'
 import { postForImage, postForJson } from '../generators/giffer-client.js'
 import { useSettingsInUrl } from '../generators/page-hooks.js'
 import { useGeneratorRun } from '../generators/use-generator-run.js'
 import type { Holiday } from '../holidays.js'
 import { usePageData } from '../page-data.js'
+
+/** A new font keeps the weight chosen when it has it, else bold, else its heaviest. */
+const BOLD = 700
 
 interface CountdownResult {
   blob: Blob
@@ -116,11 +120,7 @@ export default function CountdownGenerator() {
     update({ unit, amount, date: null })
   }
 
-  const changeFont = (id: string) => {
-    const next = fonts.find((candidate) => candidate.id === id)
-    if (!next) return
-    update({ font: id, weight: next.weights.includes(settings.weight) ? settings.weight : (next.weights.includes(700) ? 700 : next.weights.at(-1)!) })
-  }
+  const changeFont = (id: string) => update(pickFont(data.fonts, id, settings.weight, settings.font, BOLD))
 
   const delayMessage = messageFor(error, 'delay', 'until', 'tz')
   const loading = status === 'loading'

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { DownloadButton } from '../generators/actions.js'
 import { ColorField, controlProps, Field, FontSelect, WeightSelect } from '../generators/fields.js'
+import { pickFont } from '../generators/font-choice.js'
 import { GeneratorForm, GeneratorPage, messageFor, ResultArea } from '../generators/GeneratorPage.js'
 import { postForImage } from '../generators/giffer-client.js'
 import { useSettingsInUrl } from '../generators/page-hooks.js'
@@ -21,6 +22,9 @@ import {
   snapFontSize,
   type ScrollingTextSettings,
 } from '../scrolling-text.js'
+
+/** A new font keeps the weight chosen when it has it, else bold, else its heaviest. */
+const BOLD = 700
 
 interface ScrollingResult {
   blob: Blob
@@ -53,11 +57,7 @@ export default function ScrollingTextGenerator() {
     if (window.location.search) void generate(data.settings)
   }, [])
 
-  const changeFont = (id: string) => {
-    const next = fonts.find((candidate) => candidate.id === id)
-    if (!next) return
-    update({ font: id, weight: next.weights.includes(settings.weight) ? settings.weight : next.weights.includes(700) ? 700 : next.weights.at(-1)! })
-  }
+  const changeFont = (id: string) => update(pickFont(data.fonts, id, settings.weight, settings.font, BOLD))
 
   const textMessage = messageFor(error, 'text')
   const separatorMessage = messageFor(error, 'divider')

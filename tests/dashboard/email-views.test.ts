@@ -19,7 +19,7 @@ describe('GET /app/api/v2/emailmessages/{hid}/view', () => {
     expect(policy).toMatch(/frame-ancestors 'self' https?:\/\//)
     const root = parse(response.text)
     expect(root.querySelector('html')!.getAttribute('lang')).toBe('en')
-    expect(root.querySelector('title')?.text ?? root.text).toBeTruthy()
+    expect(root.querySelector('title')!.text).toBe(sample.subject)
     expect(root.querySelectorAll('script')).toHaveLength(0)
     // Links leave the preview frame.
     expect(root.querySelector('head base')!.getAttribute('target')).toBe('_blank')

@@ -13,6 +13,7 @@ import { limitText, snapLineHeight, snapStroke, TEXT_IMAGE_DEFAULTS, textImageFi
 import { scrollingTextSettingsFromQuery } from '../../server/generators/scrolling-query.js'
 import { textImageSettingsFromQuery } from '../../server/generators/text-image-query.js'
 import { gifFontGroups } from '../../server/generators/content.js'
+import { countdownSettingsFromQuery } from '../../server/generators/countdown-query.js'
 
 describe('scrolling text rules', () => {
   it('offers font sizes 16 to 72 in steps of 2', () => {
@@ -158,5 +159,14 @@ describe('subject line page rules', async () => {
     expect(long.cut).toBe(true)
     expect([...long.shown].length).toBeLessThanOrEqual(40)
     expect(long.shown.endsWith('…')).toBe(true)
+  })
+})
+
+describe('countdown settings read from a link', () => {
+  const now = new Date('2026-11-25T12:00:00Z')
+  it('takes a field given twice by its last value, as the form sends the captions checkbox', () => {
+    expect(countdownSettingsFromQuery(new URLSearchParams('captions=0&captions=1'), gifFontGroups(), now).captions).toBe(true)
+    expect(countdownSettingsFromQuery(new URLSearchParams('captions=0'), gifFontGroups(), now).captions).toBe(false)
+    expect(countdownSettingsFromQuery(new URLSearchParams('amount=5&amount=9&unit=days'), gifFontGroups(), now).amount).toBe(9)
   })
 })

@@ -33,6 +33,15 @@ export function emailViewRoutes(router: Router, context: DashboardContext): void
     'Referrer-Policy': 'no-referrer',
   }
 
+  // A preview frame: the email's links leave the frame instead of loading inside it. The pages
+  // never change while the process runs, so each is made once, when first asked for.
+  const framed = new Map<string, string>()
+  const framedHtml = (template: Parameters<typeof catalog.html>[0]) => {
+    let html = framed.get(template.id)
+    if (html === undefined) framed.set(template.id, (html = catalog.html(template, assetsBase).replace(/<head([^>]*)>/i, '<head$1><base target="_blank">')))
+    return html
+  }
+
   router.get('/api/v2/emailmessages/:hid/view', (req, res) => {
     const hid = String(req.params.hid)
     const query = viewQuery.safeParse({ format: req.query.format })
@@ -50,8 +59,6 @@ export function emailViewRoutes(router: Router, context: DashboardContext): void
       res.type('text/plain; charset=utf-8').send(catalog.text(template))
       return
     }
-    // A preview frame: the email's links leave the frame instead of loading inside it.
-    const html = catalog.html(template, assetsBase).replace(/<head([^>]*)>/i, '<head$1><base target="_blank">')
-    res.type('html').send(html)
+    res.type('html').send(framedHtml(template))
   })
 }

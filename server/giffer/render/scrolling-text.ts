@@ -23,7 +23,7 @@ const MAX_FRAME_MS = 100
  * mail client's 2× downscaling blends them into finer steps. Every level more costs about a
  * tenth more bytes in a 200-frame strip, and these GIFs should stay near an email's budget.
  */
-export function scrollRampLevels(scale: number): number {
+function scrollRampLevels(scale: number): number {
   return scale >= 2 ? 3 : rampLevels(scale)
 }
 
