@@ -204,7 +204,18 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   )
   app.use(
     createPageHandler({
-      loaderFor: createServerLoaders({ content, prices, origin: config.publicOrigin, appOrigin, appBase: config.APP_URL ?? `${config.publicOrigin}/app/`, accounts, gallery }),
+      loaderFor: createServerLoaders({
+        content,
+        prices,
+        origin: config.publicOrigin,
+        appOrigin,
+        appBase: config.APP_URL ?? `${config.publicOrigin}/app/`,
+        accounts,
+        gallery,
+        dataDir,
+        holidays,
+        now: overrides.now ?? (() => new Date()),
+      }),
       actionFor: (routeId) => actions[routeId],
       client,
       cache,

@@ -104,6 +104,16 @@ describe('holiday calendar', () => {
     expect(link.getAttribute('href')).toBe(`/email-countdown-timer-generator/?date=${dates[0]}`)
   })
 
+  it("counts from the site's own day, so the list and the quick picks follow its clock", async () => {
+    const autumn = testApp({ PAGE_CACHE_ENTRIES: '0' }, { now: () => new Date('2026-10-20T12:00:00Z') })
+    const calendar = parse((await request(autumn).get('/email-marketing-holiday-calendar/').expect(200)).text)
+    const first = calendar.querySelector('.holiday-table tbody tr')!
+    expect(first.textContent).toContain('Halloween')
+    expect(first.querySelector('time')!.getAttribute('datetime')).toBe('2026-10-31')
+    const countdown = parse((await request(autumn).get('/email-countdown-timer-generator/').expect(200)).text)
+    expect(countdown.querySelector('.quick-picks button')!.textContent).toContain('Halloween')
+  })
+
   it('the countdown opens set to the holiday of a calendar link', async () => {
     const root = await page('/email-marketing-holiday-calendar/')
     const href = root.querySelector('.holiday-table tbody tr a')!.getAttribute('href')!

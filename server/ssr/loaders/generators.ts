@@ -2,27 +2,24 @@ import { quickPicks } from '../../../shared/countdown.js'
 import { isoDate, todayUtc, upcomingHolidays } from '../../../shared/holidays.js'
 import type { PageIdOf } from '../../../shared/page-route.js'
 import type { generatorPages } from '../../../shared/pages/generators.route.js'
-import { loadHolidayDefinitions } from '../../api/holidays.js'
 import { countdownSettingsFromQuery } from '../../generators/countdown-query.js'
 import { gifFontGroups, loadGeneratorContent, textImageFonts } from '../../generators/content.js'
 import { textImageSettingsFromQuery } from '../../generators/text-image-query.js'
 import { scrollingTextSettingsFromQuery } from '../../generators/scrolling-query.js'
 import { slideshowSettingsFromQuery } from '../../generators/slideshow-query.js'
-import { dataDir } from '../../project-root.js'
 import { subjectSettingsFromQuery } from '../../../shared/subject-lines.js'
 import type { LoaderDependencies, RouteLoaders } from './loader.js'
 
-export const generatorLoaders = (_dependencies: LoaderDependencies): RouteLoaders<PageIdOf<typeof generatorPages>> => {
+export const generatorLoaders = ({ dataDir, holidays, now: clock }: LoaderDependencies): RouteLoaders<PageIdOf<typeof generatorPages>> => {
   // Read once, when the server starts.
   const content = loadGeneratorContent(dataDir)
-  const holidays = loadHolidayDefinitions(dataDir)
   const fonts = gifFontGroups()
   const textFonts = textImageFonts()
   const countdownPath = content.file.cards.find((card) => card.name === 'countdown')!.link
 
   return {
     'countdown-generator': ({ request }) => {
-      const now = new Date()
+      const now = clock()
       return {
         ...content.page('countdown'),
         settings: countdownSettingsFromQuery(new URL(request.url).searchParams, fonts, now),
@@ -49,7 +46,7 @@ export const generatorLoaders = (_dependencies: LoaderDependencies): RouteLoader
       settings: subjectSettingsFromQuery(new URL(request.url).searchParams),
     }),
     'holiday-calendar': () => {
-      const today = todayUtc()
+      const today = todayUtc(clock())
       return { copy: content.file.holidayCalendar, holidays: upcomingHolidays(holidays, today), today: isoDate(today), generatorPath: countdownPath }
     },
   }

@@ -1,3 +1,4 @@
+import type { HolidayDefinition } from '../../../shared/schemas/holidays.js'
 import { data, type LoaderFunctionArgs } from 'react-router'
 import type { RouteData, RouteId } from '../../../shared/page-data.js'
 import type { PriceList } from '../../api/prices.js'
@@ -19,6 +20,10 @@ export interface LoaderDependencies {
   accounts: AccountsGateway
   /** The widget and email galleries' listings. */
   gallery: { widgets: WidgetListings; emails: EmailListings }
+  /** The site's data folder, holidays read from it once, and the clock (tests set both). */
+  dataDir: string
+  holidays: readonly HolidayDefinition[]
+  now: () => Date
 }
 
 /** A route's loader on the server: returns the route's data, or throws `notFound()`. */
