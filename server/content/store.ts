@@ -23,6 +23,7 @@ import {
   type SiteNav,
   type UseCaseSummary,
 } from '../../shared/schemas/content.js'
+import { checkDataWith, readDataFile } from '../data-file.js'
 import { renderMarkdown, splitFrontMatter } from './markdown.js'
 
 /** Words a visitor reads a minute, for the blog's reading-time estimate. */
@@ -32,18 +33,9 @@ export class ContentError extends Error {
   override name = 'ContentError'
 }
 
-function parseWith<T>(schema: z.ZodType<T>, value: unknown, file: string): T {
-  const result = schema.safeParse(value)
-  if (!result.success) {
-    const issues = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    throw new ContentError(`${file}: ${issues.join('; ')}`)
-  }
-  return result.data
-}
+const parseWith = <T,>(schema: z.ZodType<T>, value: unknown, file: string): T => checkDataWith(schema, value, file, ContentError)
 
-function readJson<T>(file: string, schema: z.ZodType<T>): T {
-  return parseWith(schema, JSON.parse(fs.readFileSync(file, 'utf8')), file)
-}
+const readJson = <T,>(file: string, schema: z.ZodType<T>): T => readDataFile(file, schema, ContentError)
 
 function readMarkdown<T>(file: string, schema: z.ZodType<T>) {
   const { data, body } = splitFrontMatter(fs.readFileSync(file, 'utf8'))

@@ -5,6 +5,7 @@
  * The API, the listing pages, the dashboard's email view and the clone links read it through
  * `emailCatalog()`.
  */
+import { readDataFile } from '../data-file.js'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { z } from 'zod'
@@ -72,21 +73,7 @@ function readFile(file: string): string {
   }
 }
 
-function parseFile<S extends z.ZodType>(file: string, schema: S): z.output<S> {
-  let raw: unknown
-  try {
-    raw = JSON.parse(readFile(file))
-  } catch (error) {
-    if (error instanceof EmailCatalogError) throw error
-    throw new EmailCatalogError(`${file}: ${(error as Error).message}`)
-  }
-  const result = schema.safeParse(raw)
-  if (!result.success) {
-    const issues = result.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    throw new EmailCatalogError(`${file}: ${issues.join('; ')}`)
-  }
-  return result.data
-}
+const parseFile = <S extends z.ZodType>(file: string, schema: S) => readDataFile(file, schema, EmailCatalogError, readFile)
 
 export function loadEmailCatalog(dir: string): EmailCatalog {
   const groupsFile = parseFile(path.join(dir, 'email-groups.json'), emailGroupsFileSchema)

@@ -4,6 +4,7 @@
  * answered from indexes. The API, the dashboard's previews and clone links, and the listing
  * pages all read it through `widgetCatalog()`.
  */
+import { readDataFile } from '../data-file.js'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { z } from 'zod'
@@ -63,20 +64,7 @@ export interface WidgetCatalog {
   revisionOf(kind: string, hid: string): string | undefined
 }
 
-function parseFile<S extends z.ZodType>(file: string, schema: S): z.output<S> {
-  let raw: unknown
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'))
-  } catch (error) {
-    throw new WidgetCatalogError(`${file}: ${(error as Error).message}`)
-  }
-  const result = schema.safeParse(raw)
-  if (!result.success) {
-    const issues = result.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    throw new WidgetCatalogError(`${file}: ${issues.join('; ')}`)
-  }
-  return result.data
-}
+const parseFile = <S extends z.ZodType>(file: string, schema: S) => readDataFile(file, schema, WidgetCatalogError)
 
 /** Checks what the schemas cannot see alone; returns the problems found. */
 function crossCheck(groups: WidgetGroupsFile, templates: WidgetTemplate[]): string[] {

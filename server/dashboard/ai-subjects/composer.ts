@@ -6,10 +6,10 @@
  *   const composer = new SubjectComposer(loadSubjectPhrases(file))
  *   composer.compose({ industry: 'fashion', tone: 'playful', topic: 'summer sale', emoji: true })
  */
-import fs from 'node:fs'
 import { LRUCache } from 'lru-cache'
 import { subjectPhrasesSchema, type SubjectAnswer, type SubjectPhrases, type SubjectRequest } from '../../../shared/schemas/ai-subjects.js'
 import { spamTriggers } from '../../../shared/ai-subjects.js'
+import { readDataFile } from '../../data-file.js'
 import { collapseSpaces, stripEmoji } from './text.js'
 
 /** Lines per answer. */
@@ -37,19 +37,15 @@ class PhraseBankError extends Error {
 
 /** Reads and checks the phrase banks: every industry and tone present, every slot known, no spam words. */
 export function loadSubjectPhrases(file: string): SubjectPhrases {
-  const parsed = subjectPhrasesSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')))
-  if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.')}: ${issue.message}`)
-    throw new PhraseBankError(`${file}: ${issues.join('; ')}`)
-  }
-  const banks = [...Object.values(parsed.data.tones), ...Object.values(parsed.data.industries)]
+  const phrases = readDataFile(file, subjectPhrasesSchema, PhraseBankError)
+  const banks = [...Object.values(phrases.tones), ...Object.values(phrases.industries)]
   for (const bank of banks) {
     for (const line of Object.values(bank).flat()) {
       const triggers = spamTriggers(line)
       if (triggers.length) throw new PhraseBankError(`${file}: "${line}" contains spam words (${triggers.join(', ')})`)
     }
   }
-  return parsed.data
+  return phrases
 }
 
 type Random = () => number
