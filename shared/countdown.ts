@@ -202,13 +202,17 @@ export function countdownRequest(settings: CountdownSettings) {
  * The body of `POST /giffer/countdown/live-url`: the same style and a real deadline. A holiday
  * counts to its deadline as a wall-clock time in the visitor's zone; a plain delay counts from now.
  */
+/** A date's calendar day in the local time of the machine running this (the visitor's browser). */
+export function localIsoDate(date: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0')
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
+}
+
 export function liveTimerRequest(settings: CountdownSettings, now: Date, timeZone: string) {
   const { delay: _delay, style: _style, ...style } = countdownRequest(settings)
   if (settings.date) {
     const deadline = holidayDeadline(settings.date, now)
-    const pad = (value: number) => String(value).padStart(2, '0')
-    const wallClock = `${deadline.getFullYear()}-${pad(deadline.getMonth() + 1)}-${pad(deadline.getDate())}T00:00`
-    return { ...style, until: wallClock, tz: timeZone }
+    return { ...style, until: `${localIsoDate(deadline)}T00:00`, tz: timeZone }
   }
   return { ...style, until: new Date(now.getTime() + delaySeconds(settings.amount, settings.unit) * 1000).toISOString() }
 }

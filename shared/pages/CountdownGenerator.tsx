@@ -12,6 +12,7 @@ import {
   isBlockedAmountKey,
   isDelayUnit,
   liveTimerRequest,
+  localIsoDate,
   liveTimerSnippet,
   quickPicks,
   type CountdownSettings,
@@ -53,12 +54,6 @@ const CAPTION_LANGUAGES: [CountdownCaptionLanguage, string][] = [
 ]
 
 const UNIT_NAMES = { days: 'Days', hours: 'Hours', minutes: 'Minutes' } as const
-
-/** The visitor's calendar date, for /api/holidays. */
-function localIsoDate(now: Date): string {
-  const pad = (value: number) => String(value).padStart(2, '0')
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
-}
 
 export default function CountdownGenerator() {
   const data = usePageData('countdown-generator')

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { renderScrollingText } from '../../server/giffer/render/scrolling-text.js'
+import { SCROLLING_TEXT_DEFAULTS, scrollingTextEstimate } from '../../shared/scrolling-text.js'
 
 const TEXTS = ['Sale today', 'Free shipping on all orders this week!!', 'Free shipping on every order over fifty dollars, this week only']
 
@@ -48,6 +49,20 @@ describe('scrolling text size', () => {
     if (!('body' in result)) throw new Error('no image')
     expect(result.body.length).toBeLessThanOrEqual(800 * 1024)
     expect(result.frames).toBeLessThanOrEqual(200)
+  })
+
+  // The page shows frames and size before drawing: they must be near what the service draws.
+  it.each([
+    [TEXTS[0]!, 24],
+    [TEXTS[2]!, 24],
+    [TEXTS[2]!, 48],
+    [TEXTS[2]!, 72],
+  ] as const)('the page estimates %j at %i px within 15 %% of the drawn frames and bytes', (text, size) => {
+    const estimate = scrollingTextEstimate({ ...SCROLLING_TEXT_DEFAULTS, text, size })
+    const result = render(text, size)
+    if (!('body' in result)) throw new Error('no image')
+    expect(Math.abs(estimate.frames - result.frames) / result.frames).toBeLessThan(0.15)
+    expect(Math.abs(estimate.bytes - result.body.length) / result.body.length).toBeLessThan(0.15)
   })
 
   it.each([48, 72])('a long text at %i px keeps under 800 KB with fewer frames, and not far under', (size) => {
