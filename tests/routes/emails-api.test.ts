@@ -83,6 +83,12 @@ describe('GET /api/emails', () => {
     const facets = response.body.facets.group as Record<string, number>
     expect(Object.keys(facets)).toEqual(visible.map((group) => group.slug))
     expect(Object.values(facets).reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(response.body.total)
+    // Each group's count is what that group would list for the same search.
+    for (const group of visible) {
+      const within = await request(app).get(`/api/emails?q=claim%20coupon&group=${group.slug}&limit=1`).expect(200)
+      expect(facets[group.slug], group.slug).toBe(within.body.total)
+    }
+    expect(facets['all-email-templates']).toBeLessThan(catalog.idsOf('all-email-templates').length)
   })
 
   it('pages with offset and limit', async () => {
