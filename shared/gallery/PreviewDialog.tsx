@@ -1,9 +1,10 @@
 /**
- * A template's preview over its listing: the live template in a frame (desktop, mobile, or both
- * side by side on wide screens; light or dark), previous/next that wrap round, and the
- * "Make it yours" panel. A modal <dialog>: the page behind is inert, focus stays inside and goes
- * back to the card. Escape closes the sign-up panel first, then the preview; the arrow keys move
- * through the listing. The device and colour view are kept in the URL, so a link opens the same view.
+ * A template's preview over its listing or gallery row: the live template in a frame (desktop,
+ * mobile, or both side by side on wide screens; light or dark), previous/next that wrap round,
+ * and the "Make it yours" panel. A modal <dialog>: the page behind is inert, focus stays inside
+ * and goes back to the card. Escape closes the sign-up panel first, then the preview; the arrow
+ * keys move through the set. The device and colour view are kept in the URL, so a link opens the
+ * same view.
  */
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { useLocation } from 'react-router'
@@ -64,8 +65,10 @@ function formatKb(bytes: number) {
 
 export interface PreviewDialogProps {
   kind: GalleryKind
+  /** The set previous and next move through: the listing, or the gallery row the preview was opened from. */
   cards: TemplateCard[]
   hid: string
+  /** Where "Show all templates" leads: the listing of that set. */
   listingPath: string
   onNavigate: (hid: string) => void
   onClose: () => void
@@ -132,7 +135,7 @@ export default function PreviewDialog({ kind, cards, hid, listingPath, onNavigat
   }
 
   const colour = kind === 'emails' || card.themed ? view.colour : 'light'
-  const frameSrc = previewFramePath(kind, card.hid, { dark: kind === 'widgets' && colour === 'dark', text: colour === 'text' })
+  const frameSrc = previewFramePath(kind, card.hid, { dark: kind === 'widgets' && colour === 'dark', inverted: colour === 'inverted', text: colour === 'text' })
   const frames: Exclude<Device, 'both'>[] = view.device === 'both' ? ['desktop', 'mobile'] : [view.device]
   const take = () => {
     if (loggedIn) window.location.assign(appClonePath(kind, card.hid))
@@ -212,7 +215,7 @@ export default function PreviewDialog({ kind, cards, hid, listingPath, onNavigat
           {frames.map((device) => (
             <iframe
               key={`${card.hid}-${device}-${colour}`}
-              className={`preview-frame frame-${device}${colour === 'inverted' ? ' frame-inverted' : ''}${colour === 'dark' && kind === 'emails' ? ' frame-dark' : ''}`}
+              className={`preview-frame frame-${device}${colour === 'dark' && kind === 'emails' ? ' frame-dark' : ''}`}
               title={`${card.name}, ${device} preview`}
               src={frameSrc}
             />

@@ -16,10 +16,13 @@ export const clonePath = (kind: GalleryKind, hid: string) => (kind === 'widgets'
 /** Where the app copies a template into the account (behind the log-in). */
 export const appClonePath = (kind: GalleryKind, hid: string) => (kind === 'widgets' ? `/app/clone/${hid}` : `/app/clone-email/${hid}`)
 
-/** The live preview frame of a template. */
-export function previewFramePath(kind: GalleryKind, hid: string, options: { dark?: boolean; text?: boolean } = {}): string {
+/**
+ * The live preview frame of a template: a widget light or dark; an email as sent, darkened by
+ * forced inversion (`inverted`), or its plain-text part.
+ */
+export function previewFramePath(kind: GalleryKind, hid: string, options: { dark?: boolean; inverted?: boolean; text?: boolean } = {}): string {
   if (kind === 'widgets') return `/app/preview/${hid}${options.dark ? '?theme=dark' : ''}`
-  return `/app/api/v2/emailmessages/${hid}/view${options.text ? '?format=text' : ''}`
+  return `/app/api/v2/emailmessages/${hid}/view${options.text ? '?format=text' : options.inverted ? '?view=inverted' : ''}`
 }
 
 export function thumbnailUrl(kind: ThumbnailKind, hid: string, width: number, format: 'webp' | 'avif', revision: string): string {

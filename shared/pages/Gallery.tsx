@@ -18,7 +18,73 @@ const EAGER_CARDS = 4
 
 const NAMES: Record<GalleryKind, string> = { widgets: 'Widgets', emails: 'Emails' }
 
-export function TemplateCardView({ kind, card, index, onOpen }: { kind: GalleryKind; card: TemplateCard; index: number; onOpen?: (hid: string) => void }) {
+/**
+ * A template's preview over the page the visitor is on, kept in the browser's history: opening
+ * pushes the template's address, previous/next replace it, and closing goes back, so the page
+ * behind is left as it was and the browser's Back closes the preview too. A preview the visit
+ * began on (a template's own address) has nothing here to go back to: closing leads to `leavePath`.
+ */
+function usePreviewHistory(kind: GalleryKind, initial: string | null, leavePath: string) {
+  const navigate = useNavigate()
+  const [open, setOpen] = useState<string | null>(initial)
+  /** Whether the preview was opened on this page (so closing goes back) or the visit began on it. */
+  const openedHere = useRef(false)
+
+  useEffect(() => setOpen(initial), [initial])
+
+  // Back and forward between the page and a preview opened from it.
+  useEffect(() => {
+    const onPop = () => setOpen(openTemplateOf(window.location.pathname))
+    window.addEventListener('popstate', onPop)
+    return () => window.removeEventListener('popstate', onPop)
+  }, [])
+
+  const openTemplate = useCallback(
+    (hid: string) => {
+      openedHere.current = true
+      window.history.pushState({ ...window.history.state, gallery: hid }, '', templatePath(kind, hid))
+      setOpen(hid)
+    },
+    [kind],
+  )
+
+  const step = useCallback(
+    (hid: string) => {
+      window.history.replaceState(window.history.state, '', templatePath(kind, hid) + window.location.search)
+      setOpen(hid)
+    },
+    [kind],
+  )
+
+  const close = useCallback(() => {
+    if (openedHere.current && window.history.state?.gallery) {
+      openedHere.current = false
+      window.history.back()
+    } else {
+      setOpen(null)
+      void navigate(leavePath)
+    }
+  }, [leavePath, navigate])
+
+  return { open, openTemplate, step, close }
+}
+
+/** The page's title, description and image while a template's preview is open over it. */
+function TemplateSeo({ kind, card }: { kind: GalleryKind; card: TemplateCard }) {
+  return (
+    <Seo
+      title={`${card.name} — ${kind === 'widgets' ? 'widget' : 'email'} template`}
+      description={
+        kind === 'widgets'
+          ? `Preview the ${card.name} widget template on desktop and mobile, then make it yours for free.`
+          : `Preview the ${card.name} email template in light and dark mode, on desktop and mobile, then customize it for free.`
+      }
+      image={thumbnailUrl(kind, card.hid, THUMBNAIL_WIDTHS[kind][3], 'webp', card.revision)}
+    />
+  )
+}
+
+export function TemplateCardView({ kind, card, index, onOpen }: { kind: GalleryKind; card: TemplateCard; index: number; onOpen: (hid: string) => void }) {
   const [width, height] = kind === 'widgets' ? [376, Math.round(376 / THUMBNAIL_ASPECT.widgets)] : [376, Math.round(376 / THUMBNAIL_ASPECT.emails)]
   const eager = index < EAGER_CARDS
   return (
@@ -26,7 +92,7 @@ export function TemplateCardView({ kind, card, index, onOpen }: { kind: GalleryK
       <a
         href={templatePath(kind, card.hid)}
         onClick={(event) => {
-          if (!onOpen || !isPlainClick(event)) return
+          if (!isPlainClick(event)) return
           event.preventDefault()
           onOpen(card.hid)
         }}
@@ -49,7 +115,7 @@ export function TemplateCardView({ kind, card, index, onOpen }: { kind: GalleryK
   )
 }
 
-function GalleryRowView({ kind, row }: { kind: GalleryKind; row: GalleryRow }) {
+function GalleryRowView({ kind, row, onOpen }: { kind: GalleryKind; row: GalleryRow; onOpen: (hid: string) => void }) {
   const trackRef = useRef<HTMLUListElement>(null)
   const scroll = (direction: 1 | -1) => {
     const track = trackRef.current
@@ -77,7 +143,7 @@ function GalleryRowView({ kind, row }: { kind: GalleryKind; row: GalleryRow }) {
       </header>
       <ul className="gallery-track" ref={trackRef}>
         {row.cards.map((card, index) => (
-          <TemplateCardView key={card.hid} kind={kind} card={card} index={index} />
+          <TemplateCardView key={card.hid} kind={kind} card={card} index={index} onOpen={onOpen} />
         ))}
       </ul>
     </section>
@@ -86,6 +152,15 @@ function GalleryRowView({ kind, row }: { kind: GalleryKind; row: GalleryRow }) {
 
 function GalleryRoot({ data }: { data: GalleryRootData }) {
   const kind = data.gallery
+  const preview = usePreviewHistory(kind, null, GALLERY_ROOT[kind])
+  /** The row the preview was opened from: previous and next move through its cards. */
+  const [rowPath, setRowPath] = useState<string | null>(null)
+  // Forgotten once the preview closes: going forward to it again loads the template's own page.
+  useEffect(() => {
+    if (!preview.open) setRowPath(null)
+  }, [preview.open])
+  const openRow = preview.open ? data.rows.find((row) => row.path === rowPath) : undefined
+  const openCard = openRow?.cards.find((card) => card.hid === preview.open)
   const title = kind === 'widgets' ? 'Widget templates' : 'Email templates'
   const description =
     kind === 'widgets'
@@ -93,7 +168,7 @@ function GalleryRoot({ data }: { data: GalleryRootData }) {
       : `${data.total} ready-made email templates: welcome series, products, coupons, news, review requests and abandoned carts.`
   return (
     <div className="page gallery">
-      <Seo title={title} description={description} />
+      {openCard ? <TemplateSeo kind={kind} card={openCard} /> : <Seo title={title} description={description} />}
       <header className="page-head">
         <h1>{title}</h1>
         <p className="lead">{description}</p>
@@ -104,8 +179,19 @@ function GalleryRoot({ data }: { data: GalleryRootData }) {
         </form>
       </header>
       {data.rows.map((row) => (
-        <GalleryRowView key={row.path} kind={kind} row={row} />
+        <GalleryRowView
+          key={row.path}
+          kind={kind}
+          row={row}
+          onOpen={(hid) => {
+            setRowPath(row.path)
+            preview.openTemplate(hid)
+          }}
+        />
       ))}
+      {openRow && openCard && (
+        <PreviewDialog key={openRow.path} kind={kind} cards={openRow.cards} hid={openCard.hid} listingPath={openRow.path} onNavigate={preview.step} onClose={preview.close} />
+      )}
     </div>
   )
 }
@@ -121,37 +207,7 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
   const kind = data.gallery
   const navigate = useNavigate()
   const cards = data.sections.flatMap((section) => section.cards)
-  const [open, setOpen] = useState<string | null>(data.open)
-  /** Whether the preview was opened on this page (so closing goes back) or the visit began on it. */
-  const openedHere = useRef(false)
-
-  useEffect(() => setOpen(data.open), [data.open])
-
-  // Back and forward between a listing and a preview opened from it.
-  useEffect(() => {
-    const onPop = () => setOpen(openTemplateOf(window.location.pathname))
-    window.addEventListener('popstate', onPop)
-    return () => window.removeEventListener('popstate', onPop)
-  }, [])
-
-  const openTemplate = useCallback(
-    (hid: string) => {
-      openedHere.current = true
-      window.history.pushState({ ...window.history.state, gallery: hid }, '', templatePath(kind, hid))
-      setOpen(hid)
-    },
-    [kind],
-  )
-
-  const close = useCallback(() => {
-    if (openedHere.current && window.history.state?.gallery) {
-      openedHere.current = false
-      window.history.back()
-    } else {
-      setOpen(null)
-      void navigate(data.listingPath)
-    }
-  }, [data.listingPath, navigate])
+  const preview = usePreviewHistory(kind, data.open, data.listingPath)
 
   const changeFilter = (url: string) => {
     trackFilter(kind, url)
@@ -178,21 +234,11 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
     changeFilter(params.size ? `${path}?${params}` : path)
   }
 
-  const openCard = open ? cards.find((card) => card.hid === open) : undefined
+  const openCard = preview.open ? cards.find((card) => card.hid === preview.open) : undefined
 
   return (
     <div className="page gallery with-sidebar">
-      <Seo
-        title={openCard ? `${openCard.name} — ${kind === 'widgets' ? 'widget' : 'email'} template` : data.title}
-        description={
-          openCard
-            ? kind === 'widgets'
-              ? `Preview the ${openCard.name} widget template on desktop and mobile, then make it yours for free.`
-              : `Preview the ${openCard.name} email template in light and dark mode, on desktop and mobile, then customize it for free.`
-            : data.description
-        }
-        image={openCard ? thumbnailUrl(kind, openCard.hid, THUMBNAIL_WIDTHS[kind][3], 'webp', openCard.revision) : undefined}
-      />
+      {openCard ? <TemplateSeo kind={kind} card={openCard} /> : <Seo title={data.title} description={data.description} />}
       <Breadcrumbs trail={data.breadcrumbs} />
       <div className="gallery-main">
         <header className="page-head">
@@ -250,7 +296,7 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
                 )}
                 <ul className="gallery-grid">
                   {section.cards.map((card, index) => (
-                    <TemplateCardView key={card.hid} kind={kind} card={card} index={index} onOpen={openTemplate} />
+                    <TemplateCardView key={card.hid} kind={kind} card={card} index={index} onOpen={preview.openTemplate} />
                   ))}
                 </ul>
               </section>
@@ -272,14 +318,21 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
       <aside className="sidebar gallery-sidebar" aria-label={`${NAMES[kind]} groups`}>
         <ul>
           {data.sidebar.map((group) => (
-            <li key={group.path}>
-              {group.subs.length ? (
+            <li key={group.path} className={group.subs.length ? 'has-subs' : undefined}>
+              <SiteLink onClick={followFilterLink} href={group.path} aria-current={group.current && !group.subs.some((sub) => sub.current) ? 'page' : undefined}>
+                {group.name}
+              </SiteLink>{' '}
+              <span className="count">{group.count}</span>
+              {/* The group's link and the control that shows its categories are two elements (a
+                  link inside a <summary> would be a control inside a control); a native disclosure,
+                  so the categories open without the script too. */}
+              {group.subs.length > 0 && (
                 <details open={group.current}>
                   <summary>
-                    <SiteLink onClick={followFilterLink} href={group.path} aria-current={group.current && !group.subs.some((sub) => sub.current) ? 'page' : undefined}>
-                      {group.name}
-                    </SiteLink>{' '}
-                    <span className="count">{group.count}</span>
+                    <span className="visually-hidden">{group.name} categories</span>
+                    <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">
+                      <path d="M6 3.5 10.5 8 6 12.5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+                    </svg>
                   </summary>
                   <ul>
                     {group.subs.map((sub) => (
@@ -292,13 +345,6 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
                     ))}
                   </ul>
                 </details>
-              ) : (
-                <>
-                  <SiteLink onClick={followFilterLink} href={group.path} aria-current={group.current ? 'page' : undefined}>
-                    {group.name}
-                  </SiteLink>{' '}
-                  <span className="count">{group.count}</span>
-                </>
               )}
             </li>
           ))}
@@ -311,11 +357,8 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
           cards={cards}
           hid={openCard.hid}
           listingPath={data.listingPath}
-          onNavigate={(hid) => {
-            window.history.replaceState(window.history.state, '', templatePath(kind, hid) + window.location.search)
-            setOpen(hid)
-          }}
-          onClose={close}
+          onNavigate={preview.step}
+          onClose={preview.close}
         />
       )}
     </div>

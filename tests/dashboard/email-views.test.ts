@@ -42,10 +42,33 @@ describe('GET /app/api/v2/emailmessages/{hid}/view', () => {
     expect(response.text).not.toMatch(/<[a-z]/i)
   })
 
-  it('answers an unknown id with 404 and a bad format with 400 naming it', async () => {
+  it('with view=inverted darkens the page by inversion and inverts pictures and marked parts back, as forced-dark clients leave them', async () => {
+    const response = await request(app).get(`/app/api/v2/emailmessages/${withImages!.id}/view?view=inverted`).expect(200)
+    // The policy is unchanged and still lets the page's own inline style in.
+    expect(response.headers['content-security-policy']).toContain("style-src 'unsafe-inline'")
+    const root = parse(response.text)
+    expect(root.querySelectorAll('script')).toHaveLength(0)
+    const style = root.querySelector('head style#forced-dark')!.text
+    const rules = [...style.matchAll(/([^{}]+)\{([^{}]*)\}/g)].map(([, selector, body]) => ({ selector: selector!.trim(), body: body!.trim() }))
+    const inversion = 'filter:invert(1) hue-rotate(180deg)'
+    expect(rules[0]).toEqual({ selector: 'html', body: inversion })
+    // Inverted twice is as drawn: pictures, background images and `em-keep` get the same filter again…
+    const again = rules.find((rule) => rule.body === inversion && rule.selector !== 'html')!
+    for (const kept of ['img', '[background]', '[style*="background-image"]', '.em-keep']) expect(again.selector).toContain(kept)
+    // …and nothing inside one of them is turned a third time.
+    expect(rules.find((rule) => rule.body === 'filter:none')?.selector).toBe(`${again.selector} ${again.selector}`)
+    // The email itself is the same as in the light view.
+    const light = await request(app).get(`/app/api/v2/emailmessages/${withImages!.id}/view`).expect(200)
+    expect(light.text).not.toContain('forced-dark')
+    expect(response.text.replace(/<style id="forced-dark">[^<]*<\/style>/, '')).toBe(light.text)
+  })
+
+  it('answers an unknown id with 404 and a bad format or view with 400 naming it', async () => {
     await request(app).get('/app/api/v2/emailmessages/zz99zz99/view').expect(404)
     await request(app).get('/app/api/v2/emailmessages/..%2F..%2Fetc/view').expect(404)
     const bad = await request(app).get(`/app/api/v2/emailmessages/${sample.id}/view?format=pdf`).expect(400)
     expect(bad.body.errors.format).toEqual(['must be html or text'])
+    const badView = await request(app).get(`/app/api/v2/emailmessages/${sample.id}/view?view=sepia`).expect(400)
+    expect(badView.body.errors.view).toEqual(['must be inverted'])
   })
 })

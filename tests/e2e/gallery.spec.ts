@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import type { WidgetGroupsFile, WidgetTemplate } from '../../shared/schemas/widget-templates.js'
-import { expect, gotoHydrated, readData, test } from './fixtures.js'
+import { expectNoAxeViolations } from './axe.js'
+import { expect, gotoHydrated, isSameDocument, markDocument, readData, test } from './fixtures.js'
 
 const { groups } = readData<WidgetGroupsFile>('widget-groups.json')
 const templates = readData<WidgetTemplate[]>('widget-templates.json')
@@ -14,6 +15,15 @@ async function cardIds(page: Page): Promise<string[]> {
 }
 
 const dialog = (page: Page) => page.getByRole('dialog')
+
+/** A row of the gallery root: its cards' links and their ids in page order. */
+async function rootRow(page: Page, index: number) {
+  const cards = page.locator('.gallery-row').nth(index).locator('.template-card a')
+  const ids = await cards.evaluateAll((links) => links.map((link) => link.getAttribute('href')!.slice(3)))
+  return { cards, ids }
+}
+
+const historyLength = (page: Page) => page.evaluate(() => window.history.length)
 
 test.describe('widget gallery', () => {
   test('a card opens the preview over the listing; the arrows move through it and wrap both ways', async ({ page }) => {
@@ -138,5 +148,115 @@ test.describe('widget gallery', () => {
     expect(await page.evaluate(() => window.scrollY)).toBeLessThanOrEqual(258)
     const tracked = await page.evaluate(() => ((window as { dataLayer?: Array<{ event?: string; url?: string }> }).dataLayer ?? []).filter((entry) => entry.event === 'galleryFilter').map((entry) => entry.url))
     expect(tracked).toEqual([`/p/forms/${other.slug}/`, `/p/forms/${third.slug}/`])
+  })
+  test('a card on the gallery root opens its preview in place; the arrows move through its row and wrap, Escape goes back to the root as it was', async ({ page }) => {
+    await gotoHydrated(page, '/p/')
+    await markDocument(page)
+    // The second row (a group), so the set is that row's cards and not the first ones of the page.
+    const { cards, ids } = await rootRow(page, 1)
+    expect(ids.length).toBeGreaterThan(2)
+    await cards.nth(1).scrollIntoViewIfNeeded()
+    const scrollY = await page.evaluate(() => window.scrollY)
+    expect(scrollY).toBeGreaterThan(0)
+
+    await cards.nth(1).click()
+    await expect(dialog(page)).toBeVisible()
+    await expect(page).toHaveURL(`/p/${ids[1]}`)
+    await expect(dialog(page).getByRole('heading', { level: 2 })).toHaveText(templates.find((template) => template.id === ids[1])!.name)
+    await expect(dialog(page).locator('.preview-pager span')).toHaveText(`2 / ${ids.length}`)
+    const opened = await historyLength(page)
+
+    await page.keyboard.press('ArrowRight')
+    await expect(page).toHaveURL(`/p/${ids[2]}`)
+    await expect(dialog(page).locator('.preview-pager span')).toHaveText(`3 / ${ids.length}`)
+    await page.keyboard.press('ArrowLeft')
+    await page.keyboard.press('ArrowLeft')
+    await expect(page).toHaveURL(`/p/${ids[0]}`)
+    await page.keyboard.press('ArrowLeft')
+    await expect(page).toHaveURL(`/p/${ids.at(-1)}`)
+    await expect(dialog(page).locator('.preview-pager span')).toHaveText(`${ids.length} / ${ids.length}`)
+    await page.keyboard.press('ArrowRight')
+    await expect(page).toHaveURL(`/p/${ids[0]}`)
+    // Previous and next replace the address instead of adding to the history.
+    expect(await historyLength(page)).toBe(opened)
+    // "Show all templates" leads to the row's group.
+    const rowPath = (await page.locator('.gallery-row').nth(1).locator('.see-all').getAttribute('href'))!
+    await expect(dialog(page).getByRole('link', { name: 'Show all templates' })).toHaveAttribute('href', rowPath)
+
+    await page.keyboard.press('Escape')
+    await expect(dialog(page)).toBeHidden()
+    await expect(page).toHaveURL('/p/')
+    await expect(page.locator('h1')).toHaveText('Widget templates')
+    expect(await isSameDocument(page)).toBe(true)
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrollY)
+    await expect(cards.nth(1)).toBeFocused()
+  })
+
+  test('Back closes a preview opened from the gallery root; a ctrl/cmd click on a card stays a link to the template page', async ({ page }) => {
+    await gotoHydrated(page, '/p/')
+    await markDocument(page)
+    const { cards, ids } = await rootRow(page, 0)
+    await cards.nth(3).click()
+    await expect(page).toHaveURL(`/p/${ids[3]}`)
+    await expect(dialog(page)).toBeVisible()
+    await page.goBack()
+    await expect(dialog(page)).toBeHidden()
+    await expect(page).toHaveURL('/p/')
+    expect(await isSameDocument(page)).toBe(true)
+
+    const opened = page.context().waitForEvent('page')
+    await cards.nth(3).click({ modifiers: ['ControlOrMeta'] })
+    const tab = await opened
+    await tab.waitForLoadState()
+    expect(new URL(tab.url()).pathname).toBe(`/p/${ids[3]}`)
+    await expect(dialog(page)).toBeHidden()
+    await expect(page).toHaveURL('/p/')
+  })
+
+  test('in the sidebar a group’s link and its categories toggle are separate controls; the toggle works by keyboard', async ({ page }) => {
+    const messages = groups.find((group) => group.slug === 'messages')!
+    await gotoHydrated(page, listingPath)
+    const sidebar = page.locator('.gallery-sidebar')
+    await expect(sidebar.locator('summary')).not.toHaveCount(0)
+    await expect(sidebar.locator('summary :is(a, button, input, select, [tabindex])')).toHaveCount(0)
+    // The current group's categories are open, with the current one marked.
+    await expect(sidebar.getByRole('link', { name: sub.name, exact: true })).toHaveAttribute('aria-current', 'page')
+    await expect(sidebar.getByRole('link', { name: forms.name, exact: true })).toBeVisible()
+
+    const messagesLink = sidebar.getByRole('link', { name: messages.name, exact: true })
+    const toggle = sidebar.locator('summary', { hasText: `${messages.name} categories` })
+    const firstCategory = sidebar.getByRole('link', { name: messages.subs[0]!.name, exact: true })
+    await expect(firstCategory).toBeHidden()
+    // Tab goes from the group's link to its toggle; Enter opens the categories, Space closes them.
+    await messagesLink.focus()
+    await page.keyboard.press('Tab')
+    await expect(toggle).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(firstCategory).toBeVisible()
+    await expect(page).toHaveURL(listingPath)
+    await page.keyboard.press('Space')
+    await expect(firstCategory).toBeHidden()
+    await expectNoAxeViolations(page, { include: '.gallery-sidebar' })
+  })
+
+  test('a template page has the same sidebar, without a link inside a summary', async ({ page }) => {
+    await gotoHydrated(page, `/p/${templates.find((template) => template.group === 'messages')!.id}`)
+    await expect(page.locator('.gallery-sidebar summary')).not.toHaveCount(0)
+    await expect(page.locator('.gallery-sidebar summary a')).toHaveCount(0)
+  })
+})
+
+test.describe('widget gallery without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('the sidebar shows the current group’s categories, and the other groups’ toggles open theirs', async ({ page }) => {
+    const messages = groups.find((group) => group.slug === 'messages')!
+    await page.goto(listingPath)
+    const sidebar = page.locator('.gallery-sidebar')
+    await expect(sidebar.getByRole('link', { name: sub.name, exact: true })).toBeVisible()
+    const firstCategory = sidebar.getByRole('link', { name: messages.subs[0]!.name, exact: true })
+    await expect(firstCategory).toBeHidden()
+    await sidebar.locator('summary', { hasText: `${messages.name} categories` }).click()
+    await expect(firstCategory).toBeVisible()
   })
 })
