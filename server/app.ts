@@ -1,7 +1,7 @@
 import path from 'node:path'
 import zlib from 'node:zlib'
 import compression from 'compression'
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
+import express, { type RequestHandler } from 'express'
 import helmet from 'helmet'
 import type { Logger } from 'pino'
 import { canonicalPath } from '../shared/canonical.js'
@@ -12,6 +12,7 @@ import { loadPriceList, type PriceList } from './api/prices.js'
 import type { Config } from './config.js'
 import { loadContent } from './content/store.js'
 import { createDashboard, type Dashboard } from './dashboard/router.js'
+import { createErrorHandler } from './errors.js'
 import { aiSettings } from './dashboard/config.js'
 import { localGateway, remoteGateway } from './dashboard/gateway.js'
 import { accountLimiters, DEFAULT_LIMITS } from './dashboard/rate-limits.js'
@@ -224,13 +225,12 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     }),
   )
 
-  const pageErrors: ErrorRequestHandler = (error, req, res, _next) => {
-    const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500
-    if (status === 500) req.log.error({ err: error }, 'request failed')
-    if (res.headersSent) return res.end()
-    res.status(status).type('text/plain').send(status === 404 ? 'Not found' : status === 500 ? 'Something went wrong.' : 'Bad request')
-  }
-  app.use(pageErrors)
+  // The last stop of the one error path: what no mount answered in its own shape, as plain text.
+  app.use(
+    createErrorHandler('request failed', (res, answer) => {
+      res.status(answer.status).type('text/plain').send(answer.status === 500 ? 'Something went wrong.' : answer.message)
+    }),
+  )
 
   /** Lets the image service finish its jobs and stop its threads; call after the server closes. */
   const close = async () => {

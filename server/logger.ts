@@ -36,7 +36,8 @@ export const loggableUrl = (url: string) => url.replace(SECRET_PARAMETERS, '$1[r
 export const BACK_PRESSURE_INTERVAL_MS = 10_000
 
 /**
- * A 503 or 429 carrying Retry-After is the service shedding load on purpose, not a fault. The
+ * Answers carrying Retry-After are refusals on purpose, not faults: a 503 is a service shedding
+ * load (a full render queue), a 429 a rate limit (one address or account tried too often). The
  * first of a run is logged at warn level; the rest are counted and written as one line per
  * interval, so a burst of thousands costs a few lines instead of thousands of stack traces.
  */
@@ -54,7 +55,7 @@ export class BackPressureLog {
     const key = `${status} ${code}`
     const seen = this.counts.get(key)
     if (seen === undefined) {
-      this.logger.warn({ status, code, path }, 'shedding load: answered with Retry-After')
+      this.logger.warn({ status, code, path }, `${refusalOf(status)}: answered with Retry-After`)
       this.counts.set(key, 0)
     } else {
       this.counts.set(key, seen + 1)
@@ -71,12 +72,14 @@ export class BackPressureLog {
         continue
       }
       const [status, code] = key.split(' ')
-      this.logger.warn({ status: Number(status), code, count, intervalSeconds: this.intervalMs / 1000 }, 'shedding load: more answers with Retry-After')
+      this.logger.warn({ status: Number(status), code, count, intervalSeconds: this.intervalMs / 1000 }, `${refusalOf(Number(status))}: more answers with Retry-After`)
       this.counts.set(key, 0)
     }
     if (this.counts.size > 0) this.timer = setTimeout(() => this.summarise(), this.intervalMs).unref()
   }
 }
+
+const refusalOf = (status: number) => (status === 429 ? 'rate limited' : 'shedding load')
 
 function isBackPressure(res: ServerResponse): boolean {
   return (res.statusCode === 503 || res.statusCode === 429) && res.hasHeader('Retry-After')
@@ -98,7 +101,7 @@ export function requestLogger(logger: Logger, backPressure = new BackPressureLog
     },
     customLogLevel: (req, res, error) => {
       if (isBackPressure(res)) {
-        const code = (res as ServerResponse & { locals?: { errorCode?: string } }).locals?.errorCode ?? 'busy'
+        const code = (res as ServerResponse & { locals?: { errorCode?: string } }).locals?.errorCode ?? (res.statusCode === 429 ? 'rate_limited' : 'busy')
         const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? ''
         backPressure.note(res.statusCode, code, url.split('?')[0]!)
         return 'silent'

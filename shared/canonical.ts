@@ -6,14 +6,25 @@ const SERVED_AS_IS = [/^\/(api|app|giffer|assets)(\/|$)/, /^\/healthz$/, /\/[^/]
 
 /**
  * Where a path's canonical form lives, or null when the path already is canonical or is not a
- * page. Runs of slashes collapse to one, so a redirect can never point at another host.
+ * page. Backslashes count as slashes (URL parsers read `/\host` as `//host`) and runs of slashes
+ * collapse to one, so a redirect can never point at another host.
  */
 export function canonicalPath(pathname: string): string | null {
-  const collapsed = pathname.replace(/\/{2,}/g, '/')
+  const collapsed = pathname.replace(/[\\/]{2,}|\\/g, '/')
   const withoutSlash = collapsed.length > 1 ? collapsed.replace(/\/$/, '') : collapsed
   let target: string
   if (PAGES_WITHOUT_TRAILING_SLASH.includes(withoutSlash)) target = withoutSlash
   else if (collapsed.endsWith('/') || SERVED_AS_IS.some((pattern) => pattern.test(collapsed))) target = collapsed
   else target = `${collapsed}/`
   return target === pathname ? null : target
+}
+
+/** Whether every percent-escape of a path decodes (`/p/%ff/` does not): such a path names no page. */
+export function isDecodablePath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname)
+    return true
+  } catch {
+    return false
+  }
 }

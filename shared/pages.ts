@@ -1,4 +1,5 @@
 import { matchRoutes, type RouteObject } from 'react-router'
+import { isDecodablePath } from './canonical.js'
 import type { PageDataOf, PageIdOf, PageRoute } from './page-route.js'
 import { authPages } from './pages/auth.route.js'
 import { blogPages } from './pages/blog.route.js'
@@ -47,6 +48,7 @@ const KNOWN_PATHS_MAX = 2000
 
 /** The id of the page drawn at a path (the not-found page for unknown paths). */
 export function pageIdAt(pathname: string): PageId | undefined {
+  if (!isDecodablePath(pathname)) return undefined
   return matchRoutes(matchingRoutes, pathname)?.at(-1)?.route.id as PageId | undefined
 }
 

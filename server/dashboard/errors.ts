@@ -3,7 +3,7 @@
  * problems with a field, `{"message": "…"}` for the rest.
  */
 import type { ErrorRequestHandler } from 'express'
-import { ServiceBusyError } from '../errors.js'
+import { createErrorHandler, TooManyAttempts } from '../errors.js'
 
 /** Refused input: messages per field, or one message for the whole request. */
 export class FieldErrors extends Error {
@@ -22,49 +22,24 @@ export class FieldErrors extends Error {
   }
 }
 
-/** Too many tries: 429 with Retry-After. */
-export class TooManyAttempts extends Error {
-  override name = 'TooManyAttempts'
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Too many attempts. Try again in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? 'second' : 'seconds'}.`)
-  }
-}
+export { TooManyAttempts }
 
 export type DashboardErrorBody = { errors: Record<string, string[]> } | { message: string }
 
-/** What the body parser reports, in the dashboard's own words. */
-const BODY_PARSER_ERRORS: Record<string, { status: number; message: string }> = {
-  'entity.parse.failed': { status: 400, message: 'The request body is not valid JSON.' },
-  'entity.too.large': { status: 413, message: 'The request body is too large.' },
-  'encoding.unsupported': { status: 415, message: 'The request body encoding is not supported.' },
-  'charset.unsupported': { status: 415, message: 'The request body charset is not supported.' },
-  'request.aborted': { status: 400, message: 'The request was aborted.' },
-}
-
-export const dashboardErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
-  if (res.headersSent) {
-    res.destroy()
-    return
-  }
+/**
+ * The dashboard's answers to every error: refused fields as `{"errors": …}`, the rest as
+ * `{"message": …}` in the status the shared error path gives (4xx for a client's mistake, 429 and
+ * 503 with Retry-After, 500 only for a fault of ours, and then without its cause).
+ */
+export const dashboardErrorHandler: ErrorRequestHandler = (error, req, res, next) => {
   res.set('Cache-Control', 'no-store')
-  if (error instanceof FieldErrors) {
+  if (error instanceof FieldErrors && !res.headersSent) {
     res.status(error.status).json(error.body)
     return
   }
-  if (error instanceof TooManyAttempts) {
-    res.set('Retry-After', String(error.retryAfterSeconds)).status(429).json({ message: error.message })
-    return
-  }
-  if (error instanceof ServiceBusyError) {
-    res.locals.errorCode = error.code
-    res.set('Retry-After', String(error.retryAfterSeconds)).status(503).json({ message: error.message })
-    return
-  }
-  const known = typeof error?.type === 'string' ? BODY_PARSER_ERRORS[error.type] : undefined
-  if (known) {
-    res.status(known.status).json({ message: known.message })
-    return
-  }
-  req.log?.error({ err: error }, 'dashboard request failed')
-  res.status(500).json({ message: 'Server error' })
+  sendDashboardError(error, req, res, next)
 }
+
+const sendDashboardError = createErrorHandler('dashboard request failed', (res, answer) => {
+  res.status(answer.status).json({ message: answer.status === 500 ? 'Server error' : answer.message })
+})

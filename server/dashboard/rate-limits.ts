@@ -4,6 +4,7 @@
  */
 import type { RequestHandler } from 'express'
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit'
+import { TooManyAttempts } from '../errors.js'
 
 export interface Limit {
   /** Requests allowed per window from one address. */
@@ -57,7 +58,7 @@ export function limiter({ limit, windowMs }: Limit): RequestHandler {
         .status(429)
         .set('Retry-After', String(seconds))
         .set('Cache-Control', 'no-store')
-        .json({ message: `Too many attempts. Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.` })
+        .json({ message: new TooManyAttempts(seconds).message })
     },
   })
 }

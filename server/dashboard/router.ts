@@ -10,6 +10,7 @@
  */
 import path from 'node:path'
 import express from 'express'
+import { HttpError } from '../errors.js'
 import { projectRoot } from '../project-root.js'
 import { createDashboardContext, type DashboardContext, type DashboardOptions } from './context.js'
 import { sameOriginOnly } from './csrf.js'
@@ -39,6 +40,12 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   router.use('/static', express.static(path.join(projectRoot, 'server', 'dashboard', 'static'), { index: false, fallthrough: false, maxAge: '1h' }))
   router.use(sameOriginOnly(context.siteOrigin, context.allowedOrigins))
   router.use(express.json({ limit: BODY_LIMIT }), express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 20 }))
+  // A body the parsers above did not read (multipart, plain text…) would pass as an empty one.
+  router.use((req, _res, next) => {
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0
+    const unread = req.body === undefined && hasBody
+    next(unread ? new HttpError(415, 'unsupported_media_type', 'Send the body as JSON or as a form.', 'body') : undefined)
+  })
   for (const addRoutes of [userRoutes, socialRoutes, partnerRoutes, appHomeRoutes, outboxRoutes, previewRoutes, emailViewRoutes, aiSubjectRoutes]) addRoutes(router, context)
   router.use((_req, res) => {
     res.status(404).set('Cache-Control', 'no-store').json({ message: 'Not found' })

@@ -58,10 +58,14 @@ const boolean = z.union(
   { error: 'must be true or false' },
 )
 
-const NAMED_COLOURS: Record<string, string> = { black: '000000', white: 'ffffff' }
+/** A Map, not an object: a name such as `__proto__` or `constructor` must find nothing. */
+const NAMED_COLOURS = new Map([
+  ['black', '000000'],
+  ['white', 'ffffff'],
+])
 
 function parseHex(value: string): Rgba | null {
-  const named = NAMED_COLOURS[value.toLowerCase()]
+  const named = NAMED_COLOURS.get(value.toLowerCase())
   const hex = (named ?? value.replace(/^#/, '')).toLowerCase()
   if (!/^([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/.test(hex)) return null
   const full = hex.length <= 4 ? [...hex].map((c) => c + c).join('') : hex

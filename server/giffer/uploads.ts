@@ -177,7 +177,8 @@ export class LocalUploadStore implements UploadStore {
    * in the key. Resolves with the key once the file is written and its first bytes are an image.
    */
   private readForm(req: Request, parser: busboy.Busboy, tmpFile: string): Promise<string> {
-    const fields: Record<string, string> = {}
+    // No prototype: a field named `__proto__` is just a field.
+    const fields: Record<string, string> = Object.create(null)
     return new Promise<string>((resolve, reject) => {
       let settled = false
       let fileDone: Promise<string> | null = null

@@ -16,7 +16,8 @@ import { serializePageState } from '../../shared/router-state.js'
 import type { DocumentAssets } from '../../shared/site.js'
 import type { ClientAssets } from './manifest.js'
 import { setPageHeaders, type PageCache } from './page-cache.js'
-import { errorBody } from '../errors.js'
+import { errorBody, HttpError } from '../errors.js'
+import { isDecodablePath } from '../../shared/canonical.js'
 
 /** How long a render may stream before it is cut off. */
 const RENDER_TIMEOUT_MS = 10_000
@@ -125,6 +126,7 @@ export function createPageHandler({ loaderFor, actionFor, client, cache, origin,
   }
 
   return async function handlePage(req: ExpressRequest, res: ExpressResponse) {
+    if (!isDecodablePath(req.path)) throw new HttpError(400, 'invalid_path', 'The path is not valid percent-encoding.', 'path')
     // Pages are read; a few take a form (POST). This is the last handler, so other methods end here.
     if (req.method !== 'GET' && req.method !== 'HEAD' && !(req.method === 'POST' && acceptsPost(req.path))) {
       res.status(405).set('Allow', acceptsPost(req.path) ? 'GET, HEAD, POST' : 'GET, HEAD').type('text/plain').send('Method not allowed')

@@ -62,6 +62,31 @@ function hostOf(referrer: string | undefined): string | null {
   }
 }
 
+/** The parameters of an entry URL that say where a visit came from; nothing else is kept. */
+const CAMPAIGN_PARAMETER = /^(utm_[a-z]+|ref|gclid|yclid)$/
+
+/**
+ * The entry point as it is remembered: the path and the campaign parameters only. A landing URL
+ * may carry a secret (a password-reset token, a `next` address): none of that is ever stored.
+ */
+export function entryPoint(url: URL): string {
+  const kept = new URLSearchParams()
+  for (const [name, value] of url.searchParams) if (CAMPAIGN_PARAMETER.test(name)) kept.append(name, value)
+  const query = kept.toString()
+  return clip(url.pathname + (query ? `?${query}` : ''))
+}
+
+/** A referrer as it is remembered: its origin and path, never its query or fragment. */
+export function referrerPoint(referrer: string | undefined): string {
+  if (!referrer) return ''
+  try {
+    const url = new URL(referrer)
+    return url.protocol === 'http:' || url.protocol === 'https:' ? clip(url.origin + url.pathname) : ''
+  } catch {
+    return ''
+  }
+}
+
 export interface PageView {
   url: URL
   referrer: string | undefined
@@ -79,7 +104,7 @@ export interface PageView {
  */
 export function recordPageView({ url, referrer, siteHost, now, traffic, session, random }: PageView): { traffic: TrafficState; session: SessionState } {
   const landing = classifyLanding(url, referrer, siteHost)
-  const visit: Visit = { entry: clip(url.pathname + url.search), referrer: clip(referrer), at: now.toISOString() }
+  const visit: Visit = { entry: entryPoint(url), referrer: referrerPoint(referrer), at: now.toISOString() }
   if (!traffic) {
     const promo = PROMO_CODE_RANGE.min + Math.floor(random() * (PROMO_CODE_RANGE.max - PROMO_CODE_RANGE.min + 1))
     return { traffic: { first: landing, firstVisit: visit, current: landing, currentVisit: visit, visits: 1, promo }, session: { pages: 1 } }

@@ -21,7 +21,7 @@ async function rawGet(handler: ReturnType<typeof testApp>, path: string, acceptE
     })
     const chunks: Buffer[] = []
     for await (const chunk of response) chunks.push(chunk as Buffer)
-    return { headers: response.headers, body: Buffer.concat(chunks) }
+    return { status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }
   } finally {
     server.close()
   }
@@ -41,12 +41,15 @@ describe('canonical URLs', () => {
     expect((await request(app).get('/shopify-apps/').expect(301)).headers.location).toBe('/shopify-apps')
   })
 
-  it('never redirects to another host', async () => {
-    for (const path of ['//evil.example/', '//evil.example', '///evil.example/x', '/\\evil.example']) {
-      const response = await request(app).get(path)
-      const location = response.headers.location as string | undefined
-      if (location) expect(location, path).toMatch(/^\/(?![/\\])/)
+  it('never redirects to another host, whatever mix of slashes and backslashes the raw path has', async () => {
+    for (const path of ['//evil.example/', '//evil.example', '///evil.example/x', '/\\evil.example', '/\\evil.example/pricing', '/\\/evil.example/', '/pricing\\']) {
+      // Sent exactly as written: a client library would turn the backslashes into slashes first.
+      const { status, headers } = await rawGet(app, path, 'identity')
+      const location = headers.location
+      if (location) expect(location, path).toMatch(/^\/(?![/\\])[^\\]*$/)
+      expect(status, path).toBeLessThan(500)
     }
+    expect((await rawGet(app, '/\\evil.example/pricing', 'identity')).headers.location).toBe('/evil.example/pricing/')
   })
 })
 

@@ -34,4 +34,17 @@ describe('request log', () => {
     expect(loggableUrl('/x/?a=1&token=secret&b=2#f')).toBe('/x/?a=1&token=[redacted]&b=2#f')
     expect(loggableUrl('/pricing/?currency=USD')).toBe('/pricing/?currency=USD')
   })
+
+  it('logs a client’s mistake as its request line only, never at error level or with a stack', async () => {
+    const { app, lines } = siteWithLog()
+    await request(app).get('/app/clone/%ff').expect(400)
+    await request(app).get('/app/static/nope.js').expect(404)
+    await request(app).get('/giffer/text/preview?text=Hi&font=roboto&color=__proto__').expect(400)
+    await request(app).post('/app/api/v1/users/login?dual=1').set('Origin', 'https://site.example').set('Content-Type', 'application/json').set('Content-Encoding', 'br').send('{"a":1}').expect(400)
+    await request(app).get('/blog/%ff/').expect(400)
+    const entries = lines.map((line) => JSON.parse(line) as { level: number; msg: string; err?: unknown; res?: { statusCode: number } })
+    expect(entries.filter((entry) => entry.level >= 50)).toEqual([])
+    expect(entries.filter((entry) => entry.err)).toEqual([])
+    expect(entries.filter((entry) => entry.msg === 'request completed').map((entry) => entry.res?.statusCode)).toEqual([400, 404, 400, 400, 400])
+  })
 })

@@ -1,6 +1,6 @@
 import request from 'supertest'
 import { describe, expect, it, vi } from 'vitest'
-import { testApp } from './app.js'
+import { testApp, testSite } from './app.js'
 
 function cookiesOf(response: request.Response): Record<string, { value: string; attributes: string }> {
   const header = (response.headers['set-cookie'] as unknown as string[] | undefined) ?? []
@@ -54,6 +54,37 @@ describe('traffic cookies', () => {
       const response = await request(app).get(path)
       expect(cookiesOf(response).pl_traffic, path).toBeUndefined()
     }
+  })
+})
+
+describe('entry points kept in the traffic cookie', () => {
+  const TOKEN = 'Zzbs6Qr0R9B2rI_fIdxjkbZohM2eGCsEcCW3Yhky5IQ'
+
+  it('keeps the path and the campaign parameters of a landing, never a token, next or anything else', async () => {
+    const app = testApp({}, { trackReferral: null })
+    const response = await request(app)
+      .get(`/reset/new/?token=${TOKEN}&utm_source=mail&utm_campaign=reset&next=%2Fpricing%2F&email=a%40b.c&ref=partner_1`)
+      .set('Referer', 'https://mail.example/inbox?secret=1#x')
+      .expect(200)
+    const traffic = JSON.parse(cookiesOf(response).pl_traffic!.value)
+    expect(traffic.firstVisit).toMatchObject({ entry: '/reset/new/?utm_source=mail&utm_campaign=reset&ref=partner_1', referrer: 'https://mail.example/inbox' })
+    expect(JSON.stringify(cookiesOf(response))).not.toContain(TOKEN)
+  })
+
+  it('leaves no reset token in any cookie or in the account a sign-up then creates', async () => {
+    const site = testSite({}, { trackReferral: null })
+    const landing = await request(site.app).get(`/reset/new/?token=${TOKEN}`).expect(200)
+    const cookies = cookiesOf(landing)
+    expect(JSON.stringify(cookies)).not.toContain(TOKEN)
+    // The sign-up form sends the traffic cookies along as they are (see trackingPayload).
+    await request(site.app)
+      .post('/app/api/v1/users/register')
+      .set('Origin', 'https://site.example')
+      .send({ email: 'token-check@example.com', password: 'correct horse battery staple', tracking: { context: { page: '/start/' }, cookies: { pl_traffic: cookies.pl_traffic!.value, pl_session: cookies.pl_session!.value } } })
+      .expect(201)
+    const row = site.dashboard!.context.db.prepare('SELECT tracking FROM users').get() as { tracking: string }
+    expect(row.tracking).toContain('/reset/new/')
+    expect(row.tracking).not.toContain(TOKEN)
   })
 })
 

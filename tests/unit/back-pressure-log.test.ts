@@ -44,4 +44,13 @@ describe('load-shedding log', () => {
     expect(lines[3]).toMatchObject({ code: 'busy', msg: 'shedding load: answered with Retry-After' })
     expect(vi.getTimerCount()).toBe(1)
   })
+
+  it('calls a 429 a rate limit, not load shedding', () => {
+    const { lines, logger } = capture()
+    const log = new BackPressureLog(logger, 10_000)
+    log.note(429, 'rate_limited', '/app/api/v1/users/login')
+    log.note(429, 'rate_limited', '/app/api/v1/users/login')
+    vi.advanceTimersByTime(10_000)
+    expect(lines.map((line) => line.msg)).toEqual(['rate limited: answered with Retry-After', 'rate limited: more answers with Retry-After'])
+  })
 })

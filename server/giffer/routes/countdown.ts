@@ -15,7 +15,8 @@ const EXPIRED_TIMER_MAX_AGE = 3600
 
 /** The query parameters, each given once: what the signature covers. */
 function singleParams(query: Record<string, unknown>): Record<string, string> {
-  const params: Record<string, string> = {}
+  // No prototype: a parameter named `__proto__` is just a parameter.
+  const params: Record<string, string> = Object.create(null)
   for (const [name, value] of Object.entries(query)) {
     if (typeof value !== 'string') throw badRequest(name, 'must be given once')
     params[name] = value
