@@ -36,7 +36,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
-      PUBLIC_URL: `http://localhost:${PORT}`,
+      // No PUBLIC_URL: the site must work at the address it listens on, whatever the port.
       DATA_DIR,
       // The reset tests read the mail the local dashboard kept.
       DASHBOARD_OUTBOX: 'true',

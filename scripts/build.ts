@@ -8,6 +8,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
 import * as esbuild from 'esbuild'
+import { DASHBOARD_STATIC_BUILD, DASHBOARD_STATIC_FILES, DASHBOARD_STATIC_MANIFEST, DASHBOARD_STATIC_SOURCES } from '../server/dashboard/static-files.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const dist = path.join(root, 'dist')
@@ -97,6 +98,30 @@ async function buildClient() {
   return { manifest }
 }
 
+/**
+ * The local dashboard's own scripts and stylesheets (plain files, not modules): minified under
+ * hashed names, listed by source name in dist/dashboard-assets.json, which the dashboard reads.
+ */
+async function buildDashboardStatic() {
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: DASHBOARD_STATIC_FILES.map((name) => path.join(DASHBOARD_STATIC_SOURCES, name)),
+    bundle: false,
+    minify: true,
+    target: ['es2020', 'chrome111', 'firefox111', 'safari16'],
+    legalComments: 'none',
+    outdir: DASHBOARD_STATIC_BUILD,
+    entryNames: '[name]-[hash]',
+    metafile: true,
+    logLevel: 'warning',
+  })
+  const names: Record<string, string> = {}
+  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+    if (output.entryPoint) names[path.basename(output.entryPoint)] = path.basename(file)
+  }
+  fs.writeFileSync(DASHBOARD_STATIC_MANIFEST, JSON.stringify(names, null, 2))
+}
+
 async function buildServer() {
   const entries = {
     main: 'server/main.ts',
@@ -122,7 +147,7 @@ async function buildServer() {
 
 fs.mkdirSync(dist, { recursive: true })
 execFileSync('npm', ['run', '--silent', 'build:fonts'], { cwd: root, stdio: 'inherit' })
-const [{ manifest }] = await Promise.all([buildClient(), buildServer()])
+const [{ manifest }] = await Promise.all([buildClient(), buildServer(), buildDashboardStatic()])
 
 // What a first visit to each kind of page downloads in JavaScript, compressed as it is served.
 const gzipKb = (url: string) => zlib.gzipSync(fs.readFileSync(path.join(assetsDir, url.slice(PUBLIC_PREFIX.length)))).length / 1024

@@ -1,6 +1,4 @@
 import path from 'node:path'
-import zlib from 'node:zlib'
-import compression from 'compression'
 import express, { type RequestHandler } from 'express'
 import helmet from 'helmet'
 import type { Logger } from 'pino'
@@ -34,6 +32,7 @@ import { createServerLoaders } from './ssr/loaders.js'
 import { loadClientAssets } from './ssr/manifest.js'
 import { PageCache, serveCachedPages } from './ssr/page-cache.js'
 import { dashboardReferralTracker, trafficCookies, type TrackingOptions } from './tracking/middleware.js'
+import { compressResponses, IMMUTABLE } from './http-cache.js'
 
 export interface AppOverrides {
   logger?: Logger
@@ -46,8 +45,6 @@ export interface AppOverrides {
   dashboard?: Partial<Pick<DashboardOptions, 'databaseFile' | 'scryptCost' | 'limits' | 'now'>>
 }
 
-/** Hashed client files never change under a name, so browsers may keep them for a year. */
-const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 function securityHeaders(config: Config, inlineStyleSource?: string): RequestHandler {
   const https = config.publicOrigin.startsWith('https:')
@@ -157,7 +154,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     }),
   )
   app.use(serveCachedPages(cache))
-  app.use(compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } } }))
+  app.use(compressResponses())
 
   app.use(
     '/assets',

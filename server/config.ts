@@ -11,7 +11,8 @@ import { projectRoot } from './project-root.js'
  */
 const envSchema = gifferEnvSchema.extend(processEnvSchema.shape).extend(dashboardEnvSchema.shape).extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  /** Unset: the address this process listens on, `http://localhost:$PORT`. */
+  PUBLIC_URL: z.url().optional(),
   DASHBOARD_URL: z.url().optional(),
   GIFFER_URL: z.url().optional(),
   APP_URL: z.url().optional(),
@@ -21,7 +22,8 @@ const envSchema = gifferEnvSchema.extend(processEnvSchema.shape).extend(dashboar
 
 export type Env = z.infer<typeof envSchema>
 
-export interface Config extends Env {
+export interface Config extends Omit<Env, 'PUBLIC_URL'> {
+  PUBLIC_URL: string
   /** Absolute path of the project root, where data/, public/ and dist/ live. */
   rootDir: string
   dataDir: string
@@ -34,10 +36,14 @@ export { ConfigError } from './env.js'
 /** Parses the environment once; a bad variable throws a ConfigError naming it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = projectRoot): Config {
   const values = parseEnv(envSchema, env)
+  // Every absolute URL the site makes (canonical links, email images, live timers) must reach this
+  // process when nothing else is configured, whatever port it was given.
+  const publicUrl = values.PUBLIC_URL ?? `http://localhost:${values.PORT}`
   return {
     ...values,
+    PUBLIC_URL: publicUrl,
     rootDir,
     dataDir: path.resolve(rootDir, values.DATA_DIR),
-    publicOrigin: new URL(values.PUBLIC_URL).origin,
+    publicOrigin: new URL(publicUrl).origin,
   }
 }

@@ -1,4 +1,5 @@
 /** The dashboard's few HTML pages: escaped templates, one stylesheet, no inline script. */
+import { dashboardStaticFiles } from './static-files.js'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
@@ -28,5 +29,5 @@ export function html(strings: TemplateStringsArray, ...parts: Part[]): SafeHtml 
 }
 
 export function page(title: string, body: SafeHtml, head: SafeHtml = html``): string {
-  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${title} · Poplift</title><link rel="stylesheet" href="/app/static/app.css">${head}</head><body>${body}</body></html>`}`
+  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${title} · Poplift</title><link rel="stylesheet" href="${dashboardStaticFiles().url('app.css')}">${head}</head><body>${body}</body></html>`}`
 }

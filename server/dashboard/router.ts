@@ -8,10 +8,10 @@
  *   app.use('/app', dashboard.router)
  *   await dashboard.close()                      // on shutdown: pending mail, then the database
  */
-import path from 'node:path'
 import express from 'express'
 import { HttpError } from '../errors.js'
-import { projectRoot } from '../project-root.js'
+import { compressResponses } from '../http-cache.js'
+import { dashboardStaticFiles } from './static-files.js'
 import { createDashboardContext, type DashboardContext, type DashboardOptions } from './context.js'
 import { sameOriginOnly } from './csrf.js'
 import { dashboardErrorHandler } from './errors.js'
@@ -37,7 +37,9 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const context = createDashboardContext(options)
   const router = express.Router()
 
-  router.use('/static', express.static(path.join(projectRoot, 'server', 'dashboard', 'static'), { index: false, fallthrough: false, maxAge: '1h' }))
+  // Compressed here, not by the site around it: the dashboard also runs on its own.
+  router.use(compressResponses())
+  router.use('/static', dashboardStaticFiles().router)
   router.use(sameOriginOnly(context.siteOrigin, context.allowedOrigins))
   router.use(express.json({ limit: BODY_LIMIT }), express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 20 }))
   // A body the parsers above did not read (multipart, plain text…) would pass as an empty one.

@@ -14,8 +14,8 @@ import express, { type Request, type Response } from 'express'
 import sharp from 'sharp'
 import { THUMBNAIL_WIDTHS, type ThumbnailKind } from '../../shared/gallery/thumbnail-sizes.js'
 import { errorBody } from '../errors.js'
+import { IMMUTABLE } from '../http-cache.js'
 
-const IMMUTABLE = 'public, max-age=31536000, immutable'
 /** A URL without the current revision may be an old link: cached briefly, never forever. */
 const REVISIONLESS = 'public, max-age=3600'
 const FORMATS = { webp: 'image/webp', avif: 'image/avif' } as const

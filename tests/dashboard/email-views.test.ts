@@ -35,6 +35,15 @@ describe('GET /app/api/v2/emailmessages/{hid}/view', () => {
     expect(response.text).not.toContain('{{assets}}')
   })
 
+  it('points the images at the port the site listens on when no PUBLIC_URL is set', async () => {
+    const onOtherPort = dashboardSite({ PORT: '4100', PUBLIC_URL: '' }).app
+    const response = await request(onOtherPort).get(`/app/api/v2/emailmessages/${withImages!.id}/view`).expect(200)
+    const sources = parse(response.text).querySelectorAll('img').map((image) => image.getAttribute('src')!)
+    for (const source of sources) expect(source).toMatch(/^http:\/\/localhost:4100\/email-assets\//)
+    const page = await request(onOtherPort).get('/pricing/').expect(200)
+    expect(parse(page.text).querySelector('link[rel=canonical]')!.getAttribute('href')).toBe('http://localhost:4100/pricing/')
+  })
+
   it('gives the plain-text part with format=text', async () => {
     const response = await request(app).get(`/app/api/v2/emailmessages/${sample.id}/view?format=text`).expect(200)
     expect(response.headers['content-type']).toBe('text/plain; charset=utf-8')

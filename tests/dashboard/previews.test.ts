@@ -26,7 +26,8 @@ describe('GET /app/preview/{hid}', () => {
     expect(widget.querySelector('[data-plw-success]')!.hasAttribute('hidden')).toBe(true)
     expect(widget.querySelector('[data-plw-code]')!.text).toBe('HELLO10')
     expect(widget.querySelector('[data-plw-close]')!.getAttribute('aria-label')).toBe('Close')
-    expect(root.querySelector('script')!.getAttribute('src')).toBe('/app/static/widget-preview.js')
+    // Hashed and minified once built; the source as it is before a build.
+    expect(root.querySelector('script')!.getAttribute('src')).toMatch(/^\/app\/static\/widget-preview(-[A-Z0-9]{8})?\.js$/)
     expect(root.querySelector('.shop-header')).not.toBeNull()
     expect(root.querySelector('meta[name=robots]')!.getAttribute('content')).toBe('noindex')
   })
@@ -85,11 +86,20 @@ describe('GET /app/preview/{hid}', () => {
     expect(bad.text).toContain('theme: must be light or dark.')
   })
 
-  it('serves its script and stylesheet', async () => {
-    const script = await request(app).get('/app/static/widget-preview.js').expect(200)
+  it('serves its script and stylesheet, compressed when asked, immutable once built', async () => {
+    const page = parse((await request(app).get('/app/preview/wt8mybhg').expect(200)).text)
+    const scriptUrl = page.querySelector('script')!.getAttribute('src')!
+    const styleUrl = page.querySelector('link[rel=stylesheet]')!.getAttribute('href')!
+    const script = await request(app).get(scriptUrl).expect(200)
     expect(script.headers['content-type']).toMatch(/javascript/)
-    expect(script.text).toContain("data.type !== 'navigate'")
-    await request(app).get('/app/static/preview.css').expect(200)
+    expect(script.text).toMatch(/\.type\s*!==\s*["']navigate["']/)
+    await request(app).get(styleUrl).expect(200)
+    for (const url of [scriptUrl, styleUrl, '/app/preview/wt8mybhg']) {
+      const compressed = await request(app).get(url).set('Accept-Encoding', 'br, gzip')
+      expect(compressed.headers['content-encoding'], url).toMatch(/^(br|gzip)$/)
+      expect(compressed.headers['vary'], url).toMatch(/Accept-Encoding/i)
+    }
+    if (/-[A-Z0-9]{8}\.js$/.test(scriptUrl)) expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable')
   })
 })
 

@@ -187,7 +187,7 @@ describe('social sign-in stand-in', () => {
       targetOrigin: SITE,
     })
     expect(sessionCookieOf(response)).toMatch(/pl_auth=/)
-    expect(response.text).toContain('/app/static/social-complete.js')
+    expect(response.text).toMatch(/\/app\/static\/social-complete(-[A-Z0-9]{8})?\.js/)
   })
 
   it('never opens an existing account to a visitor who only types its email', async () => {

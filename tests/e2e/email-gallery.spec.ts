@@ -38,8 +38,14 @@ test.describe('email gallery', () => {
     await expect(dialog(page).locator('.preview-pager span')).toHaveText(`1 / ${inWelcome.length}`)
     const frame = dialog(page).locator('iframe').first()
     await expect(frame).toHaveAttribute('src', `/app/api/v2/emailmessages/${first.id}/view`)
-    // The email itself is drawn in the frame.
+    // The email itself is drawn in the frame, every picture of it loaded: the browser tests' site
+    // has no PUBLIC_URL, so this also holds the default public address to the port it listens on.
     await expect(page.frameLocator('.preview-frame').first().locator('body')).not.toBeEmpty()
+    const pictures = page.frameLocator('.preview-frame').first().locator('img')
+    expect(await pictures.count()).toBeGreaterThan(0)
+    await expect
+      .poll(() => pictures.evaluateAll((images) => images.filter((image) => !(image as HTMLImageElement).complete || (image as HTMLImageElement).naturalWidth === 0).length))
+      .toBe(0)
 
     await dialog(page).getByRole('button', { name: 'Dark', exact: true }).click()
     await expect(page).toHaveURL(`/e/${first.id}?view=dark`)

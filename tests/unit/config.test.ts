@@ -10,6 +10,12 @@ describe('loadConfig', () => {
     expect(config.DASHBOARD_URL).toBeUndefined()
   })
 
+  it('points its public URL at the port it listens on when PUBLIC_URL is unset', () => {
+    expect(loadConfig({ PORT: '4100' }).publicOrigin).toBe('http://localhost:4100')
+    expect(loadConfig({ PORT: '4100', PUBLIC_URL: '' }).PUBLIC_URL).toBe('http://localhost:4100')
+    expect(loadConfig({ PORT: '4100', PUBLIC_URL: 'https://poplift.example/' }).publicOrigin).toBe('https://poplift.example')
+  })
+
   it('names the bad variable', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError)
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/)

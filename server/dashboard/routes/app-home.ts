@@ -9,6 +9,7 @@ import { emailCatalog } from '../../gallery/email-catalog.js'
 import { widgetCatalog } from '../../gallery/widget-catalog.js'
 import type { DashboardContext } from '../context.js'
 import { html, page } from '../html.js'
+import { dashboardStaticFiles } from '../static-files.js'
 
 /** Template ids are eight lowercase letters or digits. */
 const HID = /^[a-z0-9]{8}$/
@@ -39,7 +40,7 @@ function appHome(context: DashboardContext, user: { id: number; email: string })
       ${section('email', 'Emails', 'No emails yet.', '/e/')}
       <p><a href="/">Back to the site</a></p>
     </main>`,
-    html`<script src="/app/static/app-home.js" defer></script>`,
+    html`<script src="${dashboardStaticFiles().url('app-home.js')}" defer></script>`,
   )
 }
 

@@ -11,6 +11,7 @@ import { widgetCatalog, type CatalogTemplate } from '../../gallery/widget-catalo
 import { renderWidget } from '../../gallery/widget-render.js'
 import type { DashboardContext } from '../context.js'
 import { html, SafeHtml } from '../html.js'
+import { dashboardStaticFiles } from '../static-files.js'
 
 const previewQuery = z.object({ theme: z.enum(['light', 'dark']).optional() })
 
@@ -42,7 +43,7 @@ function shopPage(template: CatalogTemplate, theme: 'light' | 'dark'): { body: s
   const widget = renderWidget(template, { theme })
   const inline = template.layout === 'inline'
   const widgetMarkup = new SafeHtml(widget.html)
-  const body = html`<!doctype html><html lang="en" data-theme="${widget.theme}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${template.name} · live preview · Poplift</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/app/static/preview.css"><style>${new SafeHtml(widget.css)}</style><script src="/app/static/widget-preview.js" defer></script></head><body class="${inline ? 'preview-inline' : 'preview'}">
+  const body = html`<!doctype html><html lang="en" data-theme="${widget.theme}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${template.name} · live preview · Poplift</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="${dashboardStaticFiles().url('preview.css')}"><style>${new SafeHtml(widget.css)}</style><script src="${dashboardStaticFiles().url('widget-preview.js')}" defer></script></head><body class="${inline ? 'preview-inline' : 'preview'}">
 <div class="shop" aria-hidden="true" inert>
 <header class="shop-header"><span class="shop-logo">Fern<span>&amp;</span>Field</span><nav class="shop-nav"><span>New in</span><span>Living</span><span>Kitchen</span><span>Gifts</span><span>Journal</span></nav><span class="shop-cart">2</span></header>
 <section class="shop-hero"><div><h1>Slow living, well made</h1><p>Handmade homeware from small studios. Free returns for 60 days, and every order ships in plastic-free packaging.</p><span class="shop-cta">Shop the collection</span></div><div class="shop-visual"></div></section>
@@ -60,7 +61,7 @@ ${inline ? '' : widgetMarkup}
 
 function missingPage(res: Response, status: number, title: string, text: string) {
   const css = ''
-  const body = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title} · Poplift</title><link rel="stylesheet" href="/app/static/preview.css"></head><body><main class="preview-missing"><h1>${title}</h1><p>${text}</p><p><a href="/p/">Browse the widget templates</a></p></main></body></html>`
+  const body = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title} · Poplift</title><link rel="stylesheet" href="${dashboardStaticFiles().url('preview.css')}"></head><body><main class="preview-missing"><h1>${title}</h1><p>${text}</p><p><a href="/p/">Browse the widget templates</a></p></main></body></html>`
   res
     .status(status)
     .set({ 'Content-Security-Policy': contentSecurityPolicy(css), 'X-Frame-Options': 'SAMEORIGIN', 'Cache-Control': 'no-store' })

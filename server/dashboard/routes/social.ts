@@ -9,6 +9,7 @@ import { MESSAGES } from '../accounts.js'
 import type { DashboardContext } from '../context.js'
 import { FieldErrors } from '../errors.js'
 import { html, page, SafeHtml } from '../html.js'
+import { dashboardStaticFiles } from '../static-files.js'
 
 const PROVIDER = 'google-oauth2'
 const MODES = new Set(['signup-popup', 'signin-popup'])
@@ -93,7 +94,7 @@ export function socialRoutes(router: Router, context: DashboardContext): void {
           'Signed in',
           html`<main class="card"><h1>You are signed in</h1><p>This window closes by itself. If it stays open, close it and go back to the site.</p></main>
             <script type="application/json" id="social-result">${new SafeHtml(data)}</script>`,
-          html`<script src="/app/static/social-complete.js" defer></script>`,
+          html`<script src="${dashboardStaticFiles().url('social-complete.js')}" defer></script>`,
         ),
       )
   })

@@ -8,7 +8,8 @@ import { parseRequest } from '../../validation.js'
 import { renderImage, type GifferContext } from '../context.js'
 import { liveBucket, liveTimerJob, liveTimerQuery, parseDeadline, verifyLiveParams } from '../live-timer.js'
 import { countdownSchema, liveStyleSchema, liveUrlSchema } from '../schemas.js'
-import { IMMUTABLE, postJson, sendImage, type Handler } from './http.js'
+import { postJson, sendImage, type Handler } from './http.js'
+import { IMMUTABLE } from '../../http-cache.js'
 
 /** How long browsers and the render cache keep a timer whose deadline has passed. */
 const EXPIRED_TIMER_MAX_AGE = 3600

@@ -4,9 +4,6 @@ import { HttpError } from '../../errors.js'
 import type { CachedRender } from '../cache.js'
 import { JSON_BODY_LIMIT } from '../limits.js'
 
-/** The same request always gives the same bytes. */
-export const IMMUTABLE = 'public, max-age=31536000, immutable'
-
 /** Express 5 hands async errors to the error handler; this only narrows the type. */
 export type Handler = (req: Request, res: Response) => Promise<void>
 

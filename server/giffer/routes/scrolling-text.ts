@@ -3,7 +3,8 @@ import type { Router } from 'express'
 import { parseRequest } from '../../validation.js'
 import { renderImage, type GifferContext } from '../context.js'
 import { scrollingTextSchema } from '../schemas.js'
-import { IMMUTABLE, postJson, sendImage } from './http.js'
+import { postJson, sendImage } from './http.js'
+import { IMMUTABLE } from '../../http-cache.js'
 
 export function scrollingTextRoutes(router: Router, context: GifferContext): void {
   postJson(router, '/scrollingtext/create', async (req, res) => {

@@ -6,7 +6,8 @@ import { renderImage, type GifferContext } from '../context.js'
 import type { SlideshowMode } from '../jobs.js'
 import { slideshowSchema } from '../schemas.js'
 import { uploadKeyFromUrl } from '../uploads.js'
-import { IMMUTABLE, postJson, sendImage, type Handler } from './http.js'
+import { postJson, sendImage, type Handler } from './http.js'
+import { IMMUTABLE } from '../../http-cache.js'
 
 /** The uploads behind the URLs: only this service's own upload URLs, of images that exist. */
 async function readUploads(context: GifferContext, urls: string[]): Promise<{ keys: string[]; images: Uint8Array[] }> {

@@ -3,7 +3,8 @@ import type { Router } from 'express'
 import { parseRequest } from '../../validation.js'
 import { renderImage, type GifferContext } from '../context.js'
 import { textPreviewSchema } from '../schemas.js'
-import { IMMUTABLE, sendImage } from './http.js'
+import { sendImage } from './http.js'
+import { IMMUTABLE } from '../../http-cache.js'
 
 export function textPreviewRoutes(router: Router, context: GifferContext): void {
   router.get('/text/preview', async (req, res) => {

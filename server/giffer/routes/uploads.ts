@@ -6,7 +6,8 @@ import type { Router } from 'express'
 import { HttpError, badRequest } from '../../errors.js'
 import type { GifferContext } from '../context.js'
 import { UPLOAD_KEY } from '../uploads.js'
-import { IMMUTABLE, postJson } from './http.js'
+import { postJson } from './http.js'
+import { IMMUTABLE } from '../../http-cache.js'
 
 export function uploadRoutes(router: Router, context: GifferContext): void {
   const { store, local, base } = context
