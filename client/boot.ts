@@ -1,4 +1,5 @@
 import { ASSETS_ELEMENT_ID } from '../shared/site.js'
+import { reportVisit } from '../shared/tracking.js'
 
 /**
  * The one script a page loads. It waits until the server's HTML has painted, then fetches the
@@ -17,6 +18,8 @@ const start = () => {
   if (started) return
   started = true
   loadApp()
+  // The page view sets the traffic cookies: pages themselves carry none, so caches can keep them.
+  reportVisit({ url: window.location.pathname + window.location.search, referrer: document.referrer })
 }
 // After the next frame has been drawn; a hidden tab draws no frames, so a timer backs it up.
 requestAnimationFrame(() => setTimeout(start, 0))

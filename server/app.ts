@@ -31,7 +31,7 @@ import { createPageHandler } from './ssr/handler.js'
 import { createServerLoaders } from './ssr/loaders.js'
 import { loadClientAssets } from './ssr/manifest.js'
 import { PageCache, serveCachedPages } from './ssr/page-cache.js'
-import { dashboardReferralTracker, trafficCookies, type TrackingOptions } from './tracking/middleware.js'
+import { dashboardReferralTracker, visitTracking, type TrackingOptions } from './tracking/middleware.js'
 import { compressResponses, IMMUTABLE } from './http-cache.js'
 
 export interface AppOverrides {
@@ -96,7 +96,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   if (!client && config.NODE_ENV === 'production') {
     logger.warn('dist/manifest.json is missing: pages are served without scripts and styles. Run `npm run build`.')
   }
-  const cache = new PageCache(config.PAGE_CACHE_ENTRIES)
+  const cache = new PageCache(config.PAGE_CACHE_ENTRIES, { maxAge: config.PAGE_SHARED_MAX_AGE, staleWhileRevalidate: config.PAGE_STALE_WHILE_REVALIDATE })
 
   const app = express()
   app.disable('x-powered-by')
@@ -140,9 +140,8 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     app.use('/app', dashboard.router)
   }
   const localDashboard = dashboard?.context
-  app.use(canonicalRedirect)
   app.use(
-    trafficCookies({
+    visitTracking({
       origin: config.publicOrigin,
       trackReferral:
         overrides.trackReferral ??
@@ -153,6 +152,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
       now: overrides.now,
     }),
   )
+  app.use(canonicalRedirect)
   app.use(serveCachedPages(cache))
   app.use(compressResponses())
 

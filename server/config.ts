@@ -18,6 +18,10 @@ const envSchema = gifferEnvSchema.extend(processEnvSchema.shape).extend(dashboar
   APP_URL: z.url().optional(),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000).default(500),
+  /** Seconds a shared cache (CDN) may keep a page fresh (`s-maxage`); 0 keeps pages out of shared caches. */
+  PAGE_SHARED_MAX_AGE: z.coerce.number().int().min(0).max(31_536_000).default(300),
+  /** Seconds after that a shared cache may still answer once while it fetches a new copy. */
+  PAGE_STALE_WHILE_REVALIDATE: z.coerce.number().int().min(0).max(31_536_000).default(86_400),
 }).superRefine(requireAiModel)
 
 export type Env = z.infer<typeof envSchema>

@@ -15,7 +15,7 @@ import { createRoutes, type ActionFor, type LoaderFor } from '../../shared/route
 import { serializePageState } from '../../shared/router-state.js'
 import type { DocumentAssets } from '../../shared/site.js'
 import type { ClientAssets } from './manifest.js'
-import { setPageHeaders, type PageCache } from './page-cache.js'
+import { PERSONAL, setPageHeaders, type PageCache } from './page-cache.js'
 import { errorBody, HttpError } from '../errors.js'
 import { isDecodablePath } from '../../shared/canonical.js'
 
@@ -112,7 +112,7 @@ export function createPageHandler({ loaderFor, actionFor, client, cache, origin,
     url.searchParams.delete('_data')
     try {
       const result = await staticHandler.queryRoute(new Request(url, { signal }), { routeId })
-      res.set('Cache-Control', 'no-cache').json(result ?? null)
+      res.set('Cache-Control', cache.cacheControl).json(result ?? null)
     } catch (thrown) {
       // The client went away: React Router throws the abort; there is nobody to answer.
       if (signal.aborted) return
@@ -170,7 +170,7 @@ export function createPageHandler({ loaderFor, actionFor, client, cache, origin,
     // A HEAD request learns the status and headers; there is no body to render.
     if (req.method === 'HEAD') {
       res.status(context.statusCode)
-      setPageHeaders(res)
+      setPageHeaders(res, isPrivate(context) ? PERSONAL : cache.cacheControl)
       res.setHeader('Server-Timing', serverTiming(loaded - started))
       res.end()
       return
@@ -196,8 +196,7 @@ export function createPageHandler({ loaderFor, actionFor, client, cache, origin,
         // whole page: people and crawlers alike get it in one piece.
         onShellReady() {
           res.status(context.statusCode)
-          setPageHeaders(res)
-          if (personal) res.setHeader('Cache-Control', 'no-store')
+          setPageHeaders(res, personal ? PERSONAL : cache.cacheControl)
           for (const [name, value] of context.actionHeaders ? Object.values(context.actionHeaders).flatMap((headers) => [...headers]) : []) {
             if (name.toLowerCase() === 'retry-after') res.setHeader('Retry-After', value)
           }

@@ -41,12 +41,37 @@ const sizeOf = (page: CachedPage) => page.identity.length + (page.encoded.br?.le
  * A compressed form is made the first time a repeat visit asks for it, in libuv's thread pool,
  * and kept: pages seen once (filter URLs, crawlers) are never compressed for the cache at all.
  */
+/** How long shared caches (a CDN, nginx) may keep a page, in seconds. */
+export interface SharedCaching {
+  /** `s-maxage`: fresh for this long; 0 keeps pages out of shared caches. */
+  maxAge: number
+  /** `stale-while-revalidate`: after that, served once more while the cache fetches a new copy. */
+  staleWhileRevalidate: number
+}
+
+export const DEFAULT_SHARED_CACHING: SharedCaching = { maxAge: 300, staleWhileRevalidate: 86_400 }
+
+/**
+ * The Cache-Control of a page that is the same for every visitor. Browsers revalidate on every
+ * visit (max-age=0, a 304 when unchanged), so a deploy shows at once; shared caches keep it.
+ */
+export function pageCacheControl({ maxAge, staleWhileRevalidate }: SharedCaching): string {
+  if (maxAge <= 0) return 'public, max-age=0, must-revalidate'
+  return `public, max-age=0, s-maxage=${maxAge}${staleWhileRevalidate > 0 ? `, stale-while-revalidate=${staleWhileRevalidate}` : ''}`
+}
+
+/** Pages with something of the visitor's own (a reset link's token, a posted form): kept by nobody. */
+export const PERSONAL = 'private, no-store'
+
 export class PageCache {
   private readonly pages: LRUCache<string, CachedPage>
   private readonly compressing = new Map<string, Promise<Buffer>>()
   readonly enabled: boolean
+  /** What every page response that is the same for all visitors tells caches. */
+  readonly cacheControl: string
 
-  constructor(maxEntries: number) {
+  constructor(maxEntries: number, sharedCaching: SharedCaching = DEFAULT_SHARED_CACHING) {
+    this.cacheControl = pageCacheControl(sharedCaching)
     this.pages = new LRUCache<string, CachedPage>({
       max: Math.max(1, maxEntries),
       maxSize: MAX_CACHE_BYTES,
@@ -98,12 +123,13 @@ export class PageCache {
 }
 
 /**
- * Headers of every page response, rendered or cached: HTML, revalidated on each visit (pages
- * carry per-visitor cookies in their headers, so shared caches must not keep them).
+ * Headers of every page response, rendered or cached: HTML that browsers revalidate on each visit
+ * and shared caches may keep. Nothing of a visitor travels with a page (no Set-Cookie): the
+ * traffic cookies come from the page's own report of its view (server/tracking/).
  */
-export function setPageHeaders(res: ServerResponse) {
+export function setPageHeaders(res: ServerResponse, cacheControl: string) {
   res.setHeader('Content-Type', 'text/html; charset=utf-8')
-  res.setHeader('Cache-Control', 'no-cache')
+  res.setHeader('Cache-Control', cacheControl)
 }
 
 /**
@@ -116,7 +142,7 @@ export function serveCachedPages(cache: PageCache): RequestHandler {
     const page = cache.get(req.originalUrl)
     if (!page) return next()
     res.statusCode = page.status
-    setPageHeaders(res)
+    setPageHeaders(res, cache.cacheControl)
     res.setHeader('Vary', 'Accept-Encoding')
     res.setHeader('ETag', page.etag)
     res.setHeader('Server-Timing', 'cache;desc="hit"')

@@ -1,14 +1,15 @@
-import type { Request, RequestHandler, Response } from 'express'
+import express, { type Request, type Response } from 'express'
 import { parse as parseCookies, serialize, type SerializeOptions } from 'cookie'
 import type { Logger } from 'pino'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { isRouterPath } from '../../shared/pages.js'
+import { REFERRAL_COOKIE, SESSION_COOKIE, TRAFFIC_COOKIE, VISIT_BEACON_PATH, VISIT_PIXEL_PATH, VISIT_URL_MAX } from '../../shared/tracking.js'
+import { sameOriginOnly } from '../dashboard/csrf.js'
+import { jsonErrorHandler } from '../errors.js'
+import { parseRequest } from '../validation.js'
 import { sessionStateSchema, trafficStateSchema } from '../schemas/tracking.js'
 import { recordPageView, SESSION_MINUTES, TRAFFIC_COOKIE_DAYS } from './traffic.js'
 
-export const TRAFFIC_COOKIE = 'pl_traffic'
-export const SESSION_COOKIE = 'pl_session'
-export const REFERRAL_COOKIE = 'pl_ref'
 /** A referral is remembered for 60 days. */
 export const REFERRAL_COOKIE_DAYS = 60
 /** The partner tracking call gives up after this long; a page never waits for it. */
@@ -16,6 +17,9 @@ const REFERRAL_CALL_TIMEOUT_MS = 3000
 const DAY_SECONDS = 86_400
 
 const REFERRAL_CODE = /^[A-Za-z0-9_-]{1,64}$/
+
+/** A transparent 1×1 GIF: the answer to the no-script page-view image. */
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64')
 
 /** A cookie's JSON, or null when it is missing or was tampered into something else. */
 function readJsonCookie<T>(value: string | undefined, schema: z.ZodType<T>): T | null {
@@ -38,30 +42,29 @@ export interface TrackingOptions {
   random?: () => number
 }
 
-/** A page view is a GET of a page this site draws, as a document or as client-navigation data. */
-function isPageView(req: Request): boolean {
-  return (req.method === 'GET' || req.method === 'HEAD') && isRouterPath(req.path)
-}
+const reportSchema = z.object({
+  url: z.string().max(VISIT_URL_MAX).regex(/^\/(?![/\\])/, 'must be a path of this site'),
+  referrer: z.string().max(VISIT_URL_MAX).default(''),
+})
 
 /**
- * Sets the traffic-source cookies on every page view and the referral cookie on a first `?ref=`.
- * Cookies travel only in response headers, so cached page bodies stay the same for everyone.
+ * The page-view reports that set the traffic-source cookies (and the referral cookie on a first
+ * `?ref=`): `POST /track/visit` from the page's script, `GET /track/visit.gif` from its
+ * `<noscript>` image, which names the page in its Referer (the image asks for that). Pages carry
+ * no cookies, so a shared cache may keep them; these answers are never kept.
  */
-export function trafficCookies({ origin, trackReferral, logger, now = () => new Date(), random = Math.random }: TrackingOptions): RequestHandler {
+export function visitTracking({ origin, trackReferral, logger, now = () => new Date(), random = Math.random }: TrackingOptions): express.Router {
   const siteHost = new URL(origin).hostname
   const base: SerializeOptions = { path: '/', sameSite: 'lax', secure: origin.startsWith('https:') }
+  const router = express.Router()
 
-  const append = (res: Response, cookie: string) => res.append('Set-Cookie', cookie)
-
-  return (req, res, next) => {
-    if (!isPageView(req)) return next()
-    const cookies = parseCookies(req.headers.cookie ?? '')
+  /** Sets the cookies of one page view; a path that is no page of the site counts for nothing. */
+  function recordView(req: Request, res: Response, pagePath: string, referrer: string | undefined) {
+    res.set('Cache-Control', 'no-store')
     // The origin is configured, never taken from the request.
-    const url = new URL(origin + req.originalUrl)
-    url.searchParams.delete('_data')
-    // A client-side navigation's data request carries the page as its referrer, not the landing.
-    const referrer = req.query._data === undefined ? req.get('referer') : `${origin}/`
-
+    const url = new URL(origin + pagePath)
+    if (url.origin !== origin || !isRouterPath(url.pathname)) return
+    const cookies = parseCookies(req.headers.cookie ?? '')
     const { traffic, session } = recordPageView({
       url,
       referrer,
@@ -71,19 +74,41 @@ export function trafficCookies({ origin, trackReferral, logger, now = () => new 
       session: readJsonCookie(cookies[SESSION_COOKIE], sessionStateSchema),
       random,
     })
-    append(res, serialize(TRAFFIC_COOKIE, JSON.stringify(traffic), { ...base, maxAge: TRAFFIC_COOKIE_DAYS * DAY_SECONDS }))
-    append(res, serialize(SESSION_COOKIE, JSON.stringify(session), { ...base, maxAge: SESSION_MINUTES * 60 }))
+    res.append('Set-Cookie', serialize(TRAFFIC_COOKIE, JSON.stringify(traffic), { ...base, maxAge: TRAFFIC_COOKIE_DAYS * DAY_SECONDS }))
+    res.append('Set-Cookie', serialize(SESSION_COOKIE, JSON.stringify(session), { ...base, maxAge: SESSION_MINUTES * 60 }))
 
     const ref = url.searchParams.get('ref')
     if (ref !== null && REFERRAL_CODE.test(ref) && !cookies[REFERRAL_COOKIE]) {
       // Readable by the page: sign-up sends the referral along with the other tracking data.
-      append(res, serialize(REFERRAL_COOKIE, ref, { ...base, maxAge: REFERRAL_COOKIE_DAYS * DAY_SECONDS }))
+      res.append('Set-Cookie', serialize(REFERRAL_COOKIE, ref, { ...base, maxAge: REFERRAL_COOKIE_DAYS * DAY_SECONDS }))
       trackReferral?.(ref, AbortSignal.timeout(REFERRAL_CALL_TIMEOUT_MS)).catch((error: unknown) => {
         logger.warn({ err: error, ref }, 'partner tracking call failed')
       })
     }
-    next()
   }
+
+  router.post(
+    VISIT_BEACON_PATH,
+    sameOriginOnly(origin),
+    express.json({ limit: '8kb', type: ['application/json', 'text/plain'] }),
+    (req, res) => {
+      const report = parseRequest(reportSchema, req.body ?? {}, 'body')
+      recordView(req, res, report.url, report.referrer || undefined)
+      res.status(204).end()
+    },
+  )
+
+  router.get(VISIT_PIXEL_PATH, (req, res) => {
+    const page = req.get('referer')
+    const pagePath = page?.startsWith(`${origin}/`) ? page.slice(origin.length) : null
+    // Without scripts the landing's own referrer is out of reach: the visit counts as direct
+    // unless its address carries campaign parameters.
+    if (pagePath !== null && pagePath.length <= VISIT_URL_MAX) recordView(req, res, pagePath, undefined)
+    res.set('Cache-Control', 'no-store').type('gif').send(PIXEL)
+  })
+  router.use(jsonErrorHandler)
+
+  return router
 }
 
 /**

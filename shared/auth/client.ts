@@ -2,6 +2,7 @@
  * What the auth forms do in the browser: call the dashboard API (always same-origin, /app/…),
  * read its answers, remember the user, check the session, send the analytics event.
  */
+import { trackingPayloadOf } from '../tracking.js'
 import { cloneIdOf, NEXT_STORAGE_KEY } from './next.js'
 import { forgetLoginCheck, storage, type AuthUser } from './session.js'
 
@@ -81,27 +82,26 @@ export function rememberUser(user: AuthUser): void {
   forgetLoginCheck()
 }
 
-function readCookie(name: string): string | null {
-  const match = document.cookie.split('; ').find((part) => part.startsWith(`${name}=`))
-  return match ? decodeURIComponent(match.slice(name.length + 1)) : null
+/** The page's cookies by name (those the page may read). */
+function pageCookies(): Record<string, string> {
+  const cookies: Record<string, string> = {}
+  for (const part of document.cookie ? document.cookie.split('; ') : []) {
+    const equals = part.indexOf('=')
+    if (equals > 0) {
+      try {
+        cookies[part.slice(0, equals)] = decodeURIComponent(part.slice(equals + 1))
+      } catch {
+        // A cookie another script wrote badly is skipped.
+      }
+    }
+  }
+  return cookies
 }
 
 /** What sign-up sends along: where the visitor came from, their referral and promo code. */
 export function trackingPayload(next: string | null) {
-  const traffic = readCookie('pl_traffic')
-  let redeem: number | null = null
-  try {
-    redeem = traffic ? ((JSON.parse(traffic) as { promo?: number }).promo ?? null) : null
-  } catch {
-    redeem = null
-  }
   const cloneId = cloneIdOf(next)
-  return {
-    context: { page: window.location.pathname, referrer: document.referrer || null, ...(cloneId ? { clone_id: cloneId } : {}) },
-    referral: readCookie('pl_ref'),
-    redeem,
-    cookies: { pl_traffic: traffic, pl_session: readCookie('pl_session'), pl_ref: readCookie('pl_ref') },
-  }
+  return trackingPayloadOf(pageCookies(), { page: window.location.pathname, referrer: document.referrer || null, ...(cloneId ? { clone_id: cloneId } : {}) })
 }
 
 type DataLayerEvent = Record<string, unknown> & { eventCallback?: () => void; eventTimeout?: number }

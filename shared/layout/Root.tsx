@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef } from 'react'
 import { Outlet, useLocation, useMatches, useNavigationType } from 'react-router'
 import { usePageData } from '../page-data.js'
 import { ASSETS_ELEMENT_ID, HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID } from '../site.js'
+import { reportVisit, VISIT_PIXEL_PATH } from '../tracking.js'
 import { useShell } from './shell.js'
 import { SiteFooter } from './SiteFooter.js'
 import { SiteHeader } from './SiteHeader.js'
@@ -22,6 +23,10 @@ function Document({ children }: { children: React.ReactNode }) {
           Skip to content
         </a>
         {children}
+        {/* Without scripts, this image reports the page view; it names the page in its Referer. */}
+        <noscript>
+          <img src={VISIT_PIXEL_PATH} alt="" width={1} height={1} hidden referrerPolicy="same-origin" />
+        </noscript>
         <script type="application/json" id={ASSETS_ELEMENT_ID} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: JSON.stringify(assets.modules) }} />
         <script
           type="application/json"
@@ -62,9 +67,24 @@ function useScrollOnNavigation() {
   }, [location.key])
 }
 
+/**
+ * Reports each client navigation as a page view, as a full page load would be counted; the
+ * first view is reported by the boot script, before the app has loaded.
+ */
+function useVisitReports() {
+  const location = useLocation()
+  const previous = useRef<string | null>(null)
+  useEffect(() => {
+    const url = location.pathname + location.search
+    if (previous.current !== null && previous.current !== url) reportVisit({ url, referrer: window.location.origin + previous.current })
+    previous.current = url
+  }, [location.pathname, location.search])
+}
+
 export function RootLayout() {
   const root = usePageData('root')
   useScrollOnNavigation()
+  useVisitReports()
   // Pages made to be framed by other pages (the standalone previews) come without the site's chrome.
   const bare = useMatches().some((match) => (match.handle as { bare?: boolean } | undefined)?.bare)
   if (bare) {

@@ -112,7 +112,7 @@ describe('page cache', () => {
     const second = await request(cachedApp).get('/faq/').expect(200)
     expect(second.text).toBe(first.text)
     expect(second.headers.etag).toMatch(/^"[\w-]+"$/)
-    expect(second.headers['cache-control']).toBe('no-cache')
+    expect(second.headers['cache-control']).toBe('public, max-age=0, s-maxage=300, stale-while-revalidate=86400')
     expect(second.headers['content-security-policy']).toBeTruthy()
     expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id'])
     await request(cachedApp).get('/faq/').set('If-None-Match', String(second.headers.etag)).expect(304)

@@ -5,7 +5,8 @@
  */
 import { parse as parseCookies } from 'cookie'
 import { data, redirect, type ActionFunction } from 'react-router'
-import { destinationAfterAuth, safeNext } from '../../../shared/auth/next.js'
+import { cloneIdOf, destinationAfterAuth, safeNext } from '../../../shared/auth/next.js'
+import { trackingPayloadOf } from '../../../shared/tracking.js'
 import type { AuthActionData } from '../../../shared/pages/auth.route.js'
 import type { AccountsGateway, GatewayAnswer } from '../../dashboard/gateway.js'
 
@@ -42,20 +43,8 @@ function missingFields(form: FormData, names: string[], email: string) {
 
 /** The sign-up's tracking payload, from the traffic cookies the site set (no script needed). */
 function trackingFromCookies(request: Request, next: string | null) {
-  const cookies = parseCookies(request.headers.get('cookie') ?? '')
-  let redeem: number | null = null
-  try {
-    redeem = cookies.pl_traffic ? ((JSON.parse(cookies.pl_traffic) as { promo?: number }).promo ?? null) : null
-  } catch {
-    redeem = null
-  }
-  const cloneId = next?.match(/\/clone(?:-email)?\/([a-z0-9]{8})/)?.[1]
-  return {
-    context: { page: new URL(request.url).pathname, ...(cloneId ? { clone_id: cloneId } : {}) },
-    referral: cookies.pl_ref ?? null,
-    redeem,
-    cookies: { pl_traffic: cookies.pl_traffic ?? null, pl_session: cookies.pl_session ?? null, pl_ref: cookies.pl_ref ?? null },
-  }
+  const cloneId = cloneIdOf(next)
+  return trackingPayloadOf(parseCookies(request.headers.get('cookie') ?? ''), { page: new URL(request.url).pathname, ...(cloneId ? { clone_id: cloneId } : {}) })
 }
 
 export function authActions({ accounts, origin, appOrigin }: AuthActionDependencies): Record<string, ActionFunction> {
