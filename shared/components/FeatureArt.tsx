@@ -1,50 +1,77 @@
-/** Decorative sketches beside the home page's feature sections: shapes only, hidden from assistive tech. */
+/**
+ * The home page's art: real templates from the galleries (their card images), and a sketch of
+ * the product's own screen where no template shows it (contacts).
+ */
+import { thumbnailSrcSet, thumbnailUrl, type GalleryKind } from '../gallery/paths.js'
+import { THUMBNAIL_ASPECT, THUMBNAIL_WIDTHS } from '../gallery/thumbnail-sizes.js'
+import type { TemplateCard } from '../pages/gallery.route.js'
 
-function Lines({ count, className = 'art-line' }: { count: number; className?: string }) {
+/**
+ * How an image is fetched: `lcp` for the one image that is likely the largest paint (at once,
+ * ahead of the others), `eager` for the rest of the first screen, `lazy` below it.
+ */
+type ImageLoading = 'lcp' | 'eager' | 'lazy'
+
+const LOADING_ATTRIBUTES = {
+  lcp: { loading: 'eager', fetchPriority: 'high' },
+  eager: { loading: 'eager' },
+  lazy: { loading: 'lazy', decoding: 'async' },
+} as const
+
+/** What a template's card image shows, for people who cannot see it. */
+function templateAlt(kind: GalleryKind, card: TemplateCard): string {
+  if (kind === 'emails') return `“${card.name}” email template`
+  const type = card.label ? `${card.label.toLowerCase()} widget` : 'widget'
+  return `“${card.name}”, ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} template on a shop page`
+}
+
+/**
+ * A template's card image. Its width and height are the master's (the largest cut), so its box
+ * is reserved before the image arrives; `sizes` says how wide the layout draws it, so that the
+ * browser picks the smallest cut of the srcset that is sharp on the screen at hand.
+ */
+export function TemplateImage({
+  kind,
+  card,
+  sizes,
+  loading,
+  className,
+  alt = templateAlt(kind, card),
+}: {
+  kind: GalleryKind
+  card: TemplateCard
+  sizes: string
+  loading: ImageLoading
+  className?: string
+  /** Empty where text beside the image names the template already. */
+  alt?: string
+}) {
+  const widths = THUMBNAIL_WIDTHS[kind]
+  const width = widths[3]
   return (
-    <>
-      {Array.from({ length: count }, (_, index) => (
-        <span key={index} className={className} />
-      ))}
-    </>
+    <img
+      className={className}
+      src={thumbnailUrl(kind, card.hid, widths[2], 'webp', card.revision)}
+      srcSet={thumbnailSrcSet(kind, card.hid, 'webp', card.revision)}
+      sizes={sizes}
+      width={width}
+      height={Math.round(width / THUMBNAIL_ASPECT[kind])}
+      alt={alt}
+      {...LOADING_ATTRIBUTES[loading]}
+    />
   )
 }
 
-function WidgetsArt() {
+/** A browser window around a widget template's card image, which shows the widget on a shop page. */
+export function ShopWindow({ card, sizes, loading }: { card: TemplateCard; sizes: string; loading: ImageLoading }) {
   return (
-    <div className="art-browser">
-      <div className="mock-bar">
+    <div className="shop-window">
+      <div className="shop-window-bar">
         <span />
         <span />
         <span />
       </div>
-      <div className="art-page">
-        <Lines count={3} />
-        <div className="art-tiles">
-          <span />
-          <span />
-        </div>
-      </div>
-      <div className="art-slidein">
-        <strong />
-        <span className="art-line" />
-        <span className="art-input" />
-        <span className="art-button" />
-      </div>
-      <div className="art-bar" />
-    </div>
-  )
-}
-
-function AutomationsArt() {
-  return (
-    <div className="art-flow">
-      {['trigger', 'wait', 'email', 'branch'].map((step) => (
-        <div key={step} className={`art-node art-node-${step}`}>
-          <span className="art-node-icon" />
-          <span className="art-line" />
-        </div>
-      ))}
+      <TemplateImage kind="widgets" card={card} sizes={sizes} loading={loading} />
     </div>
   )
 }
@@ -66,31 +93,38 @@ function ContactsArt() {
   )
 }
 
-function BroadcastsArt() {
-  return (
-    <div className="art-email">
-      <div className="art-email-head">
-        <span className="art-line short" />
-      </div>
-      <div className="art-email-hero" />
-      <Lines count={3} />
-      <span className="art-button wide" />
-    </div>
-  )
-}
-
-const ART: Record<string, () => React.JSX.Element> = {
-  widgets: WidgetsArt,
-  automations: AutomationsArt,
+/** Sketches of the product's screens, for the sections that name no templates. */
+const SKETCHES: Record<string, () => React.JSX.Element> = {
   contacts: ContactsArt,
-  broadcasts: BroadcastsArt,
 }
 
-export function FeatureArt({ section }: { section: string }) {
-  const Art = ART[section]
+/**
+ * How a section's templates are laid out: widgets in a cascade, emails fanned out, and the
+ * automations' emails side by side, a series in the order it is sent. `sizes` is how wide one
+ * card is drawn in each (see `.feature-templates-*` in the styles), in a box half the page wide.
+ */
+const LAYOUTS = {
+  cascade: '(max-width: 768px) 58vw, 344px',
+  fan: '(max-width: 768px) 32vw, 192px',
+  series: '(max-width: 768px) 27vw, 150px',
+} as const
+const SECTION_LAYOUTS: Record<string, keyof typeof LAYOUTS> = { automations: 'series' }
+
+export function FeatureArt({ section, templates }: { section: string; templates?: { kind: GalleryKind; cards: TemplateCard[] } }) {
+  if (templates?.cards.length) {
+    const layout = SECTION_LAYOUTS[section] ?? (templates.kind === 'widgets' ? 'cascade' : 'fan')
+    return (
+      <div className={`feature-art feature-art-${section} feature-templates feature-templates-${layout}`}>
+        {templates.cards.map((card) => (
+          <TemplateImage key={card.hid} kind={templates.kind} card={card} sizes={LAYOUTS[layout]} loading="lazy" />
+        ))}
+      </div>
+    )
+  }
+  const Sketch = SKETCHES[section]
   return (
     <div className={`feature-art feature-art-${section}`} aria-hidden="true">
-      {Art && <Art />}
+      {Sketch && <Sketch />}
     </div>
   )
 }

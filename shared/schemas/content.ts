@@ -6,6 +6,7 @@
  * shared/components, client/) may only `import type` from this module.
  */
 import { z } from 'zod'
+import { TEMPLATE_ID } from '../gallery/paths.js'
 
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a lowercase slug')
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
@@ -14,6 +15,9 @@ const href = z.string().regex(/^(\/|https:\/\/)/, 'must be a site path or https 
 /** Title and description of a page, as search results and link previews show them. */
 export const seoSchema = z.object({ title: z.string().min(1).max(70), description: z.string().min(50).max(170) })
 export const linkSchema = z.object({ text: z.string().min(1), href })
+
+/** A widget or email template's id; the home page's loader checks at start-up that its gallery has it. */
+const templateId = z.string().regex(TEMPLATE_ID, 'must be a template id (8 lowercase letters or digits)')
 
 /** data/nav.json: the header's menus and the footer's link columns. */
 export const navSchema = z.object({
@@ -39,14 +43,36 @@ export const homeSchema = seoSchema.extend({
     primaryCta: linkSchema,
     secondaryCta: linkSchema,
     note: z.string(),
+    /** The shop window beside the copy: a widget template on its shop page, and an email template. */
+    showcase: z.object({ widget: templateId, email: templateId }),
   }),
   widgetKinds: z.object({
     title: z.string(),
     subtitle: z.string(),
     items: z.array(z.object({ slug, name: z.string(), description: z.string(), href })).length(10),
   }),
+  /** Rows of real template cards, four to a row as a wide screen shows them, each with a link to its whole gallery. */
+  templates: z.object({
+    title: z.string(),
+    subtitle: z.string(),
+    rows: z.array(z.object({ kind: z.enum(['widgets', 'emails']), title: z.string().min(1), ids: z.array(templateId).length(4), link: linkSchema })).min(1),
+  }),
   sections: z.array(
-    z.object({ id: slug, eyebrow: z.string(), title: z.string(), text: z.string(), bullets: z.array(z.string()), link: linkSchema }),
+    z.object({
+      id: slug,
+      eyebrow: z.string(),
+      title: z.string(),
+      text: z.string(),
+      bullets: z.array(z.string()),
+      link: linkSchema,
+      /** Real templates drawn beside the section, as many as its art holds; a section without them keeps its sketch. */
+      templates: z
+        .discriminatedUnion('kind', [
+          z.object({ kind: z.literal('widgets'), ids: z.array(templateId).length(2) }),
+          z.object({ kind: z.literal('emails'), ids: z.array(templateId).length(3) }),
+        ])
+        .optional(),
+    }),
   ),
   storeExamples: z.object({
     title: z.string(),

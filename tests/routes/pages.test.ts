@@ -1,9 +1,10 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import type { PriceList } from '../../server/api/prices.js'
-import { ROOT, testApp, textOf } from './app.js'
+import { fetchPage, ROOT, testApp, testSite, textOf } from './app.js'
 
 const app = testApp()
 const json = (file: string) => JSON.parse(fs.readFileSync(path.join(ROOT, 'data', file), 'utf8'))
@@ -76,6 +77,92 @@ describe('pages', () => {
       expect(html).toContain(`href="${generator}"`)
     }
     expect(html).toContain('href="/start/"')
+  })
+
+  describe('real templates on the home page', () => {
+    const templateNames = {
+      widgets: new Map((json('widget-templates.json') as { id: string; name: string }[]).map((template) => [template.id, template.name])),
+      emails: new Map((json('email-templates.json').templates as { id: string; name: string }[]).map((template) => [template.id, template.name])),
+    }
+
+    it('shows widget and email template cards, each linking to its template page with its card image and name, and a link to each gallery', async () => {
+      const { root } = await fetchPage(app, '/')
+      const section = root.querySelector('section[aria-labelledby="templates-title"]')!
+      expect(section, 'the templates section').not.toBeNull()
+      const links = section.querySelectorAll('.template-card a')
+      expect(links.length).toBeGreaterThanOrEqual(4)
+      const kindsShown = new Set<string>()
+      for (const link of links) {
+        const href = link.getAttribute('href') ?? ''
+        const match = /^\/([pe])\/([a-z0-9]{8})$/.exec(href)
+        expect(match, `${href} is a template page`).not.toBeNull()
+        const kind = match![1] === 'p' ? 'widgets' : 'emails'
+        const hid = match![2]!
+        kindsShown.add(kind)
+        const name = templateNames[kind].get(hid)
+        expect(name, `${hid} is a ${kind} template of the catalog`).toBeDefined()
+        // The link's accessible name is its text: the template's name (and a widget's type).
+        expect(link.querySelector('.template-name')?.textContent).toBe(name)
+        const image = link.querySelector('img')!
+        expect(image.getAttribute('src')).toMatch(new RegExp(`^/thumbnails/${kind}/${hid}-\\d+\\.webp\\?v=\\w+$`))
+        expect(image.getAttribute('srcset')).toContain(`/thumbnails/${kind}/${hid}-`)
+        expect(Number(image.getAttribute('width'))).toBeGreaterThan(0)
+        expect(Number(image.getAttribute('height'))).toBeGreaterThan(0)
+        expect(image.getAttribute('loading'), 'below the fold, the cards load as they scroll near').toBe('lazy')
+        const served = await request(app).get(image.getAttribute('src')!.replaceAll('&amp;', '&'))
+        expect(served.status, image.getAttribute('src')!).toBe(200)
+        expect(served.headers['content-type']).toBe('image/webp')
+      }
+      expect([...kindsShown].sort()).toEqual(['emails', 'widgets'])
+      expect(section.querySelector('a[href="/p/"]')?.textContent).toBe('See all widget templates')
+      expect(section.querySelector('a[href="/e/"]')?.textContent).toBe('See all email templates')
+    })
+
+    it('draws the hero from a real widget template, the one image fetched first, and gives every image its size and an alt', async () => {
+      const { root } = await fetchPage(app, '/')
+      const images = root.querySelectorAll('main img')
+      for (const image of images) {
+        const src = image.getAttribute('src')
+        expect(Number(image.getAttribute('width')), `width of ${src}`).toBeGreaterThan(0)
+        expect(Number(image.getAttribute('height')), `height of ${src}`).toBeGreaterThan(0)
+        expect(image.getAttribute('alt'), `alt of ${src}`).not.toBeUndefined()
+      }
+      const first = images.filter((image) => image.getAttribute('fetchpriority') === 'high')
+      expect(first).toHaveLength(1)
+      const heroWidget = home.hero.showcase.widget as string
+      expect(first[0]!.getAttribute('src')).toMatch(new RegExp(`^/thumbnails/widgets/${heroWidget}-`))
+      expect(first[0]!.getAttribute('loading')).toBe('eager')
+      expect(first[0]!.getAttribute('alt')).toContain(templateNames.widgets.get(heroWidget))
+      expect(root.querySelector('.hero img:not([fetchpriority])')?.getAttribute('alt')).toContain(templateNames.emails.get(home.hero.showcase.email))
+      // Past the hero, every image waits until it scrolls near.
+      const belowTheHero = images.filter((image) => !image.closest('.hero'))
+      expect(belowTheHero.length).toBeGreaterThan(4)
+      for (const image of belowTheHero) expect(image.getAttribute('loading'), image.getAttribute('src')).toBe('lazy')
+      // The feature sections that name templates show those templates' images, named in their alt.
+      for (const section of home.sections as { id: string; templates?: { kind: 'widgets' | 'emails'; ids: string[] } }[]) {
+        if (!section.templates) continue
+        const art = root.querySelectorAll(`#${section.id} .feature-art img`)
+        expect(art.map((image) => /\/thumbnails\/\w+\/(\w+)-/.exec(image.getAttribute('src') ?? '')?.[1])).toEqual(section.templates.ids)
+        art.forEach((image, index) => expect(image.getAttribute('alt')).toContain(templateNames[section.templates!.kind].get(section.templates!.ids[index]!)))
+      }
+    })
+
+    it('refuses to start when home.json names a template the gallery does not have', () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-home-'))
+      fs.mkdirSync(path.join(dir, 'data'))
+      for (const entry of fs.readdirSync(path.join(ROOT, 'data'))) {
+        if (entry !== 'home.json') fs.symlinkSync(path.join(ROOT, 'data', entry), path.join(dir, 'data', entry))
+      }
+      fs.symlinkSync(path.join(ROOT, 'public'), path.join(dir, 'public'))
+      const changed = structuredClone(home)
+      changed.templates.rows[0].ids[1] = 'zzzzzzz9'
+      fs.writeFileSync(path.join(dir, 'data', 'home.json'), JSON.stringify(changed))
+      try {
+        expect(() => testSite({ DATA_DIR: path.join(dir, 'state') }, {}, dir)).toThrow('data/home.json: no widget template with the id zzzzzzz9')
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
+    })
   })
 
   it('renders the navigation groups in order with Pricing as a link', async () => {
