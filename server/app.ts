@@ -22,6 +22,7 @@ import { gifferOptionsFromEnv } from './giffer/config.js'
 import { createLogger, requestLogger } from './logger.js'
 import { createUpstreamProxy } from './upstream-proxy.js'
 import { robotsTxt, sitemapXml } from './seo.js'
+import { siteMetrics } from './site-metrics.js'
 import { loadGalleries } from './gallery/catalogs.js'
 import { thumbnailRouter } from './gallery/thumbnails.js'
 import { cloneLinks } from './gallery/clone-links.js'
@@ -106,6 +107,10 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' })
   })
+  // Prometheus text for operators, ahead of cookies and the page cache; scrapes and probes are not counted.
+  const metrics = siteMetrics({ rootDir: config.rootDir, cache, token: config.METRICS_TOKEN })
+  app.get('/metrics', metrics.endpoint)
+  app.use(metrics.countRequests)
   app.use(securityHeaders(config, client?.cssHashSource))
 
   // The image service answers before the page machinery: its URLs have no canonical slash, and
@@ -115,7 +120,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     app.use('/giffer', createUpstreamProxy({ target: config.GIFFER_URL, name: 'giffer', timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }))
   } else {
     // Created on first use, so a process that never draws an image starts no render threads.
-    const gifferOptions = gifferOptionsFromEnv(config, { dataDir: config.dataDir, publicPath: '/giffer', publicOrigin: config.publicOrigin, logger })
+    const gifferOptions = gifferOptionsFromEnv(config, { dataDir: config.dataDir, publicPath: '/giffer', publicOrigin: config.publicOrigin, logger, renderObserver: metrics.watchGiffer(() => giffer?.stats) })
     app.use('/giffer', (req, res, next) => {
       giffer ??= createGifferRouter(gifferOptions)
       giffer(req, res, next)

@@ -12,6 +12,8 @@ export const processEnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.string().default('loopback'),
+  /** When set, GET /metrics answers only `Authorization: Bearer <token>`; unset, it is open. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 })
 
 export class ConfigError extends Error {

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 import type { Logger } from 'pino'
+import type { RenderObserver } from './pool.js'
 import type { S3StoreOptions } from './uploads.js'
 
 import { flag } from '../env.js'
@@ -76,6 +77,8 @@ export interface GifferOptions {
   /** A render pool with no job for this long lets its threads go. */
   releaseIdleMs?: number
   logger: Logger
+  /** Told what each job cost (the metrics' wait and render times). */
+  renderObserver?: RenderObserver
   /** The clock, in ms (tests move it). */
   now?: () => number
 }
@@ -157,7 +160,7 @@ export function resolveGifferConfig(options: GifferOptions): GifferConfig {
 /** Settings from a parsed environment; `base` carries what the host app knows (paths, logger). */
 export function gifferOptionsFromEnv(
   env: GifferEnv,
-  base: Pick<GifferOptions, 'dataDir' | 'publicPath' | 'logger'> & { publicOrigin?: string },
+  base: Pick<GifferOptions, 'dataDir' | 'publicPath' | 'logger' | 'renderObserver'> & { publicOrigin?: string },
 ): GifferSettings {
   const publicUrl = env.GIFFER_PUBLIC_URL ? new URL(env.GIFFER_PUBLIC_URL) : null
   return withDefaults({

@@ -44,6 +44,7 @@ export function createGifferContext(config: GifferConfig): GifferContext {
     jobTimeoutMs: config.jobTimeoutMs,
     releaseIdleMs: config.releaseIdleMs,
     logger,
+    observer: config.renderObserver,
   })
   const local = config.s3
     ? null

@@ -1,15 +1,19 @@
 /**
  * The giffer on its own (`npm run giffer`, Procfile `giffer:`), for operators who scale image
- * rendering apart from the site: the same router at `/`, listening on GIFFER_PORT.
+ * rendering apart from the site: the same router at `/`, listening on GIFFER_PORT, and its own
+ * `/metrics`.
  */
 import path from 'node:path'
 import express from 'express'
 import helmet from 'helmet'
+import { Registry } from 'prom-client'
 import { z } from 'zod'
 import { processEnvSchema } from '../env.js'
 import { createLogger, requestLogger } from '../logger.js'
+import { metricsEndpoint, requestDurations } from '../metrics.js'
 import { loadEnvOrExit, serve } from '../standalone.js'
 import { gifferEnvSchema, gifferOptionsFromEnv } from './config.js'
+import { gifferMetrics } from './metrics.js'
 import { createGifferRouter } from './router.js'
 
 const env = loadEnvOrExit(
@@ -18,12 +22,18 @@ const env = loadEnvOrExit(
   }),
 )
 const logger = createLogger(env)
-const giffer = createGifferRouter(gifferOptionsFromEnv(env, { dataDir: path.resolve(env.DATA_DIR), publicPath: '', logger }))
+const registry = new Registry()
+const giffer = createGifferRouter(
+  gifferOptionsFromEnv(env, { dataDir: path.resolve(env.DATA_DIR), publicPath: '', logger, renderObserver: gifferMetrics(registry, () => giffer.stats) }),
+)
 
 const app = express()
 app.disable('x-powered-by')
 app.set('trust proxy', env.TRUST_PROXY)
 app.use(requestLogger(logger))
+// The same Prometheus text as the site's /metrics, for this service's numbers; scrapes are not counted.
+app.get('/metrics', metricsEndpoint([registry], env.METRICS_TOKEN))
+app.use(requestDurations(registry, () => 'giffer'))
 // Images are embedded from mail clients and other origins.
 app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }))
 app.use('/', giffer)

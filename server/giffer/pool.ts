@@ -63,7 +63,18 @@ export interface RenderPoolOptions {
   /** A pool with no job for this long lets its threads go; the next job starts them again. */
   releaseIdleMs: number
   logger: Logger
+  /** Told how long each job waited for a thread and how long its thread took (for /metrics). */
+  observer?: RenderObserver
 }
+
+/** What a job cost, by generator: the time from `run` until a thread took it, and the drawing itself. */
+export interface RenderObserver {
+  waited(kind: RenderJob['kind'], seconds: number): void
+  rendered(kind: RenderJob['kind'], seconds: number): void
+}
+
+/** Why a job was refused with a 503: the queue was full, or the job ran out of time (waiting included). */
+export type ShedCode = 'busy' | 'render_timeout'
 
 export interface PoolStats {
   workers: number
@@ -74,6 +85,8 @@ export interface PoolStats {
   recycled: number
   /** How many times a quiet pool let its threads go. */
   released: number
+  /** Jobs refused with a 503, by reason. */
+  shed: Record<ShedCode, number>
 }
 
 /** Scheduling priority of the render threads, below the event loop's (Linux nice, via @napi-rs/nice). */
@@ -85,12 +98,11 @@ const RETRY_AFTER_SECONDS = 2
 /** After replacing the threads, wait this long before judging the memory again. */
 const RECYCLE_COOLDOWN_MS = 30_000
 
-const timedOut = () =>
-  new ServiceBusyError('render_timeout', 'Drawing this image took too long. Please try again.', RETRY_AFTER_SECONDS)
-
 interface WaitingJob {
   job: RenderJob
   transferList: ArrayBuffer[]
+  /** performance.now() when the job was queued. */
+  queuedAt: number
   signal: AbortSignal
   onTimeout: () => void
   resolve: (result: RenderResult) => void
@@ -114,6 +126,7 @@ export class RenderPool {
   private completed = 0
   private recycled = 0
   private released = 0
+  private readonly shed: Record<ShedCode, number> = { busy: 0, render_timeout: 0 }
   private lastRecycle = -Infinity
   private readonly onIdle: (() => void)[] = []
 
@@ -150,12 +163,19 @@ export class RenderPool {
       completed: this.completed,
       recycled: this.recycled,
       released: this.released,
+      shed: { ...this.shed },
     }
+  }
+
+  private timedOut(): ServiceBusyError {
+    this.shed.render_timeout++
+    return new ServiceBusyError('render_timeout', 'Drawing this image took too long. Please try again.', RETRY_AFTER_SECONDS)
   }
 
   /** Draws a job; 503 `busy` when the queue is full, 503 `render_timeout` past the time limit (waiting included). */
   run(job: RenderJob, transferList: ArrayBuffer[] = []): Promise<RenderResult> {
     if (this.running + this.waiting.length >= this.options.workers + this.options.queueMax) {
+      this.shed.busy++
       return Promise.reject(new ServiceBusyError('busy', 'The image service is busy. Please try again in a moment.', RETRY_AFTER_SECONDS))
     }
     return new Promise((resolve, reject) => {
@@ -163,6 +183,7 @@ export class RenderPool {
       const entry: WaitingJob = {
         job,
         transferList,
+        queuedAt: performance.now(),
         signal,
         resolve,
         reject,
@@ -170,7 +191,7 @@ export class RenderPool {
           const at = this.waiting.indexOf(entry)
           if (at === -1) return
           this.waiting.splice(at, 1)
-          reject(timedOut())
+          reject(this.timedOut())
         },
       }
       signal.addEventListener('abort', entry.onTimeout, { once: true })
@@ -183,6 +204,8 @@ export class RenderPool {
     while (this.running < this.options.workers && this.waiting.length > 0) {
       const entry = this.waiting.shift()!
       entry.signal.removeEventListener('abort', entry.onTimeout)
+      const dispatchedAt = performance.now()
+      this.options.observer?.waited(entry.job.kind, (dispatchedAt - entry.queuedAt) / 1000)
       this.running++
       // From here the signal stops the thread itself if the drawing runs out of time.
       this.threads ??= this.startThreads()
@@ -191,9 +214,10 @@ export class RenderPool {
         .then(
           (result) => {
             this.completed++
+            this.options.observer?.rendered(entry.job.kind, (performance.now() - dispatchedAt) / 1000)
             entry.resolve(result)
           },
-          (error: unknown) => entry.reject(entry.signal.aborted ? timedOut() : error),
+          (error: unknown) => entry.reject(entry.signal.aborted ? this.timedOut() : error),
         )
         .finally(() => {
           this.running--

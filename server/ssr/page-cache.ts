@@ -67,6 +67,9 @@ export class PageCache {
   private readonly pages: LRUCache<string, CachedPage>
   private readonly compressing = new Map<string, Promise<Buffer>>()
   readonly enabled: boolean
+  /** Answers from the cache, and cacheable pages rendered because it lacked them (read by /metrics). */
+  hits = 0
+  misses = 0
   /** What every page response that is the same for all visitors tells caches. */
   readonly cacheControl: string
 
@@ -85,6 +88,7 @@ export class PageCache {
   }
 
   store(key: string, status: number, body: Buffer): void {
+    if (this.enabled) this.misses++
     if (!this.enabled || this.pages.has(key)) return
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`
     this.pages.set(key, { status, etag, identity: body, encoded: {} })
@@ -141,6 +145,7 @@ export function serveCachedPages(cache: PageCache): RequestHandler {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !cache.enabled) return next()
     const page = cache.get(req.originalUrl)
     if (!page) return next()
+    cache.hits++
     res.statusCode = page.status
     setPageHeaders(res, cache.cacheControl)
     res.setHeader('Vary', 'Accept-Encoding')

@@ -34,6 +34,7 @@ describe('render pool', () => {
       expect(res.headers['retry-after']).toBe('2')
       expect(res.body.error.code).toBe('busy')
     }
+    expect(g.giffer.stats.shed).toEqual({ busy: busy.length, render_timeout: 0 })
     // once the queue drains, requests are served again
     const later = await request(app).post('/giffer/scrollingtext/create').send(heavy(99))
     expect(later.status).toBe(200)
@@ -63,6 +64,7 @@ describe('render pool', () => {
     expect(res.status).toBe(503)
     expect(res.body.error.code).toBe('render_timeout')
     expect(res.headers['retry-after']).toBeDefined()
+    expect(g.giffer.stats.shed).toEqual({ busy: 0, render_timeout: 1 })
     const health = await request(g.app).get('/giffer/healthz')
     expect(health.status).toBe(200)
   })
