@@ -11,6 +11,7 @@ import type { Config } from './config.js'
 import { loadContent } from './content/store.js'
 import { createDashboard, type Dashboard } from './dashboard/router.js'
 import { createErrorHandler } from './errors.js'
+import { connectSharedCounters } from './shared-counters.js'
 import { aiSettings } from './dashboard/config.js'
 import { localGateway, remoteGateway } from './dashboard/gateway.js'
 import { accountLimiters, DEFAULT_LIMITS } from './dashboard/rate-limits.js'
@@ -97,6 +98,8 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   if (!client && config.NODE_ENV === 'production') {
     logger.warn('dist/manifest.json is missing: pages are served without scripts and styles. Run `npm run build`.')
   }
+  // With REDIS_URL, the counts every process must share; otherwise each process counts alone.
+  const sharedCounters = config.REDIS_URL ? connectSharedCounters(config.REDIS_URL, logger) : null
   const cache = new PageCache(config.PAGE_CACHE_ENTRIES, { maxAge: config.PAGE_SHARED_MAX_AGE, staleWhileRevalidate: config.PAGE_STALE_WHILE_REVALIDATE })
 
   const app = express()
@@ -132,6 +135,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     app.use('/app', createUpstreamProxy({ target: config.DASHBOARD_URL, name: 'dashboard', timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }))
   } else {
     dashboard = createDashboard({
+      sharedCounters,
       dataDir: config.dataDir,
       siteOrigin: config.publicOrigin,
       appUrl: config.APP_URL,
@@ -202,7 +206,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
       siteOrigin: config.publicOrigin,
       appOrigin,
       // The local dashboard's own counters; proxied, the site keeps its own as well.
-      limiters: localDashboard?.limiters ?? accountLimiters({ ...DEFAULT_LIMITS, ...overrides.dashboard?.limits }),
+      limiters: localDashboard?.limiters ?? accountLimiters({ ...DEFAULT_LIMITS, ...overrides.dashboard?.limits }, sharedCounters),
     }),
   )
   app.use(
@@ -237,6 +241,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   /** Lets the image service finish its jobs and stop its threads; call after the server closes. */
   const close = async () => {
     await Promise.all([giffer?.close(), dashboard?.close()])
+    await sharedCounters?.close()
   }
 
   return { app, logger, close, dashboard }

@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { Logger } from 'pino'
 import { transaction, type Database } from './db.js'
 import { FieldErrors, TooManyAttempts } from './errors.js'
+import type { LoginThrottleStore } from './login-throttle.js'
 import type { Mailer } from './mail.js'
 import type { PasswordHasher } from './passwords.js'
 import { checkPassword } from './password-policy.js'
@@ -55,6 +56,8 @@ function requirePassword(raw: unknown): string {
 
 export interface AccountsOptions {
   db: Database
+  /** Where failed log-ins per email are counted. */
+  throttle: LoginThrottleStore
   sessions: Sessions
   hasher: PasswordHasher
   mailer: Mailer
@@ -97,13 +100,13 @@ export class Accounts {
       // A password tried here counts against the account like a log-in does, so sign-up is no
       // way around the growing delay.
       const throttleKey = throttleKeyOf(email)
-      this.checkThrottle(throttleKey)
+      await this.checkThrottle(throttleKey)
       const matches = existing.password_hash ? await this.options.hasher.verify(password, String(existing.password_hash)) : false
       if (!matches) {
-        this.noteFailure(throttleKey)
+        await this.noteFailure(throttleKey)
         throw new FieldErrors({ email: MESSAGES.emailTaken })
       }
-      this.clearThrottle(throttleKey)
+      await this.clearThrottle(throttleKey)
       return this.signIn({ id: Number(existing.id), email }, false)
     }
     const problem = checkPassword(password, email)
@@ -143,15 +146,15 @@ export class Accounts {
     const email = normaliseEmail(input.email)
     const password = requirePassword(input.password)
     const throttleKey = throttleKeyOf(email)
-    this.checkThrottle(throttleKey)
+    await this.checkThrottle(throttleKey)
     const user = this.findByEmail(email)
     // An unknown email costs one hash too, so the answer's timing does not tell it apart.
     const matches = user?.password_hash ? await this.options.hasher.verify(password, String(user.password_hash)) : (await this.options.hasher.verifyDummy(password), false)
     if (!user || !matches) {
-      this.noteFailure(throttleKey)
+      await this.noteFailure(throttleKey)
       throw new FieldErrors({}, MESSAGES.wrongCredentials, 401)
     }
-    this.clearThrottle(throttleKey)
+    await this.clearThrottle(throttleKey)
     if (this.options.hasher.needsRehash(String(user.password_hash))) {
       const hash = await this.options.hasher.hash(password)
       this.db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(hash, Number(user.id))
@@ -164,27 +167,20 @@ export class Accounts {
   }
 
   /** Consecutive failures for one email make each further try wait longer; no hard lock-out. */
-  private checkThrottle(key: string): void {
-    const row = this.db.prepare('SELECT failures, last_failed_at FROM login_throttle WHERE email_hash = ?').get(key)
-    if (!row) return
-    const failures = Number(row.failures)
-    if (failures < FREE_FAILURES) return
-    const delayMs = Math.min(MAX_LOGIN_DELAY_S, 2 ** (failures - FREE_FAILURES)) * 1000
-    const waitMs = Number(row.last_failed_at) + delayMs - this.options.now()
+  private async checkThrottle(key: string): Promise<void> {
+    const failed = await this.options.throttle.read(key)
+    if (!failed || failed.failures < FREE_FAILURES) return
+    const delayMs = Math.min(MAX_LOGIN_DELAY_S, 2 ** (failed.failures - FREE_FAILURES)) * 1000
+    const waitMs = failed.lastFailedAt + delayMs - this.options.now()
     if (waitMs > 0) throw new TooManyAttempts(Math.ceil(waitMs / 1000))
   }
 
-  private clearThrottle(key: string): void {
-    this.db.prepare('DELETE FROM login_throttle WHERE email_hash = ?').run(key)
+  private clearThrottle(key: string): Promise<void> {
+    return this.options.throttle.clear(key)
   }
 
-  private noteFailure(key: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO login_throttle (email_hash, failures, last_failed_at) VALUES (?, 1, ?)
-         ON CONFLICT (email_hash) DO UPDATE SET failures = failures + 1, last_failed_at = excluded.last_failed_at`,
-      )
-      .run(key, this.options.now())
+  private noteFailure(key: string): Promise<void> {
+    return this.options.throttle.noteFailure(key, this.options.now())
   }
 
   /**

@@ -6,6 +6,8 @@ import { flag } from '../env.js'
  * README lists them). None is needed: without SMTP_URL mail goes to the outbox.
  */
 export const dashboardEnvSchema = z.object({
+  /** Redis for the counts every process must share (per-address limits, log-in delays); unset: this process's memory. */
+  REDIS_URL: z.url().optional(),
   /** Mail goes out through this SMTP server (`smtp://user:pass@host:587`, `smtps://…`); unset: the outbox. */
   SMTP_URL: z.url().optional(),
   /** The sender of account mail. */

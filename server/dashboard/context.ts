@@ -6,7 +6,9 @@ import { mkdirSync } from 'node:fs'
 import type { Request, Response } from 'express'
 import { parse as parseCookies } from 'cookie'
 import type { Logger } from 'pino'
+import type { SharedCounters } from '../shared-counters.js'
 import { Accounts } from './accounts.js'
+import { databaseThrottle, sharedThrottle } from './login-throttle.js'
 import type { AiSettings } from './config.js'
 import { openDatabase, type Database } from './db.js'
 import { OutboxMailer, SmtpMailer, type Mailer } from './mail.js'
@@ -33,6 +35,8 @@ export interface DashboardOptions {
   scryptCost?: ScryptCost
   /** A language model for the subject line generator; unset: the offline composer alone. */
   ai?: AiSettings
+  /** Counters shared by every process (Redis); unset: this process's memory and database. */
+  sharedCounters?: SharedCounters | null
 }
 
 export interface DashboardContext {
@@ -54,6 +58,8 @@ export interface DashboardContext {
   logger: Logger
   now: () => number
   ai: AiSettings | undefined
+  /** The counters shared with other processes (Redis), when there are any. */
+  sharedCounters: SharedCounters | null
   sessionToken(req: Request): string | undefined
   /** The signed-in user of the request, renewing the session cookie when due. */
   currentUser(req: Request, res: Response): SessionUser | null
@@ -72,7 +78,9 @@ export function createDashboardContext(options: DashboardOptions): DashboardCont
   const outbox = options.smtpUrl ? null : new OutboxMailer(db, logger, now)
   const mailer = options.smtpUrl ? new SmtpMailer(options.smtpUrl, options.mailFrom, logger) : outbox!
   const hasher = new PasswordHasher(options.scryptCost)
-  const accounts = new Accounts({ db, sessions, hasher, mailer, logger, siteOrigin: options.siteOrigin, now })
+  const counters = options.sharedCounters ?? null
+  const throttle = counters ? sharedThrottle(counters, databaseThrottle(db)) : databaseThrottle(db)
+  const accounts = new Accounts({ db, throttle, sessions, hasher, mailer, logger, siteOrigin: options.siteOrigin, now })
   const sweeper = setInterval(() => accounts.sweep(), 60 * 60_000).unref()
   const sessionToken = (req: Request) => parseCookies(req.headers.cookie ?? '')[sessions.cookie.name]
 
@@ -84,13 +92,14 @@ export function createDashboardContext(options: DashboardOptions): DashboardCont
     outbox,
     showOutbox: options.showOutbox,
     limits,
-    limiters: accountLimiters(limits),
+    limiters: accountLimiters(limits, counters),
     siteOrigin: options.siteOrigin,
     loginUrl: options.appUrl ?? `${options.siteOrigin}/app/`,
     allowedOrigins: [options.siteOrigin, ...(options.appUrl ? [new URL(options.appUrl).origin] : [])],
     logger,
     now,
     ai: options.ai,
+    sharedCounters: counters,
     sessionToken,
     currentUser(req, res) {
       const resumed = sessions.resume(sessionToken(req))

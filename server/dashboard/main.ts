@@ -10,6 +10,7 @@ import { processEnvSchema } from '../env.js'
 import { createLogger, requestLogger } from '../logger.js'
 import { loadEnvOrExit, serve } from '../standalone.js'
 import { aiSettings, dashboardEnvSchema, requireAiModel } from './config.js'
+import { connectSharedCounters } from '../shared-counters.js'
 import { createDashboard } from './router.js'
 
 const env = loadEnvOrExit(
@@ -21,7 +22,9 @@ const env = loadEnvOrExit(
   }).superRefine(requireAiModel),
 )
 const logger = createLogger(env)
+const sharedCounters = env.REDIS_URL ? connectSharedCounters(env.REDIS_URL, logger) : null
 const dashboard = createDashboard({
+  sharedCounters,
   dataDir: path.resolve(env.DATA_DIR),
   siteOrigin: new URL(env.PUBLIC_URL).origin,
   appUrl: env.APP_URL,
@@ -39,4 +42,8 @@ app.use(requestLogger(logger))
 app.use(helmet())
 app.use('/app', dashboard.router)
 
-serve({ name: 'dashboard', app, port: env.DASHBOARD_PORT, host: env.HOST, logger, graceMs: 10_000, close: () => dashboard.close() })
+serve({ name: 'dashboard', app, port: env.DASHBOARD_PORT, host: env.HOST, logger, graceMs: 10_000, close: async () => {
+    await dashboard.close()
+    await sharedCounters?.close()
+  },
+})

@@ -3,7 +3,8 @@
  * of a path can go around them). IPv6 addresses count per /56, the block one customer gets.
  */
 import type { RequestHandler } from 'express'
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit'
+import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit'
+import type { SharedCounters } from '../shared-counters.js'
 import { TooManyAttempts } from '../errors.js'
 
 export interface Limit {
@@ -31,25 +32,38 @@ export const DEFAULT_LIMITS: DashboardLimits = {
 
 /**
  * One counter per kind of account request, shared by the dashboard's routes and the forms
- * posted to the site's pages, so an address gets the stated budget once, whichever way it asks.
+ * posted to the site's pages, so an address gets the stated budget once, whichever way it asks;
+ * and, with shared counters (Redis), whichever process it reaches.
  */
 export interface AccountLimiters {
   login: RequestHandler
   register: RequestHandler
   reset: RequestHandler
   resetConfirm: RequestHandler
+  resetCheck: RequestHandler
+  subjects: RequestHandler
 }
 
-export function accountLimiters(limits: DashboardLimits): AccountLimiters {
-  return { login: limiter(limits.login), register: limiter(limits.register), reset: limiter(limits.reset), resetConfirm: limiter(limits.reset) }
+export function accountLimiters(limits: DashboardLimits, counters: SharedCounters | null = null): AccountLimiters {
+  const make = (name: keyof AccountLimiters, limit: Limit) => limiter(limit, counters?.rateLimitStore(name))
+  return {
+    login: make('login', limits.login),
+    register: make('register', limits.register),
+    reset: make('reset', limits.reset),
+    resetConfirm: make('resetConfirm', limits.reset),
+    resetCheck: make('resetCheck', limits.reset),
+    subjects: make('subjects', limits.subjects),
+  }
 }
 
-export function limiter({ limit, windowMs }: Limit): RequestHandler {
+function limiter({ limit, windowMs }: Limit, store?: Store): RequestHandler {
   return rateLimit({
     windowMs,
     limit,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
+    // Unset: express-rate-limit's own memory store, which is right for one process.
+    ...(store ? { store } : {}),
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown', 56),
     handler: (req, res) => {
       const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime

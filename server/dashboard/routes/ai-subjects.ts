@@ -16,7 +16,6 @@ import { loadSubjectPhrases, SubjectComposer } from '../ai-subjects/composer.js'
 import { SubjectGenerator } from '../ai-subjects/generator.js'
 import { SubjectModel } from '../ai-subjects/model.js'
 import type { DashboardContext } from '../context.js'
-import { limiter } from '../rate-limits.js'
 
 const SUBJECTS_PATH = '/api/v2/public/ai/email-subject-generate'
 
@@ -28,7 +27,7 @@ export function aiSubjectRoutes(router: Router, context: DashboardContext): void
     now: context.now,
   })
 
-  router.post(SUBJECTS_PATH, limiter(context.limits.subjects), async (req, res) => {
+  router.post(SUBJECTS_PATH, context.limiters.subjects, async (req, res) => {
     res.set('Cache-Control', 'no-store')
     let request
     try {

@@ -5,7 +5,6 @@
 import type { Request, Response, Router } from 'express'
 import type { DashboardContext } from '../context.js'
 import type { SignedIn } from '../accounts.js'
-import { limiter } from '../rate-limits.js'
 
 /** What the forms need after a log-in or sign-up: who, and where the app is. */
 function signedInBody(context: DashboardContext, signedIn: SignedIn) {
@@ -15,7 +14,7 @@ function signedInBody(context: DashboardContext, signedIn: SignedIn) {
 const body = (req: Request): Record<string, unknown> => (req.body && typeof req.body === 'object' ? req.body : {})
 
 export function userRoutes(router: Router, context: DashboardContext): void {
-  const { accounts, sessions, limits, limiters } = context
+  const { accounts, sessions, limiters } = context
   const noStore = (res: Response) => res.set('Cache-Control', 'no-store')
 
   router.post('/api/v1/users/register', limiters.register, async (req, res) => {
@@ -34,7 +33,7 @@ export function userRoutes(router: Router, context: DashboardContext): void {
     noStore(res).json(accounts.requestReset({ email: body(req).email }))
   })
 
-  router.post('/api/v1/users/password_reset/check', limiter(limits.reset), (req, res) => {
+  router.post('/api/v1/users/password_reset/check', limiters.resetCheck, (req, res) => {
     noStore(res).json({ usable: accounts.resetTokenUsable(body(req).token) })
   })
 
