@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import path from 'node:path'
 import express, { type RequestHandler } from 'express'
 import helmet from 'helmet'
@@ -76,6 +77,21 @@ function securityHeaders(config: Config, inlineStyleSource?: string): RequestHan
     // opener with postMessage; same-origin would cut that link.
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   })
+}
+
+/**
+ * The files of public/, served as they are. The folder is listed once at start-up, so the other
+ * requests (pages, the API) pass by without a file-system lookup each.
+ */
+function publicFiles(dir: string): RequestHandler {
+  const files = new Set(
+    fs
+      .readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => '/' + path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')),
+  )
+  const serve = express.static(dir, { index: false, maxAge: '1d' })
+  return (req, res, next) => (files.has(req.path) ? serve(req, res, next) : next())
 }
 
 /** Sends /pricing to /pricing/ (and /aurora/ to /aurora) with 301, keeping the query. */
@@ -173,7 +189,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
       setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE),
     }),
   )
-  app.use(express.static(path.join(config.rootDir, 'public'), { index: false, maxAge: '1d' }))
+  app.use(publicFiles(path.join(config.rootDir, 'public')))
 
   app.use('/thumbnails', thumbnailRouter(dataDir, gallery.thumbnails))
   // The email templates' images: fixed names, so a day's caching; mail clients fetch them too.

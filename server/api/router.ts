@@ -5,6 +5,7 @@ import { badRequest, HttpError, jsonErrorHandler } from '../errors.js'
 import { parseRequest } from '../validation.js'
 import { emailCatalog } from '../gallery/email-catalog.js'
 import { widgetCatalog } from '../gallery/widget-catalog.js'
+import { keepAnswers } from './answer-cache.js'
 import { emailsApi } from './emails.js'
 import { openApiDocument } from './openapi.js'
 import type { PriceList } from './prices.js'
@@ -57,6 +58,8 @@ export function createApiRouter({ prices, holidays, now = () => new Date() }: Ap
     publicJson(res, upcomingHolidays(holidays, from), 3600)
   })
 
+  // The galleries' answers depend on the URL alone: repeats come from memory.
+  router.use(keepAnswers())
   router.use(widgetsApi(widgetCatalog()))
   router.use(emailsApi(emailCatalog()))
 

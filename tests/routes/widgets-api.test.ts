@@ -268,3 +268,17 @@ describe('clone links', () => {
     }
   })
 })
+
+describe('repeat requests', () => {
+  it('get the same bytes, headers and ETag from memory, and 304 when the client has them', async () => {
+    const fresh = testApp()
+    const first = await request(fresh).get('/api/widgets?group=forms&limit=5').expect(200)
+    const second = await request(fresh).get('/api/widgets?group=forms&limit=5').expect(200)
+    expect(second.text).toBe(first.text)
+    for (const header of ['etag', 'cache-control', 'content-type', 'access-control-allow-origin']) expect(second.headers[header], header).toBe(first.headers[header])
+    await request(fresh).get('/api/widgets?group=forms&limit=5').set('If-None-Match', first.headers.etag!).expect(304)
+    // Errors are never kept: the same bad request is refused afresh, with its own message.
+    const bad = await request(fresh).get('/api/widgets?group=nope').expect(400)
+    expect((await request(fresh).get('/api/widgets?group=nope').expect(400)).body).toEqual(bad.body)
+  })
+})
