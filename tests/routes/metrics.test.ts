@@ -5,9 +5,10 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { pages } from '../../shared/pages.js'
+import { pageIdAt, pages } from '../../shared/pages.js'
 import { ConfigError, loadConfig } from '../../server/config.js'
 import { projectRoot } from '../../server/project-root.js'
+import { siteRouteOf } from '../../server/site-metrics.js'
 import { promtoolPath } from '../../scripts/lib/promtool.js'
 import { testSite } from './app.js'
 
@@ -143,6 +144,17 @@ describe('/metrics', () => {
     }
     expect(series.length).toBeLessThan(100)
     await fuzzed.close()
+  })
+
+  it('names every page of the sitemap, and any other page path, by the page id the router matches', async () => {
+    const sitemap = (await request(site.app).get('/sitemap.xml').expect(200)).text
+    const paths = [...sitemap.matchAll(/<loc>https:\/\/site\.example([^<]*)<\/loc>/g)].map(([, pathname]) => pathname!)
+    expect(paths.length).toBeGreaterThan(100)
+    const variants = paths.flatMap((pathname) => [pathname, pathname.toUpperCase(), pathname.replace(/\/$/, ''), `${pathname}extra/`, `/x${pathname}`])
+    const routeOf = siteRouteOf(projectRoot)
+    for (const pathname of [...variants, '/', '/reset/new/', '/RESET/NEW', '/p/abc/def/ghi/', '/blog/a/b/c/d/e/f/', '/%ff/', '/p/%41/']) {
+      expect(routeOf(pathname), pathname).toBe(pageIdAt(pathname) ?? 'other')
+    }
   })
 
   it('is disallowed in robots.txt', async () => {
