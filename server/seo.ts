@@ -10,5 +10,5 @@ export function sitemapXml(origin: string, paths: readonly string[]): string {
 }
 
 export function robotsTxt(origin: string): string {
-  return ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /app/', 'Disallow: /giffer/', 'Disallow: /metrics', '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n')
+  return ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /app/', 'Disallow: /giffer/', 'Disallow: /metrics', 'Disallow: /track/', '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n')
 }

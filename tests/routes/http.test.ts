@@ -213,6 +213,7 @@ describe('robots.txt and sitemap.xml', () => {
     expect(response.headers['content-type']).toMatch(/^text\/plain/)
     expect(response.text).toContain('Sitemap: https://site.example/sitemap.xml')
     expect(response.text).toContain('Disallow: /api/')
+    expect(response.text).toContain('Disallow: /track/')
   })
 
   it('lists absolute page URLs', async () => {
