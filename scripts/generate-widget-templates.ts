@@ -6,7 +6,9 @@
  * from its key (family/slug), so ids stay put when templates are added, reordered or restyled.
  * Looks are spread on purpose: palettes walk the colour wheel by the golden angle, and every
  * other trait (font, shape, frame, pattern, art placement, animation) cycles on its own period,
- * so no two cards share a look; the script stops if two would.
+ * so no two cards share a look; the script stops if two would. Palettes are built to meet WCAG
+ * 2.1 AA wherever the widget draws text (scripts/lib/widget-contrast.ts), and the script stops
+ * if one does not.
  */
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
@@ -41,21 +43,37 @@ import {
   type CopyExtra,
   type CopyLine,
 } from './widget-template-copy.js'
-import { contrast, hslToHex, luminance } from './lib/colour.js'
+import { COUNTDOWN_TINT } from '../server/gallery/widget-render.js'
+import { contrast, hslToHex, luminance, mix } from './lib/colour.js'
+import { contrastProblems, NON_TEXT, TEXT, textSurfaces } from './lib/widget-contrast.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 // ---------------------------------------------------------------- colours
 
+/**
+ * House margins above WCAG AA (scripts/lib/widget-contrast.ts): text at least 7:1 on the plain
+ * surface, secondary text and placeholders 4.6:1; on a surface the pattern or art shows through,
+ * and everywhere else, the AA minimums.
+ */
+const TEXT_ON_SURFACE = 7
+const SECONDARY_ON_SURFACE = 4.6
 
-/** Moves a colour's lightness away from the background until it reads at `ratio`. */
-function readable(h: number, s: number, l: number, against: string, ratio: number): string {
-  const darker = luminance(against) > 0.4
-  for (let light = l; light >= 0 && light <= 100; light += darker ? -2 : 2) {
-    const colour = hslToHex(h, s, light)
-    if (contrast(colour, against) >= ratio) return colour
+type Hsl = [h: number, s: number, l: number]
+const hex = ([h, s, l]: Hsl) => hslToHex(h, s, l)
+
+/**
+ * The colour of hue `h` and saturation `s` nearest to lightness `l` (in steps of 2, darker or
+ * lighter) for which `reads` holds; undefined when none does.
+ */
+function nearestInk([h, s, l]: Hsl, reads: (colour: string) => boolean): Hsl | undefined {
+  for (let step = 0; step <= 100; step += 2) {
+    for (const light of step ? [l - step, l + step] : [l]) {
+      if (light < 0 || light > 100) continue
+      if (reads(hslToHex(h, s, light))) return [h, s, light]
+    }
   }
-  return darker ? '#000000' : '#ffffff'
+  return undefined
 }
 
 const INK = '#111318'
@@ -65,67 +83,105 @@ const onColour = (bg: string) => (contrast(INK, bg) >= contrast(PAPER, bg) ? INK
 type Variant = 'light' | 'dark' | 'vivid' | 'pastel' | 'mono' | 'duotone' | 'cream' | 'neon'
 const VARIANTS: Variant[] = ['light', 'vivid', 'dark', 'pastel', 'duotone', 'mono', 'cream', 'neon']
 
-function palette(h: number, variant: Variant): Palette {
-  let bg: string
-  let accent: string
-  let accent2: string
-  let field: string
+/** A variant's surface, accents and field background for hue `h`, before they are checked. */
+function variantColours(h: number, variant: Variant): { bg: Hsl; accent: Hsl; accent2: Hsl; field: Hsl } {
   switch (variant) {
     case 'light':
-      bg = hslToHex(h, 35, 97)
-      accent = hslToHex(h, 78, 46)
-      accent2 = hslToHex(h + 40, 85, 62)
-      field = hslToHex(h, 30, 92)
-      break
+      return { bg: [h, 35, 97], accent: [h, 78, 46], accent2: [h + 40, 85, 62], field: [h, 30, 92] }
     case 'dark':
-      bg = hslToHex(h, 38, 11)
-      accent = hslToHex(h, 85, 62)
-      accent2 = hslToHex(h + 50, 80, 70)
-      field = hslToHex(h, 30, 19)
-      break
+      return { bg: [h, 38, 11], accent: [h, 85, 62], accent2: [h + 50, 80, 70], field: [h, 30, 19] }
     case 'vivid':
-      bg = hslToHex(h, 82, 50)
-      accent = hslToHex(h + 175, 90, 62)
-      accent2 = hslToHex(h + 30, 95, 78)
-      field = hslToHex(h, 60, 96)
-      break
+      return { bg: [h, 82, 50], accent: [h + 175, 90, 62], accent2: [h + 30, 95, 78], field: [h, 60, 96] }
     case 'pastel':
-      bg = hslToHex(h, 72, 89)
-      accent = hslToHex(h + 15, 68, 44)
-      accent2 = hslToHex(h - 35, 75, 68)
-      field = hslToHex(h, 60, 97)
-      break
+      return { bg: [h, 72, 89], accent: [h + 15, 68, 44], accent2: [h - 35, 75, 68], field: [h, 60, 97] }
     case 'mono':
-      bg = hslToHex(h, 6, 99)
-      accent = hslToHex(h, 90, 45)
-      accent2 = hslToHex(h, 12, 80)
-      field = hslToHex(h, 8, 94)
-      break
+      return { bg: [h, 6, 99], accent: [h, 90, 45], accent2: [h, 12, 80], field: [h, 8, 94] }
     case 'duotone':
-      bg = hslToHex(h, 58, 28)
-      accent = hslToHex(h + 150, 85, 66)
-      accent2 = hslToHex(h + 120, 70, 80)
-      field = hslToHex(h, 40, 96)
-      break
+      return { bg: [h, 58, 28], accent: [h + 150, 85, 66], accent2: [h + 120, 70, 80], field: [h, 40, 96] }
     case 'cream':
-      bg = hslToHex(40 + (h % 12), 55, 93)
-      accent = hslToHex(h, 62, 38)
-      accent2 = hslToHex(h + 60, 55, 62)
-      field = hslToHex(40, 40, 98)
-      break
+      return { bg: [40 + (h % 12), 55, 93], accent: [h, 62, 38], accent2: [h + 60, 55, 62], field: [40, 40, 98] }
     case 'neon':
-      bg = hslToHex(h, 28, 7)
-      accent = hslToHex(h, 100, 60)
-      accent2 = hslToHex(h + 120, 100, 62)
-      field = hslToHex(h, 25, 15)
-      break
+      return { bg: [h, 28, 7], accent: [h, 100, 60], accent2: [h + 120, 100, 62], field: [h, 25, 15] }
   }
+}
+
+/** What a palette must serve besides text and buttons: the decorations and the parts some templates have. */
+interface PaletteNeeds extends Pick<WidgetStyle, 'pattern' | 'artPlacement'> {
+  /** A kicker line is drawn in the accent: it must read as text. */
+  kicker: boolean
+  /** Chosen rating stars are drawn in the accent: they must stand out from the surface. */
+  rating: boolean
+  /** Countdown digits sit on cells tinted with the text colour. */
+  countdown: boolean
+}
+
+/**
+ * A palette of the variant for hue `h` that reads everywhere the widget draws text. Text and
+ * secondary text move in lightness until they read on the surface and wherever the pattern or
+ * art shows through; a surface on which no text colour of the hue can reach 7:1 (a mid-tone
+ * vivid) is darkened or lightened until one does. The accent moves only where it carries text
+ * or a state; a button's colour moves until black or white reads on it at 4.5:1; typed text and
+ * placeholders get their own colours measured on the field, which may differ from the surface.
+ */
+function palette(h: number, variant: Variant, needs: PaletteNeeds): Palette {
+  const base = variantColours(h, variant)
+  for (let shift = 0; shift <= 60; shift += 2) {
+    const [bh, bs, bl] = base.bg
+    const bgHsl: Hsl = [bh, bs, bl + (luminance(hex(base.bg)) < 0.3 ? -shift : shift)]
+    const candidate = paletteOn(h, variant, bgHsl, base, needs)
+    if (candidate) return candidate
+  }
+  throw new Error(`no readable ${variant} palette for hue ${h}`)
+}
+
+function paletteOn(h: number, variant: Variant, bgHsl: Hsl, base: ReturnType<typeof variantColours>, needs: PaletteNeeds): Palette | undefined {
+  const bg = hex(bgHsl)
   const dark = luminance(bg) < 0.2
-  const fg = readable(h, dark ? 15 : 35, dark ? 96 : 12, bg, 7)
-  const muted = readable(h, 14, dark ? 72 : 38, bg, 4.6)
-  const button = variant === 'vivid' || variant === 'duotone' ? (dark || luminance(bg) < 0.3 ? hslToHex(h + 175, 90, 70) : INK) : accent
-  const buttonColour = contrast(button, bg) < 1.6 ? fg : button
-  return { bg, fg, muted, accent, accent2, button: buttonColour, buttonText: onColour(buttonColour), field }
+  const accent2 = hex(base.accent2)
+  const surfacesWith = (fg: string, accent: string) => textSurfaces({ bg, fg, accent, accent2 }, needs)
+  const readsOn = (colour: string, surfaces: string[], ratio: number) => surfaces.every((surface) => contrast(colour, surface) >= ratio)
+  const textReads = (fg: string, accent: string) => {
+    const surfaces = surfacesWith(fg, accent)
+    if (contrast(fg, bg) < TEXT_ON_SURFACE || !readsOn(fg, surfaces, TEXT)) return false
+    return !needs.countdown || surfaces.every((surface) => contrast(fg, mix(surface, fg, COUNTDOWN_TINT)) >= TEXT)
+  }
+
+  // Text first, on the accent as drawn; when the accent has to move, text is checked again.
+  let accentHsl = base.accent
+  const fgHsl = nearestInk([h, dark ? 15 : 35, dark ? 96 : 12], (colour) => textReads(colour, hex(accentHsl)))
+  if (!fgHsl) return undefined
+  const fg = hex(fgHsl)
+  const accentNeed = needs.kicker ? TEXT : needs.rating ? NON_TEXT : 0
+  if (accentNeed) {
+    const moved = nearestInk(base.accent, (colour) => readsOn(colour, surfacesWith(fg, colour), accentNeed))
+    if (!moved || !textReads(fg, hex(moved))) return undefined
+    accentHsl = moved
+  }
+  const accent = hex(accentHsl)
+  const surfaces = surfacesWith(fg, accent)
+  const mutedHsl = nearestInk([h, 14, dark ? 72 : 38], (colour) => contrast(colour, bg) >= SECONDARY_ON_SURFACE && readsOn(colour, surfaces, TEXT))
+  if (!mutedHsl) return undefined
+
+  // The button: the accent, or on vivid and duotone surfaces a colour of its own; the text colour
+  // when it would melt into the surface. Its lightness moves until black or white reads on it.
+  const buttonReads = (colour: string) => contrast(onColour(colour), colour) >= TEXT && contrast(colour, bg) >= 1.6
+  const ownButton = variant === 'vivid' || variant === 'duotone'
+  const buttonBase: Hsl | undefined = ownButton ? (dark || luminance(bg) < 0.3 ? [h + 175, 90, 70] : undefined) : accentHsl
+  let button = buttonBase ? hex(buttonBase) : INK
+  if (contrast(button, bg) < 1.6) button = fg
+  else if (buttonBase && !buttonReads(button)) {
+    const moved = nearestInk(buttonBase, buttonReads)
+    if (!moved) return undefined
+    button = hex(moved)
+  }
+
+  // Fields may be lighter or darker than the surface: what is typed in them is measured on them.
+  const field = hex(base.field)
+  const darkField = luminance(field) < 0.2
+  const fieldTextHsl = contrast(fg, field) >= TEXT_ON_SURFACE ? fgHsl : nearestInk([h, darkField ? 15 : 35, darkField ? 96 : 12], (colour) => contrast(colour, field) >= TEXT_ON_SURFACE)
+  const placeholderHsl = nearestInk([h, 14, darkField ? 72 : 40], (colour) => contrast(colour, field) >= SECONDARY_ON_SURFACE)
+  if (!fieldTextHsl || !placeholderHsl) return undefined
+  return { bg, fg, muted: hex(mutedHsl), accent, accent2, button, buttonText: onColour(button), field, fieldText: hex(fieldTextHsl), placeholder: hex(placeholderHsl) }
 }
 
 // ---------------------------------------------------------------- fields
@@ -560,7 +616,14 @@ function build(entry: Entry, globalIndex: number) {
   const seasonIndex = templates.filter((template) => template.group === group).length
   const hue = seasonal ? seasonal.hues[seasonIndex % seasonal.hues.length]! + Math.floor(seasonIndex / seasonal.hues.length) * 9 : Math.round((globalIndex * 137.508) % 360)
   const variant = seasonal ? seasonal.variants[seasonIndex % seasonal.variants.length]! : VARIANTS[(globalIndex * 3 + counter) % VARIANTS.length]!
-  const colours = palette(hue, variant)
+  const needs: PaletteNeeds = {
+    pattern: PATTERNS[(globalIndex * 7 + counter) % PATTERNS.length]!,
+    artPlacement: artPlacementFor(layout, PLACEMENTS[(globalIndex + counter * 3) % PLACEMENTS.length]!),
+    kicker: Boolean(extra.kicker),
+    rating: fields.some((field) => field.type === 'rating'),
+    countdown: Boolean(extra.countdown),
+  }
+  const colours = palette(hue, variant, needs)
 
   const art: ArtMotif = extra.art ?? rules.arts[counter % rules.arts.length]!
   const style: WidgetStyle = {
@@ -568,9 +631,9 @@ function build(entry: Entry, globalIndex: number) {
     font: FONTS[(globalIndex + counter) % FONTS.length]!,
     shape: isCustom ? 'notched' : SHAPES[globalIndex % SHAPES.length]!,
     frame: FRAMES[(globalIndex * 5 + 1) % FRAMES.length]!,
-    pattern: PATTERNS[(globalIndex * 7 + counter) % PATTERNS.length]!,
+    pattern: needs.pattern,
     art,
-    artPlacement: artPlacementFor(layout, PLACEMENTS[(globalIndex + counter * 3) % PLACEMENTS.length]!),
+    artPlacement: needs.artPlacement,
     align: (globalIndex + counter) % 3 === 0 ? 'left' : 'center',
     animation: ANIMATIONS[(globalIndex * 2 + counter) % ANIMATIONS.length]!,
     placement: placementFor(layout, globalIndex),
@@ -579,7 +642,7 @@ function build(entry: Entry, globalIndex: number) {
   }
   // Themed: about two templates in five offer a dark version; custom ones never do.
   const themed = !isCustom && !seasonal && (globalIndex % 5 === 0 || globalIndex % 5 === 3)
-  const dark = themed ? palette(hue, variant === 'dark' || variant === 'neon' ? 'neon' : 'dark') : undefined
+  const dark = themed ? palette(hue, variant === 'dark' || variant === 'neon' ? 'neon' : 'dark', needs) : undefined
 
   const buttonAction = fields.length ? 'submit' : entry.family === 'announce' && presetName === 'none' ? 'close' : 'reveal'
   const [successHeadline, successText] = extra.success ?? rules.success[counter % rules.success.length]!
@@ -618,6 +681,8 @@ function build(entry: Entry, globalIndex: number) {
     ...(dark ? { dark } : {}),
   }
 
+  const unreadable = contrastProblems(template)
+  if (unreadable.length) throw new Error(`${key}: colours do not read: ${unreadable.join('; ')}`)
   const look = `${colours.bg}|${colours.accent}|${art}|${layout}`
   if (looks.has(look)) throw new Error(`${key}: looks like another template (${look})`)
   looks.add(look)
@@ -648,8 +713,12 @@ for (const line of USE_CASES) entries.push({ family: line[5].family, line, group
 
 entries.forEach((entry, index) => build(entry, index))
 
-const checkedGroups = widgetGroupsFileSchema.parse(groupsFile)
-const checkedTemplates = widgetTemplatesFileSchema.parse(templates)
-fs.writeFileSync(path.join(root, 'data', 'widget-groups.json'), `${JSON.stringify(checkedGroups, null, 2)}\n`)
-fs.writeFileSync(path.join(root, 'data', 'widget-templates.json'), `${JSON.stringify(checkedTemplates, null, 2)}\n`)
-console.log(`wrote ${checkedTemplates.length} widget templates in ${checkedGroups.groups.length} groups`)
+/** What the files hold; a test compares them with data/. */
+export const generatedGroups = widgetGroupsFileSchema.parse(groupsFile)
+export const generatedTemplates = widgetTemplatesFileSchema.parse(templates)
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  fs.writeFileSync(path.join(root, 'data', 'widget-groups.json'), `${JSON.stringify(generatedGroups, null, 2)}\n`)
+  fs.writeFileSync(path.join(root, 'data', 'widget-templates.json'), `${JSON.stringify(generatedTemplates, null, 2)}\n`)
+  console.log(`wrote ${generatedTemplates.length} widget templates in ${generatedGroups.groups.length} groups`)
+}

@@ -1,4 +1,4 @@
-/** Colour maths of the template generators: HSL to hex, and WCAG luminance and contrast. */
+/** Colour maths of the template generators: HSL to hex, blending, and WCAG luminance and contrast. */
 
 export function hslToHex(h: number, s: number, l: number): string {
   const hue = ((h % 360) + 360) % 360
@@ -23,4 +23,13 @@ export function luminance(hex: string): number {
 export function contrast(a: string, b: string): number {
   const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p) as [number, number]
   return (x + 0.05) / (y + 0.05)
+}
+
+/** `over` laid on `base` at `opacity` (0 to 1), as a browser blends them: channel by channel. */
+export function mix(base: string, over: string, opacity: number): string {
+  const channel = (offset: number) => {
+    const value = parseInt(base.slice(offset, offset + 2), 16) * (1 - opacity) + parseInt(over.slice(offset, offset + 2), 16) * opacity
+    return Math.round(value).toString(16).padStart(2, '0')
+  }
+  return `#${channel(1)}${channel(3)}${channel(5)}`
 }

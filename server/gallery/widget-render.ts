@@ -6,7 +6,7 @@
  *
  *   const { html, css } = renderWidget(template, { theme: 'dark' })
  */
-import type { Palette, WidgetField, WidgetTemplate } from '../../shared/schemas/widget-templates.js'
+import type { Palette, WidgetField, WidgetStyle, WidgetTemplate } from '../../shared/schemas/widget-templates.js'
 import { html, SafeHtml } from '../dashboard/html.js'
 import { artSvg } from './widget-art.js'
 
@@ -34,9 +34,41 @@ const FONTS = {
 } as const
 
 const vars = (palette: Palette) =>
-  `--plw-bg:${palette.bg};--plw-fg:${palette.fg};--plw-muted:${palette.muted};--plw-accent:${palette.accent};--plw-accent2:${palette.accent2};--plw-btn:${palette.button};--plw-btn-fg:${palette.buttonText};--plw-field:${palette.field};`
+  `--plw-bg:${palette.bg};--plw-fg:${palette.fg};--plw-muted:${palette.muted};--plw-accent:${palette.accent};--plw-accent2:${palette.accent2};--plw-btn:${palette.button};--plw-btn-fg:${palette.buttonText};--plw-field:${palette.field};--plw-field-fg:${palette.fieldText};--plw-placeholder:${palette.placeholder};`
 
-/** Styles every widget shares; per-template colours and sizes come as custom properties. */
+/**
+ * The decorations drawn over or beside the surface, as the styles below draw them: text must
+ * stay readable where they show (scripts/lib/widget-contrast.ts holds the palettes to that).
+ * A pattern is painted in these palette colours at PATTERN_OPACITY over the whole box; the art
+ * panel (art left, right or top) is the surface tinted with the accent; art drawn in the
+ * background shows its colours at ART_BACKGROUND_OPACITY under the text.
+ */
+export const PATTERN_OPACITY = 0.13
+export const PATTERN_COLOURS: Record<WidgetStyle['pattern'], ('fg' | 'accent' | 'accent2')[]> = {
+  none: [],
+  dots: ['fg'],
+  stripes: ['accent'],
+  grid: ['fg'],
+  waves: ['accent'],
+  diagonal: ['fg'],
+  confetti: ['accent', 'accent2', 'fg'],
+  rays: ['accent'],
+}
+export const ART_PANEL_TINT = 0.16
+export const ART_BACKGROUND_OPACITY = 0.22
+/** The close button's × is drawn in the text colour at this opacity (full on hover and focus). */
+export const CLOSE_OPACITY = 0.75
+/** Countdown cells are tinted with the text colour. */
+export const COUNTDOWN_TINT = 0.1
+/** Error messages sit on a white pill of their own, so they read on any surface. */
+export const ERROR_COLOURS = { text: '#b42318', background: '#ffffff', border: '#e5484d' } as const
+
+/**
+ * Styles every widget shares; per-template colours and sizes come as custom properties. Focus
+ * rings are drawn in the text colour on the surface, or inside filled buttons in their text
+ * colour, so they contrast as the text does. The close button sits in the top corner: where the
+ * text would start beside it (no art panel above or beside it there), the text starts below it.
+ */
 export const WIDGET_BASE_CSS = `
 .plw{font-family:var(--plw-font);color:var(--plw-fg);line-height:1.4;font-size:16px;-webkit-font-smoothing:antialiased}
 .plw *,.plw *::before,.plw *::after{box-sizing:border-box}
@@ -44,12 +76,14 @@ export const WIDGET_BASE_CSS = `
 .plw-overlay{position:fixed;inset:0;background:rgba(9,11,18,.58);z-index:2147483000;animation:plw-fade .35s ease both}
 .plw-box{position:relative;background:var(--plw-bg);color:var(--plw-fg);border-radius:var(--plw-radius);width:min(var(--plw-w),calc(100vw - 32px));overflow:hidden;z-index:2147483001;display:grid;grid-template-columns:1fr;animation:var(--plw-anim) .55s cubic-bezier(.2,.9,.3,1.1) both;animation-delay:var(--plw-delay,0s)}
 .plw--closing .plw-box,.plw--closing .plw-overlay{animation:plw-out .28s ease-in both}
-.plw-box::before{content:"";position:absolute;inset:0;pointer-events:none;opacity:.13;background-image:var(--plw-pattern,none);background-size:var(--plw-pattern-size,auto)}
+.plw-box::before{content:"";position:absolute;inset:0;pointer-events:none;opacity:${PATTERN_OPACITY};background-image:var(--plw-pattern,none);background-size:var(--plw-pattern-size,auto)}
 .plw-inner{position:relative;padding:28px;display:flex;flex-direction:column;gap:12px;text-align:var(--plw-align)}
 .plw-main{display:flex;flex-direction:column;gap:12px;width:100%}
+.plw:not(.plw--bar):not(.plw--inline):is(.plw--art-none,.plw--art-left,.plw--art-background) .plw-inner{padding-top:44px}
 .plw--center .plw-inner,.plw--center .plw-main{align-items:center}
-.plw-close{position:absolute;top:8px;right:8px;z-index:3;width:36px;height:36px;border:0;border-radius:50%;background:transparent;color:var(--plw-fg);font-size:24px;line-height:1;cursor:pointer;opacity:.75}
+.plw-close{position:absolute;top:8px;right:8px;z-index:3;width:36px;height:36px;border:0;border-radius:50%;background:transparent;color:var(--plw-fg);font-size:24px;line-height:1;cursor:pointer;opacity:${CLOSE_OPACITY}}
 .plw-close:hover,.plw-close:focus-visible{opacity:1;background:color-mix(in srgb,var(--plw-fg) 12%,transparent)}
+.plw-close:focus-visible{outline:2px solid var(--plw-fg);outline-offset:-2px}
 .plw-kicker{margin:0;font-size:12px;font-weight:700;text-transform:uppercase;letter-spacing:.12em;color:var(--plw-accent)}
 .plw-title{margin:0;font-size:26px;line-height:1.15;font-weight:800;letter-spacing:-.01em;overflow-wrap:anywhere}
 .plw--h-light .plw-title{font-weight:300;font-size:30px}
@@ -61,34 +95,38 @@ export const WIDGET_BASE_CSS = `
 .plw-form{display:flex;flex-direction:column;gap:10px;width:100%;text-align:left}
 .plw-field{display:flex;flex-direction:column;gap:4px;border:0;margin:0;padding:0;min-width:0}
 .plw-label{font-size:13px;font-weight:600;padding:0}
-.plw-input{width:100%;font:inherit;font-size:15px;color:var(--plw-fg);background:var(--plw-field);border:1.5px solid color-mix(in srgb,var(--plw-fg) 22%,transparent);border-radius:calc(var(--plw-radius) / 2);padding:11px 12px;min-height:44px}
-.plw-input:focus{outline:2px solid var(--plw-accent);outline-offset:1px}
+.plw-input{width:100%;font:inherit;font-size:15px;color:var(--plw-field-fg);background:var(--plw-field);border:1.5px solid var(--plw-muted);border-radius:calc(var(--plw-radius) / 2);padding:11px 12px;min-height:44px}
+.plw-input::placeholder{color:var(--plw-placeholder);opacity:1}
+.plw-input option{color:var(--plw-field-fg);background:var(--plw-field)}
+.plw-input:focus{outline:2px solid var(--plw-fg);outline-offset:2px}
 textarea.plw-input{min-height:84px;resize:vertical}
-.plw-input[aria-invalid=true]{border-color:#e5484d}
-.plw-error{font-size:12.5px;font-weight:600;color:#e5484d;background:#fff;border-radius:4px;padding:1px 6px;align-self:flex-start}
+.plw-input[aria-invalid=true]{border-color:${ERROR_COLOURS.border}}
+.plw-error{font-size:12.5px;font-weight:600;color:${ERROR_COLOURS.text};background:${ERROR_COLOURS.background};border-radius:4px;padding:1px 6px;align-self:flex-start}
 .plw-options{display:flex;flex-wrap:wrap;gap:6px}
 .plw-option{position:relative}
 .plw-option input,.plw-stars input{position:absolute;opacity:0;width:1px;height:1px}
-.plw-option span{display:inline-block;padding:8px 12px;border-radius:999px;border:1.5px solid color-mix(in srgb,var(--plw-fg) 30%,transparent);font-size:14px;cursor:pointer}
-.plw-option input:checked+span{background:var(--plw-accent);border-color:var(--plw-accent);color:var(--plw-btn-fg)}
-.plw-option input:focus-visible+span,.plw-stars input:focus-visible+label{outline:2px solid var(--plw-accent);outline-offset:2px}
+.plw-option span{display:inline-block;padding:8px 12px;border-radius:999px;border:1.5px solid var(--plw-muted);font-size:14px;cursor:pointer}
+.plw-option input:checked+span{background:var(--plw-btn);border-color:var(--plw-btn);color:var(--plw-btn-fg)}
+.plw-option input:focus-visible+span,.plw-stars input:focus-visible+label{outline:2px solid var(--plw-fg);outline-offset:2px}
 .plw-stars{display:flex;flex-direction:row-reverse;justify-content:flex-end;gap:2px}
-.plw-stars label{font-size:30px;line-height:1;cursor:pointer;color:color-mix(in srgb,var(--plw-fg) 25%,transparent)}
-.plw-stars label:hover,.plw-stars label:hover~label,.plw-stars input:checked~label{color:var(--plw-accent)}
+.plw-stars label{font-size:30px;line-height:1;cursor:pointer;color:transparent;-webkit-text-stroke:1.5px var(--plw-muted)}
+.plw-stars label:hover,.plw-stars label:hover~label,.plw-stars input:checked~label{color:var(--plw-accent);-webkit-text-stroke-color:var(--plw-accent)}
 .plw-check{display:flex;gap:8px;align-items:flex-start;font-size:13px}
 .plw-check input{width:18px;height:18px;margin:1px 0 0;accent-color:var(--plw-accent)}
 .plw-button{font:inherit;font-weight:700;font-size:16px;border:0;cursor:pointer;background:var(--plw-btn);color:var(--plw-btn-fg);border-radius:var(--plw-btn-radius);padding:13px 20px;min-height:46px;width:100%;transition:transform .15s,filter .15s}
 .plw-button:hover{filter:brightness(1.08);transform:translateY(-1px)}
-.plw-button:focus-visible,.plw-secondary:focus-visible,.plw-launcher:focus-visible,.plw-copy:focus-visible{outline:3px solid var(--plw-accent2);outline-offset:2px}
+.plw-button:focus-visible,.plw-launcher:focus-visible,.plw-copy:focus-visible{outline:3px solid var(--plw-btn-fg);outline-offset:-6px}
+.plw-secondary:focus-visible{outline:2px solid var(--plw-fg);outline-offset:2px}
+.plw-box:focus{outline:none}
 .plw-secondary{font:inherit;font-size:14px;background:none;border:0;color:var(--plw-muted);text-decoration:underline;cursor:pointer;padding:6px}
 .plw-success{display:flex;flex-direction:column;gap:10px;align-items:center;text-align:center;width:100%}
-.plw-success .plw-check-mark{width:52px;height:52px;border-radius:50%;background:var(--plw-accent);color:var(--plw-btn-fg);display:grid;place-items:center;font-size:28px;font-weight:900}
+.plw-success .plw-check-mark{width:52px;height:52px;border-radius:50%;background:var(--plw-btn);color:var(--plw-btn-fg);display:grid;place-items:center;font-size:28px;font-weight:900}
 .plw-code{display:flex;gap:8px;align-items:center;border:2px dashed var(--plw-accent);border-radius:calc(var(--plw-radius) / 2);padding:6px 6px 6px 14px}
 .plw-code code{font:700 20px/1 ui-monospace,Menlo,Consolas,monospace;letter-spacing:.08em}
 .plw-copy{font:inherit;font-size:13px;font-weight:700;border:0;border-radius:6px;padding:8px 12px;background:var(--plw-btn);color:var(--plw-btn-fg);cursor:pointer}
 .plw-countdown{display:flex;gap:6px;justify-content:center;font:700 22px/1 ui-monospace,Menlo,Consolas,monospace}
-.plw-countdown span{background:color-mix(in srgb,var(--plw-fg) 10%,transparent);border-radius:6px;padding:6px 8px;min-width:2.3em;text-align:center}
-.plw-art{display:grid;place-items:center;background:color-mix(in srgb,var(--plw-accent) 16%,var(--plw-bg))}
+.plw-countdown span{background:color-mix(in srgb,var(--plw-fg) ${Math.round(COUNTDOWN_TINT * 100)}%,transparent);border-radius:6px;padding:6px 8px;min-width:2.3em;text-align:center}
+.plw-art{display:grid;place-items:center;background:color-mix(in srgb,var(--plw-accent) ${Math.round(ART_PANEL_TINT * 100)}%,var(--plw-bg))}
 .plw-svg{width:100%;height:100%;max-width:180px;max-height:180px}
 .plw-svg .a{fill:var(--plw-accent)}.plw-svg .b{fill:var(--plw-accent2)}.plw-svg .c{fill:var(--plw-fg)}.plw-svg .d{fill:var(--plw-bg)}.plw-svg .o{stroke:var(--plw-fg)}
 .plw--art-left .plw-box,.plw--art-right .plw-box{width:min(calc(var(--plw-w) + 220px),calc(100vw - 32px))}
@@ -97,7 +135,7 @@ textarea.plw-input{min-height:84px;resize:vertical}
 .plw--art-right .plw-art{order:2}
 .plw--art-left .plw-art,.plw--art-right .plw-art{padding:24px}
 .plw--art-top .plw-art{height:132px;padding:16px}
-.plw--art-background .plw-art{position:absolute;inset:auto -30px -30px auto;width:200px;height:200px;background:none;opacity:.22;pointer-events:none}
+.plw--art-background .plw-art{position:absolute;inset:auto -30px -30px auto;width:200px;height:200px;background:none;opacity:${ART_BACKGROUND_OPACITY};pointer-events:none}
 .plw--art-badge .plw-art{width:64px;height:64px;border-radius:50%;padding:12px;margin:24px auto -12px}
 .plw--art-badge.plw--left .plw-art{margin-left:28px}
 .plw--shape-square{--plw-radius:0px;--plw-btn-radius:0px}
@@ -160,8 +198,9 @@ textarea.plw-input{min-height:84px;resize:vertical}
 .plw-launcher--right{right:20px}.plw-launcher--left{left:20px}
 .plw--has-launcher.plw--slide-in .plw-box,.plw--has-launcher.plw--modal .plw-box{bottom:84px}
 .plw--has-launcher.plw--modal .plw-box{top:auto;translate:-50% 0}
+.plw--has-launcher.plw--panel .plw-inner,.plw--has-launcher.plw--sidebar .plw-inner{padding-bottom:84px}
 .plw-agent{display:flex;align-items:center;gap:10px;text-align:left;width:100%}
-.plw-avatar{width:44px;height:44px;border-radius:50%;background:var(--plw-accent);color:var(--plw-btn-fg);display:grid;place-items:center;font-weight:800;font-size:18px;flex:none;position:relative}
+.plw-avatar{width:44px;height:44px;border-radius:50%;background:var(--plw-btn);color:var(--plw-btn-fg);display:grid;place-items:center;font-weight:800;font-size:18px;flex:none;position:relative}
 .plw-avatar::after{content:"";position:absolute;right:0;bottom:0;width:11px;height:11px;border-radius:50%;background:#25d366;border:2px solid var(--plw-bg)}
 .plw-agent small{display:block;color:var(--plw-muted)}
 @keyframes plw-fade{from{opacity:0}}

@@ -41,6 +41,10 @@ export const paletteSchema = z.object({
   buttonText: hex,
   /** Input backgrounds. */
   field: hex,
+  /** What a visitor types into a field (and a select's choice), on the field's background. */
+  fieldText: hex,
+  /** Placeholder text, quieter than typed text but as readable. */
+  placeholder: hex,
 })
 
 const fieldBase = { name: z.string().regex(/^[a-z][a-z0-9_]{0,30}$/), label: line(60), required: z.boolean() }

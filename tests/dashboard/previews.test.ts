@@ -69,6 +69,18 @@ describe('GET /app/preview/{hid}', () => {
     expect(page.querySelector('[data-plw]')!.hasAttribute('data-themed')).toBe(false)
   })
 
+  it('names the template in a heading inside the main landmark, whatever the widget’s position (the shop is hidden scenery)', async () => {
+    for (const template of [themed, inline, catalog.templates.find((candidate) => candidate.layout === 'bar')!]) {
+      const page = parse((await request(app).get(`/app/preview/${template.id}`).expect(200)).text)
+      const headings = page.querySelectorAll('h1').filter((heading) => !heading.closest('[aria-hidden=true]'))
+      expect(headings.map((heading) => heading.text), template.layout).toEqual([`${template.name}: live preview`])
+      expect(page.querySelectorAll('main')).toHaveLength(1)
+      expect(page.querySelector('main h1.preview-heading'), template.layout).not.toBeNull()
+      expect(page.querySelector(`main [data-plw]`), template.layout).not.toBeNull()
+      for (const scenery of page.querySelectorAll('.shop')) expect(scenery.getAttribute('aria-hidden')).toBe('true')
+    }
+  })
+
   it('places an inline widget inside the page content', async () => {
     const page = parse((await request(app).get(`/app/preview/${inline.id}`).expect(200)).text)
     expect(page.querySelector('main.shop-section [data-plw]')).not.toBeNull()

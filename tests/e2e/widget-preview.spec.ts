@@ -6,6 +6,7 @@ interface TemplateData {
   name: string
   family: string
   layout: string
+  launcher?: unknown
   dark?: unknown
   copy: { headline: string }
   success: { headline: string; code?: string }
@@ -55,6 +56,27 @@ test.describe('live widget preview', () => {
     await expect(box).toBeVisible()
     await page.keyboard.press('Escape')
     await expect(box).toBeHidden()
+  })
+
+  test('a modal takes the focus when it opens (its first field, or the dialog itself without fields) and gives it back when it closes', async ({ page }) => {
+    const modal = templates.find((template) => template.layout === 'modal' && template.fields[0]?.type === 'email' && !template.launcher)!
+    await page.goto(`/app/preview/${modal.id}`)
+    const box = page.getByRole('dialog', { name: modal.copy.headline })
+    await expect(box.getByLabel('Email')).toBeFocused()
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Shift+Tab')
+    await expect(box.locator(':focus')).toHaveCount(1)
+    await page.keyboard.press('Escape')
+    await expect(page.getByRole('button', { name: 'Show the widget again' })).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(box.getByLabel('Email')).toBeFocused()
+
+    const gate = templates.find((template) => template.family === 'age' && template.fields.length === 0 && template.layout === 'modal')!
+    await page.goto(`/app/preview/${gate.id}`)
+    const dialog = page.getByRole('dialog', { name: gate.copy.headline })
+    await expect(dialog).toBeFocused()
+    await page.keyboard.press('Shift+Tab')
+    await expect(dialog.locator(':focus')).toHaveCount(1)
   })
 
   test('asks for a rating before sending one', async ({ page }) => {

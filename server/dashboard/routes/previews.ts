@@ -43,18 +43,21 @@ function shopPage(template: CatalogTemplate, theme: 'light' | 'dark'): { body: s
   const widget = renderWidget(template, { theme })
   const inline = template.layout === 'inline'
   const widgetMarkup = new SafeHtml(widget.html)
+  // The shop is scenery, hidden from assistive technology: the page's heading and main landmark
+  // name the template and hold the widget, wherever it shows.
+  const heading = html`<h1 class="preview-heading">${template.name}: live preview</h1>`
+  const replay = html`<button type="button" class="preview-replay" data-preview-replay hidden>Show the widget again</button>`
   const body = html`<!doctype html><html lang="en" data-theme="${widget.theme}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${template.name} · live preview · Poplift</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="${dashboardStaticFiles().url('preview.css')}"><style>${new SafeHtml(widget.css)}</style><script src="${dashboardStaticFiles().url('widget-preview.js')}" defer></script></head><body class="${inline ? 'preview-inline' : 'preview'}">
 <div class="shop" aria-hidden="true" inert>
 <header class="shop-header"><span class="shop-logo">Fern<span>&amp;</span>Field</span><nav class="shop-nav"><span>New in</span><span>Living</span><span>Kitchen</span><span>Gifts</span><span>Journal</span></nav><span class="shop-cart">2</span></header>
 <section class="shop-hero"><div><h1>Slow living, well made</h1><p>Handmade homeware from small studios. Free returns for 60 days, and every order ships in plastic-free packaging.</p><span class="shop-cta">Shop the collection</span></div><div class="shop-visual"></div></section>
 </div>
-${inline ? html`<main class="shop-section">${widgetMarkup}</main>` : ''}
+${inline ? html`<main class="shop-section">${heading}${widgetMarkup}${replay}</main>` : ''}
 <div class="shop" aria-hidden="true" inert>
 <section class="shop-section"><h2>Bestsellers</h2><div class="shop-grid">${SHOP_ITEMS.map(([name, price]) => html`<div class="shop-item"><div class="shop-thumb"></div><b>${name}</b><span>${price}</span></div>`)}</div></section>
 <footer class="shop-footer"><span>Fern &amp; Field, 12 Market Street</span><span>Shipping</span><span>Returns</span><span>Contact</span></footer>
 </div>
-${inline ? '' : widgetMarkup}
-<button type="button" class="preview-replay" data-preview-replay hidden>Show the widget again</button>
+${inline ? '' : html`<main class="preview-main">${heading}${widgetMarkup}${replay}</main>`}
 </body></html>`
   return { body: body.value, css: widget.css }
 }

@@ -43,6 +43,23 @@
     )
   }
 
+  var modal = box.getAttribute('aria-modal') === 'true'
+
+  // A modal takes the keyboard when it shows: its first field, or the dialog itself when it has
+  // none (so its name is read before a choice is offered). Where the focus was comes back on close.
+  // Inside a frame the page never takes the focus by itself: the embedding page keeps it.
+  function takeFocus() {
+    if (framed || !modal) return
+    returnFocus = document.activeElement
+    var field = box.querySelector('input:not([type=hidden]), select, textarea')
+    if (field && field.offsetParent !== null) {
+      field.focus({ preventScroll: true })
+      return
+    }
+    box.setAttribute('tabindex', '-1')
+    box.focus({ preventScroll: true })
+  }
+
   function open() {
     root.classList.remove('plw--closing')
     box.hidden = false
@@ -50,11 +67,7 @@
     isOpen = true
     if (launcher) launcher.setAttribute('aria-expanded', 'true')
     if (replay) replay.hidden = true
-    if (!framed && root.querySelector('[aria-modal=true]')) {
-      returnFocus = document.activeElement
-      var first = focusables()[1] || focusables()[0]
-      if (first) first.focus()
-    }
+    takeFocus()
   }
 
   function close() {
@@ -198,6 +211,7 @@
   }
 
   if (replay) replay.addEventListener('click', open)
+  takeFocus()
 
   document.addEventListener('keydown', function (event) {
     if (!isOpen) return
@@ -206,12 +220,16 @@
       return
     }
     // A modal keeps the keyboard inside while it is open.
-    if (event.key === 'Tab' && root.querySelector('[aria-modal=true]')) {
+    if (event.key === 'Tab' && modal) {
       var items = focusables()
       if (!items.length) return
       var first = items[0]
       var last = items[items.length - 1]
-      if (event.shiftKey && document.activeElement === first) {
+      var active = document.activeElement
+      if (active === box || !box.contains(active)) {
+        event.preventDefault()
+        ;(event.shiftKey ? last : first).focus()
+      } else if (event.shiftKey && active === first) {
         event.preventDefault()
         last.focus()
       } else if (!event.shiftKey && document.activeElement === last) {
