@@ -69,6 +69,24 @@ export default function Home() {
         </div>
       </section>
 
+      <section className="band" aria-labelledby="kinds-title">
+        <div className="section-head">
+          <h2 id="kinds-title">{widgetKinds.title}</h2>
+          <p>{widgetKinds.subtitle}</p>
+        </div>
+        <ul className="kind-grid">
+          {widgetKinds.items.map((kind) => (
+            <li key={kind.slug} className="kind-card">
+              <SiteLink href={kind.href}>
+                <KindIcon kind={kind.slug} />
+                <span className="kind-name">{kind.name}</span>
+                <span className="kind-description">{kind.description}</span>
+              </SiteLink>
+            </li>
+          ))}
+        </ul>
+      </section>
+
       <section className="band home-templates" aria-labelledby="templates-title">
         <div className="section-head">
           <h2 id="templates-title">{templates.title}</h2>
@@ -89,24 +107,6 @@ export default function Home() {
             </ul>
           </div>
         ))}
-      </section>
-
-      <section className="band" aria-labelledby="kinds-title">
-        <div className="section-head">
-          <h2 id="kinds-title">{widgetKinds.title}</h2>
-          <p>{widgetKinds.subtitle}</p>
-        </div>
-        <ul className="kind-grid">
-          {widgetKinds.items.map((kind) => (
-            <li key={kind.slug} className="kind-card">
-              <SiteLink href={kind.href}>
-                <KindIcon kind={kind.slug} />
-                <span className="kind-name">{kind.name}</span>
-                <span className="kind-description">{kind.description}</span>
-              </SiteLink>
-            </li>
-          ))}
-        </ul>
       </section>
 
       {sections.map((section, index) => (
