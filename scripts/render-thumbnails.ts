@@ -56,6 +56,9 @@ try {
       // Entrance animations end (reduced motion shortens them); fonts and images are in.
       await page.evaluate(() => document.fonts.ready)
       await page.waitForTimeout(kind === 'widgets' ? 900 : 100)
+      // The card shows the widget at rest: a modal takes the focus when it opens, and a focused
+      // field would be drawn with its ring and caret.
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
       const png = await page.screenshot({ type: 'png' })
       fs.mkdirSync(path.dirname(file), { recursive: true })
       await sharp(png).resize({ width: MASTER_WIDTH }).webp({ quality: 88 }).toFile(file)
