@@ -37,6 +37,9 @@ const EMAIL_VIEWS: { value: ColourView; label: string; title: string }[] = [
   { value: 'text', label: 'Plain text', title: 'The plain-text part' },
 ]
 
+/** What every widget template is checked for (tests/e2e/widget-templates-accessibility.spec.ts). */
+const WIDGET_CHECKS = 'WCAG 2.1 AA checked — contrast, keyboard, focus, labels'
+
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select, textarea, iframe, [tabindex]:not([tabindex="-1"])'
 
 export function readView(search: string): { device: Device; colour: ColourView } {
@@ -235,6 +238,11 @@ export default function PreviewDialog({ kind, cards, hid, listingPath, onNavigat
           ) : (
             <>
               <h3>Make it yours</h3>
+              {kind === 'widgets' && (
+                <p className="preview-checked">
+                  <strong>Accessible:</strong> {WIDGET_CHECKS}
+                </p>
+              )}
               {kind === 'emails' && (
                 <ul className="preview-bullets">
                   <li>Full-featured email editor</li>

@@ -100,6 +100,7 @@ describe('widget gallery pages', () => {
     const listing = inGroup('forms', firstSub.slug)
     expect(textOf(html, '.preview-pager span')).toBe(`${cardIds(html).indexOf(sample.id) + 1} / ${listing.length}`)
     expect(textOf(html, '.preview-panel h3')).toBe('Make it yours')
+    expect(textOf(html, '.preview-panel .preview-checked')).toBe('Accessible: WCAG 2.1 AA checked — contrast, keyboard, focus, labels')
     expect(textOf(html, '.preview-panel button')).toBe('Take this template')
     expect(root.querySelector('.preview-panel a.get-it')?.getAttribute('href')).toBe(`/t/${sample.id}`)
     expect(root.querySelector('iframe.preview-frame')?.getAttribute('src')).toBe(`/app/preview/${sample.id}`)
