@@ -165,6 +165,11 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     app.use('/app', dashboard.router)
   }
   const localDashboard = dashboard?.context
+  // The site's JSON: no canonical slash, no cookies, no page cache; only compression on the way.
+  app.use('/api', compressResponses(), createApiRouter({ prices, holidays, now: overrides.now }))
+  app.use(canonicalRedirect)
+  app.use(serveCachedPages(cache))
+  // After the page cache: a repeat visit is answered before these two paths are even looked at.
   app.use(
     visitTracking({
       origin: config.publicOrigin,
@@ -177,8 +182,6 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
       now: overrides.now,
     }),
   )
-  app.use(canonicalRedirect)
-  app.use(serveCachedPages(cache))
   app.use(compressResponses())
 
   app.use(
@@ -194,7 +197,6 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   app.use('/thumbnails', thumbnailRouter(dataDir, gallery.thumbnails))
   // The email templates' images: fixed names, so a day's caching; mail clients fetch them too.
   app.use(EMAIL_ASSETS_PATH, express.static(path.join(dataDir, 'emails', 'assets'), { index: false, fallthrough: false, maxAge: '1d' }))
-  app.use('/api', createApiRouter({ prices, holidays, now: overrides.now }))
   app.use(
     cloneLinks([
       { kind: 'widgets', prefix: 't', exists: (hid) => Boolean(widgetCatalog().byId(hid)) },

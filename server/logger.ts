@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
-import type { RequestHandler } from 'express'
+import type { Request, RequestHandler } from 'express'
 import { pino, type Logger } from 'pino'
-import { pinoHttp } from 'pino-http'
 
 /** Values that must never reach a log line. */
 const REDACTED_PATHS = [
@@ -85,43 +84,62 @@ function isBackPressure(res: ServerResponse): boolean {
   return (res.statusCode === 503 || res.statusCode === 429) && res.hasHeader('Retry-After')
 }
 
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The request's id, also sent back as X-Request-Id. */
+      id: string
+      /** A logger whose lines carry this request's id, method and URL. */
+      log: Logger
+    }
+  }
+}
+
+/** What a log line says of a request: never its headers (cookies, authorization), only these. */
+function requestFields(req: Request) {
+  return {
+    id: req.id,
+    method: req.method,
+    url: loggableUrl(req.originalUrl ?? req.url),
+    remoteAddress: req.socket.remoteAddress,
+    userAgent: req.headers['user-agent'],
+  }
+}
+
 /**
- * One short line per request with its id, status and time (pino-http); headers stay out, and
- * cookie or authorization would be redacted. Load-shedding answers go to a BackPressureLog
- * instead; an error handler may name their code in `res.locals.errorCode`.
+ * One short line per request, when it ends: its id, method, URL, address, status and time in
+ * milliseconds. Load-shedding and rate-limit answers go to a BackPressureLog instead (an error
+ * handler may name their code in `res.locals.errorCode`); 5xx are logged at error level, their
+ * cause where it was handled.
+ *
+ * Written here rather than with pino-http: that builds a child logger for every request, one of
+ * the larger costs of a small answer. Here `req.log` is made only when a handler uses it.
  */
 export function requestLogger(logger: Logger, backPressure = new BackPressureLog(logger)): RequestHandler {
-  return pinoHttp({
-    logger,
-    genReqId: (req, res) => {
-      const incoming = req.headers['x-request-id']
-      const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
-      res.setHeader('X-Request-Id', id)
-      return id
-    },
-    customLogLevel: (req, res, error) => {
+  return (req, res, next) => {
+    const started = Date.now()
+    const incoming = req.headers['x-request-id']
+    req.id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+    res.setHeader('X-Request-Id', req.id)
+    let child: Logger | undefined
+    Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= logger.child({ req: requestFields(req) })) })
+
+    const ended = () => {
+      res.off('finish', ended)
+      res.off('close', ended)
       if (isBackPressure(res)) {
-        const code = (res as ServerResponse & { locals?: { errorCode?: string } }).locals?.errorCode ?? (res.statusCode === 429 ? 'rate_limited' : 'busy')
-        const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? ''
-        backPressure.note(res.statusCode, code, url.split('?')[0]!)
-        return 'silent'
+        const code = (res.locals as { errorCode?: string }).errorCode ?? (res.statusCode === 429 ? 'rate_limited' : 'busy')
+        backPressure.note(res.statusCode, code, (req.originalUrl ?? req.url).split('?')[0]!)
+        return
       }
-      return error || res.statusCode >= 500 ? 'error' : 'info'
-    },
-    serializers: {
-      req: (req: { id: string; method: string; url: string; remoteAddress?: string; headers: Record<string, string | undefined> }) => ({
-        id: req.id,
-        method: req.method,
-        url: loggableUrl(req.url),
-        remoteAddress: req.remoteAddress,
-        userAgent: req.headers['user-agent'],
-      }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      // A 5xx without a thrown error gets pino-http's "failed with status code" placeholder: its
-      // stack points into pino-http and says nothing. Real errors are logged with theirs where
-      // they are handled.
-      err: (error: Error) =>
-        error.message.startsWith('failed with status code') ? { message: error.message } : pino.stdSerializers.err(error),
-    },
-  })
+      const line = { req: requestFields(req), res: { statusCode: res.statusCode }, responseTime: Date.now() - started }
+      const message = res.writableFinished ? 'request completed' : 'request aborted'
+      if (res.statusCode >= 500) logger.error(line, message)
+      else logger.info(line, message)
+    }
+    res.on('finish', ended)
+    res.on('close', ended)
+    next()
+  }
 }
