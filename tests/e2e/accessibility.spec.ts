@@ -7,21 +7,9 @@ import type { Page } from '@playwright/test'
 import sharp from 'sharp'
 import type { WidgetGroupsFile, WidgetTemplate } from '../../shared/schemas/widget-templates.js'
 import { expectNoAxeViolations } from './axe.js'
-import { expect, gotoHydrated, markdownSlugs, readData, test } from './fixtures.js'
+import { expect, gotoHydrated, readData, sampleContent, test } from './fixtures.js'
 
-interface Section {
-  slug: string
-  subs?: { slug: string }[]
-}
-
-const blogTheme = readData<Section[]>('content/blog/themes.json')[0]!
-const blogPost = markdownSlugs(`content/blog/${blogTheme.slug}`)[0]!
-const helpSections = readData<Section[]>('content/help/sections.json')
-const helpSection = helpSections.find((section) => !section.subs)!
-const helpArticle = markdownSlugs(`content/help/${helpSection.slug}`)[0]!
-const widgetsSection = helpSections.find((section) => section.subs?.length)!
-const widgetsSub = widgetsSection.subs![0]!
-const useCase = readData<Section[]>('content/usecase/sections.json')[0]!
+const { blogTheme, blogPost, helpSection, helpArticle, widgetsSection, widgetsSub, useCase } = sampleContent
 
 const { groups } = readData<WidgetGroupsFile>('widget-groups.json')
 const widgetTemplates = readData<WidgetTemplate[]>('widget-templates.json')

@@ -30,6 +30,31 @@ export function readFrontMatter(relativePath: string): Record<string, unknown> {
   return match?.[1] ? (parseYaml(match[1]) as Record<string, unknown>) : {}
 }
 
+interface ContentSection {
+  slug: string
+  name: string
+  subs?: { slug: string; name: string }[]
+}
+
+/** One page of each kind of content, read from data/: for tests that visit every page type. */
+export const sampleContent = (() => {
+  const blogTheme = readData<ContentSection[]>('content/blog/themes.json')[0]!
+  const helpSections = readData<ContentSection[]>('content/help/sections.json')
+  const helpSection = helpSections.find((section) => !section.subs)!
+  const widgetsSection = helpSections.find((section) => section.subs?.length)!
+  const widgetsSub = widgetsSection.subs![0]!
+  return {
+    blogTheme,
+    blogPost: markdownSlugs(`content/blog/${blogTheme.slug}`)[0]!,
+    helpSection,
+    helpArticle: markdownSlugs(`content/help/${helpSection.slug}`)[0]!,
+    widgetsSection,
+    widgetsSub,
+    widgetsArticle: markdownSlugs(`content/help/${widgetsSection.slug}/${widgetsSub.slug}`)[0]!,
+    useCase: readData<ContentSection[]>('content/usecase/sections.json')[0]!,
+  }
+})()
+
 interface NavGroup {
   label: string
   href?: string

@@ -1,21 +1,7 @@
 import type { Page } from '@playwright/test'
-import { expect, gotoHydrated, isSameDocument, markDocument, markdownSlugs, readData, readFrontMatter, test } from './fixtures.js'
+import { expect, gotoHydrated, isSameDocument, markDocument, readData, readFrontMatter, sampleContent, test } from './fixtures.js'
 
-interface Section {
-  slug: string
-  name: string
-  subs?: { slug: string; name: string }[]
-}
-
-const blogTheme = readData<Section[]>('content/blog/themes.json')[0]!
-const blogPost = markdownSlugs(`content/blog/${blogTheme.slug}`)[0]!
-const helpSections = readData<Section[]>('content/help/sections.json')
-const helpSection = helpSections.find((section) => !section.subs)!
-const helpArticle = markdownSlugs(`content/help/${helpSection.slug}`)[0]!
-const widgetsSection = helpSections.find((section) => section.subs?.length)!
-const widgetsSub = widgetsSection.subs![0]!
-const widgetsArticle = markdownSlugs(`content/help/${widgetsSection.slug}/${widgetsSub.slug}`)[0]!
-const useCase = readData<Section[]>('content/usecase/sections.json')[0]!
+const { blogTheme, blogPost, helpSection, helpArticle, widgetsSection, widgetsSub, widgetsArticle, useCase } = sampleContent
 
 const title = (relativePath: string) => String(readFrontMatter(relativePath).title)
 
