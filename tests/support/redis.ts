@@ -65,6 +65,8 @@ export async function startRedis(): Promise<TestRedis> {
     running.kill('SIGKILL')
     await exited
   }
+  // Whatever happens to the test run, its Redis goes with it.
+  process.once('exit', () => child?.kill('SIGKILL'))
   await start()
   return {
     url,
