@@ -8,7 +8,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
 import * as esbuild from 'esbuild'
-import { DASHBOARD_STATIC_BUILD, DASHBOARD_STATIC_FILES, DASHBOARD_STATIC_MANIFEST, DASHBOARD_STATIC_SOURCES } from '../server/dashboard/static-files.js'
+import { DASHBOARD_STATIC_BUILD, DASHBOARD_STATIC_FILES, DASHBOARD_STATIC_MANIFEST, SCRIPT_BUILD_OPTIONS, sourceOf, type DashboardStaticFile } from '../server/dashboard/static-files.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const dist = path.join(root, 'dist')
@@ -32,7 +32,8 @@ const noServerImports: esbuild.Plugin = {
   name: 'no-server-imports',
   setup(build) {
     build.onResolve({ filter: /(^|\/)server\/|^zod(\/|$)/ }, (args) => {
-      if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined
+      // The dashboard's browser scripts live under server/ but are entry points of their own.
+      if (args.kind === 'entry-point' || args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined
       return { errors: [{ text: `client code imports server-only module "${args.path}" (from ${path.relative(root, args.importer)})` }] }
     })
   },
@@ -99,26 +100,33 @@ async function buildClient() {
 }
 
 /**
- * The local dashboard's own scripts and stylesheets (plain files, not modules): minified under
- * hashed names, listed by source name in dist/dashboard-assets.json, which the dashboard reads.
+ * The local dashboard's own scripts (TypeScript, each bundled into one plain script) and
+ * stylesheets: minified under hashed names, listed by public name in
+ * dist/dashboard-assets.json, which the dashboard reads.
  */
 async function buildDashboardStatic() {
-  const result = await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: DASHBOARD_STATIC_FILES.map((name) => path.join(DASHBOARD_STATIC_SOURCES, name)),
-    bundle: false,
-    minify: true,
-    target: ['es2020', 'chrome111', 'firefox111', 'safari16'],
-    legalComments: 'none',
-    outdir: DASHBOARD_STATIC_BUILD,
-    entryNames: '[name]-[hash]',
-    metafile: true,
-    logLevel: 'warning',
-  })
   const names: Record<string, string> = {}
-  for (const [file, output] of Object.entries(result.metafile.outputs)) {
-    if (output.entryPoint) names[path.basename(output.entryPoint)] = path.basename(file)
+  const build = async (files: readonly DashboardStaticFile[], options: esbuild.BuildOptions) => {
+    const result = await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: Object.fromEntries(files.map((name) => [name.replace(/\.(js|css)$/, ''), sourceOf(name)])),
+      minify: true,
+      outdir: DASHBOARD_STATIC_BUILD,
+      entryNames: '[name]-[hash]',
+      metafile: true,
+      logLevel: 'warning',
+      plugins: [noServerImports],
+      ...options,
+    })
+    for (const [file, output] of Object.entries(result.metafile!.outputs)) {
+      const name = files.find((candidate) => output.entryPoint && path.resolve(root, output.entryPoint) === sourceOf(candidate))
+      if (name) names[name] = path.basename(file)
+    }
   }
+  await Promise.all([
+    build(DASHBOARD_STATIC_FILES.filter((name) => name.endsWith('.js')), SCRIPT_BUILD_OPTIONS),
+    build(DASHBOARD_STATIC_FILES.filter((name) => name.endsWith('.css')), { bundle: false }),
+  ])
   fs.writeFileSync(DASHBOARD_STATIC_MANIFEST, JSON.stringify(names, null, 2))
 }
 

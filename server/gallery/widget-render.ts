@@ -2,7 +2,7 @@
  * Draws a widget template as self-contained HTML and CSS: no external files, no inline style
  * attributes (so a page can allow the one stylesheet by its hash), every text escaped. The
  * behaviour (fields checked, success state, close, launcher, countdown, copy) lives in
- * server/dashboard/static/widget-preview.js and works on the `data-plw-*` hooks written here.
+ * server/dashboard/static/widget-preview.ts and works on the `data-plw-*` hooks written here.
  *
  *   const { html, css } = renderWidget(template, { theme: 'dark' })
  */

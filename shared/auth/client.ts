@@ -82,6 +82,12 @@ export function rememberUser(user: AuthUser): void {
   forgetLoginCheck()
 }
 
+/** After a log-out: the signed-in user and the session check's answer are forgotten in this tab. */
+export function forgetUser(): void {
+  storage()?.removeItem(USER_KEY)
+  forgetLoginCheck()
+}
+
 /** The page's cookies by name (those the page may read). */
 function pageCookies(): Record<string, string> {
   const cookies: Record<string, string> = {}

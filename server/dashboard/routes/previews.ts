@@ -1,7 +1,7 @@
 /**
  * `GET preview/{hid}?theme=light|dark`: a widget template working on a made-up shop page, in its
  * real position and with its entrance animation. The site's gallery loads it in a frame and
- * steers it with `navigate` messages (server/dashboard/static/widget-preview.js, docs/galleries.md).
+ * steers it with `navigate` messages (server/dashboard/static/widget-preview.ts, docs/galleries.md).
  */
 import { createHash } from 'node:crypto'
 import type { Response, Router } from 'express'
