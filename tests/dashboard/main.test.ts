@@ -3,29 +3,15 @@ import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { createInterface } from 'node:readline'
 import { describe, expect, it } from 'vitest'
 import { projectRoot } from '../../server/project-root.js'
+import { startStandalone } from '../support/standalone.js'
 
 describe('standalone dashboard (npm run dashboard)', () => {
   it('serves /app on its own port, keeps accounts in DATA_DIR, and exits 0 on SIGTERM', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dashboard-main-'))
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/dashboard/main.ts'], {
-      cwd: projectRoot,
-      env: { ...process.env, DASHBOARD_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', PUBLIC_URL: 'https://site.example' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
+    const { child, port } = await startStandalone('server/dashboard/main.ts', 'dashboard', { DASHBOARD_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', PUBLIC_URL: 'https://site.example' })
     try {
-      const port = await new Promise<number>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('the dashboard did not start')), 30_000)
-        createInterface({ input: child.stdout! }).on('line', (line) => {
-          const entry = JSON.parse(line) as { msg?: string; port?: number }
-          if (entry.msg === 'dashboard listening' && entry.port) {
-            clearTimeout(timer)
-            resolve(entry.port)
-          }
-        })
-      })
       const base = `http://127.0.0.1:${port}/app`
       expect(await (await fetch(`${base}/api/v2/users/login_check`)).json()).toEqual({ status: 'anonymous' })
       const refused = await fetch(`${base}/api/v1/users/password_reset?dual=1`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: '{"email":"a@b.example"}' })

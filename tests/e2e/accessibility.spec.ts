@@ -163,23 +163,19 @@ test.describe('pages in the states a visitor puts them in', () => {
     })
   }
 
-  test('a widget template: its preview, then its sign-up panel', async ({ page }) => {
-    await gotoHydrated(page, `/p/${widget.id}`)
-    await expect(dialog(page)).toBeVisible()
-    await expectAccessible(page)
-    await dialog(page).getByRole('button', { name: 'Take this template' }).click()
-    await expect(dialog(page).getByRole('heading', { name: 'Create your free account' })).toBeVisible()
-    await expectAccessible(page)
-  })
-
-  test('an email template: its preview, then its sign-up panel', async ({ page }) => {
-    await gotoHydrated(page, `/e/${email.id}`)
-    await expect(dialog(page)).toBeVisible()
-    await expectAccessible(page)
-    await dialog(page).getByRole('button', { name: 'Customize this email' }).click()
-    await expect(dialog(page).getByRole('heading', { name: 'Create your free account' })).toBeVisible()
-    await expectAccessible(page)
-  })
+  for (const [kind, url, button] of [
+    ['a widget', `/p/${widget.id}`, 'Take this template'],
+    ['an email', `/e/${email.id}`, 'Customize this email'],
+  ] as const) {
+    test(`${kind} template: its preview, then its sign-up panel`, async ({ page }) => {
+      await gotoHydrated(page, url)
+      await expect(dialog(page)).toBeVisible()
+      await expectAccessible(page)
+      await dialog(page).getByRole('button', { name: button }).click()
+      await expect(dialog(page).getByRole('heading', { name: 'Create your free account' })).toBeVisible()
+      await expectAccessible(page)
+    })
+  }
 })
 
 test.describe('generators with a result', () => {

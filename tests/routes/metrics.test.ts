@@ -1,8 +1,7 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { createInterface } from 'node:readline'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pageIdAt, pages } from '../../shared/pages.js'
@@ -10,6 +9,7 @@ import { ConfigError, loadConfig } from '../../server/config.js'
 import { projectRoot } from '../../server/project-root.js'
 import { siteRouteOf } from '../../server/site-metrics.js'
 import { promtoolPath } from '../../scripts/lib/promtool.js'
+import { startStandalone } from '../support/standalone.js'
 import { testSite } from './app.js'
 
 const TOKEN = 'metrics-token-for-the-tests-0123456789'
@@ -199,22 +199,8 @@ describe('/metrics with METRICS_TOKEN', () => {
 describe('/metrics of the standalone image service', () => {
   it('serves its own metrics behind METRICS_TOKEN', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giffer-metrics-'))
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/giffer/main.ts'], {
-      cwd: projectRoot,
-      env: { ...process.env, GIFFER_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', GIFFER_WORKERS: '1', METRICS_TOKEN: TOKEN },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
+    const { child, port } = await startStandalone('server/giffer/main.ts', 'giffer', { GIFFER_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', GIFFER_WORKERS: '1', METRICS_TOKEN: TOKEN })
     try {
-      const port = await new Promise<number>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('giffer did not start')), 30_000)
-        createInterface({ input: child.stdout! }).on('line', (line) => {
-          const entry = JSON.parse(line) as { msg?: string; port?: number }
-          if (entry.msg === 'giffer listening' && entry.port) {
-            clearTimeout(timer)
-            resolve(entry.port)
-          }
-        })
-      })
       const base = `http://127.0.0.1:${port}`
       expect((await fetch(`${base}/metrics`)).status).toBe(401)
       expect((await fetch(`${base}/countdown/create`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"delay":60}' })).status).toBe(200)
