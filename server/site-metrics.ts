@@ -8,8 +8,7 @@
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { Counter, Registry } from 'prom-client'
-import { isDecodablePath } from '../shared/canonical.js'
-import { pageIdAt, pages } from '../shared/pages.js'
+import { pageIdAt } from '../shared/pages.js'
 import { VISIT_BEACON_PATH } from '../shared/tracking.js'
 import { EMAIL_ASSETS_PATH } from './gallery/email-catalog.js'
 import { gifferMetrics } from './giffer/metrics.js'
@@ -25,41 +24,6 @@ function publicEntries(rootDir: string): string[] {
     return []
   }
 }
-
-/**
- * The page id at a path, without matching the path itself: matching ranks every route on each
- * call (about a millisecond), too slow for every request. A path is first reduced to its shape:
- * each segment kept where some page has that word at that place (as routes match, ignoring case),
- * any other segment replaced by one placeholder, which matches the same parameters it does. There
- * are a few hundred shapes at most, so each is matched once and remembered.
- */
-function pageIdsByShape(): (pathname: string) => string {
-  const wordsAt: Set<string>[] = []
-  let depth = 0
-  for (const page of pages) {
-    const segments = (page.path ?? '').split('/').filter(Boolean)
-    depth = Math.max(depth, segments.length)
-    segments.forEach((segment, at) => {
-      if (!segment.startsWith(':') && segment !== '*') (wordsAt[at] ??= new Set()).add(segment.toLowerCase())
-    })
-  }
-  const byShape = new Map<string, string>()
-  return (pathname) => {
-    if (pathname.includes('%') && !isDecodablePath(pathname)) return 'other'
-    // Deeper than every page, a path is not found whatever its segments: one shape for them all.
-    const segments = pathname.split('/').filter(Boolean).slice(0, depth + 1)
-    const shape = segments.map((segment, at) => (wordsAt[at]?.has(segment.toLowerCase()) ? segment.toLowerCase() : '_')).join('/')
-    let id = byShape.get(shape)
-    if (id === undefined) {
-      id = pageIdAt(`/${shape}`) ?? 'other'
-      byShape.set(shape, id)
-    }
-    return id
-  }
-}
-
-/** Paths whose route name is remembered as it is, most visits being to a few pages; then started afresh. */
-const KNOWN_PATHS_MAX = 2000
 
 /**
  * The `route` label: the mounts of app.ts by their first segment, the files of public/ and the
@@ -81,17 +45,10 @@ export function siteRouteOf(rootDir: string): (pathname: string) => string {
     [VISIT_BEACON_PATH.split('/')[1]!, 'track'],
   ])
   for (const entry of publicEntries(rootDir)) prefixes.set(entry.toLowerCase(), 'static')
-  const pageIdOf = pageIdsByShape()
-  const known = new Map<string, string>()
   return (pathname) => {
-    let route = known.get(pathname)
-    if (route !== undefined) return route
     const slash = pathname.indexOf('/', 1)
     // Express matches mounts ignoring case.
-    route = prefixes.get(pathname.slice(1, slash === -1 ? undefined : slash).toLowerCase()) ?? pageIdOf(pathname)
-    if (known.size >= KNOWN_PATHS_MAX) known.clear()
-    known.set(pathname, route)
-    return route
+    return prefixes.get(pathname.slice(1, slash === -1 ? undefined : slash).toLowerCase()) ?? pageIdAt(pathname) ?? 'other'
   }
 }
 

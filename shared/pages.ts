@@ -42,23 +42,54 @@ export type PageData = PageDataOf<typeof pages>
 /** Route table used only for matching, never rendered. */
 const matchingRoutes: RouteObject[] = [{ path: '/', children: pages.map(({ id, path }) => (path === undefined ? { id, index: true as const } : { id, path })) }]
 
-/** Answers already worked out: matching ranks every route on each call, and links ask often. */
-const knownPaths = new Map<string, boolean>()
-const KNOWN_PATHS_MAX = 2000
-
-/** The id of the page drawn at a path (the not-found page for unknown paths). */
-export function pageIdAt(pathname: string): PageId | undefined {
+/** The page id React Router matches at a path: exact, but it ranks every route on each call (about a millisecond). */
+export function matchedPageId(pathname: string): PageId | undefined {
   if (!isDecodablePath(pathname)) return undefined
   return matchRoutes(matchingRoutes, pathname)?.at(-1)?.route.id as PageId | undefined
 }
 
+/**
+ * A path reduced to its shape: each segment kept (lower-cased, as routes match ignoring case)
+ * where some page has that word at that place, any other segment replaced by one placeholder,
+ * which matches the same parameters it does. Past the deepest page a path is not found whatever
+ * its segments, so one more segment is all a shape keeps. There are a few hundred shapes at most.
+ */
+const shapeOf = (() => {
+  const wordsAt: Set<string>[] = []
+  let depth = 0
+  for (const page of pages) {
+    const segments = (page.path ?? '').split('/').filter(Boolean)
+    depth = Math.max(depth, segments.length)
+    segments.forEach((segment, at) => {
+      if (!segment.startsWith(':') && segment !== '*') (wordsAt[at] ??= new Set()).add(segment.toLowerCase())
+    })
+  }
+  return (pathname: string) =>
+    '/' +
+    pathname
+      .split('/')
+      .filter(Boolean)
+      .slice(0, depth + 1)
+      .map((segment, at) => (wordsAt[at]?.has(segment.toLowerCase()) ? segment.toLowerCase() : '_'))
+      .join('/')
+})()
+
+const idsByShape = new Map<string, PageId | undefined>()
+
+/**
+ * The id of the page drawn at a path (the not-found page for unknown paths; undefined for a path
+ * that does not decode). Asked on every request and by every link, so each shape of path is
+ * matched once and remembered.
+ */
+export function pageIdAt(pathname: string): PageId | undefined {
+  if (pathname.includes('%') && !isDecodablePath(pathname)) return undefined
+  const shape = shapeOf(pathname)
+  if (!idsByShape.has(shape)) idsByShape.set(shape, matchedPageId(shape))
+  return idsByShape.get(shape)
+}
+
 /** Whether a path is drawn by this router (and so can be reached without a full page load). */
 export function isRouterPath(pathname: string): boolean {
-  const known = knownPaths.get(pathname)
-  if (known !== undefined) return known
   const id = pageIdAt(pathname)
-  const answer = id !== undefined && id !== 'not-found'
-  if (knownPaths.size >= KNOWN_PATHS_MAX) knownPaths.clear()
-  knownPaths.set(pathname, answer)
-  return answer
+  return id !== undefined && id !== 'not-found'
 }

@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { pageIdAt, pages } from '../../shared/pages.js'
+import { matchedPageId, pages } from '../../shared/pages.js'
 import { ConfigError, loadConfig } from '../../server/config.js'
 import { projectRoot } from '../../server/project-root.js'
 import { siteRouteOf } from '../../server/site-metrics.js'
@@ -153,7 +153,7 @@ describe('/metrics', () => {
     const variants = paths.flatMap((pathname) => [pathname, pathname.toUpperCase(), pathname.replace(/\/$/, ''), `${pathname}extra/`, `/x${pathname}`])
     const routeOf = siteRouteOf(projectRoot)
     for (const pathname of [...variants, '/', '/reset/new/', '/RESET/NEW', '/p/abc/def/ghi/', '/blog/a/b/c/d/e/f/', '/%ff/', '/p/%41/']) {
-      expect(routeOf(pathname), pathname).toBe(pageIdAt(pathname) ?? 'other')
+      expect(routeOf(pathname), pathname).toBe(matchedPageId(pathname) ?? 'other')
     }
   })
 
