@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser'
 import request from 'supertest'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { widgetCatalog } from '../../server/gallery/widget-catalog.js'
 import { testApp } from './app.js'
 
@@ -272,8 +272,12 @@ describe('clone links', () => {
 describe('repeat requests', () => {
   it('get the same bytes, headers and ETag from memory, and 304 when the client has them', async () => {
     const fresh = testApp()
+    const queried = vi.spyOn(catalog, 'query')
     const first = await request(fresh).get('/api/widgets?group=forms&limit=5').expect(200)
     const second = await request(fresh).get('/api/widgets?group=forms&limit=5').expect(200)
+    // The repeat never reached the catalog.
+    expect(queried).toHaveBeenCalledTimes(1)
+    queried.mockRestore()
     expect(second.text).toBe(first.text)
     for (const header of ['etag', 'cache-control', 'content-type', 'access-control-allow-origin']) expect(second.headers[header], header).toBe(first.headers[header])
     await request(fresh).get('/api/widgets?group=forms&limit=5').set('If-None-Match', first.headers.etag!).expect(304)
