@@ -1,5 +1,5 @@
 import { ASSETS_ELEMENT_ID } from '../shared/site.js'
-import { reportVisit } from '../shared/tracking.js'
+import { reportVisit } from '../shared/tracking/tracking.js'
 
 /**
  * The one script a page loads. It waits until the server's HTML has painted, then fetches the

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
 import * as esbuild from 'esbuild'
+import { pages } from '../shared/pages.js'
 import { DASHBOARD_STATIC_BUILD, DASHBOARD_STATIC_FILES, DASHBOARD_STATIC_MANIFEST, SCRIPT_BUILD_OPTIONS, sourceOf, type DashboardStaticFile } from '../server/dashboard/static-files.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -85,9 +86,13 @@ async function buildClient() {
   const appFile = outputOf('client/entry.tsx', '.js')
   const app = [appFile, ...staticImports(appFile)]
   const modules: Record<string, string[]> = {}
+  const pageModules = new Set<string>(pages.map((page) => page.module))
   for (const [file, output] of Object.entries(outputs)) {
-    const match = output.entryPoint?.match(/^shared\/pages\/(.+)\.tsx$/)
-    if (match?.[1]) modules[match[1]] = [file, ...staticImports(file)].filter((chunk) => !app.includes(chunk)).map(toUrl)
+    // A page component is loaded on demand, so it is an entry point of its own, named by its file.
+    const name = output.entryPoint?.match(/^shared\/(?:.+\/)?([A-Z]\w*)\.tsx$/)?.[1]
+    if (!name || !pageModules.has(name)) continue
+    if (modules[name]) throw new Error(`two page components are named ${name}: page modules are known by file name, which must be unique`)
+    modules[name] = [file, ...staticImports(file)].filter((chunk) => !app.includes(chunk)).map(toUrl)
   }
   const manifest = {
     boot: toUrl(bootFile),

@@ -7,7 +7,7 @@
  * Groups are letters, home group first: W welcome, P products, C coupons, N news, R review
  * requests, A abandonment, B Black Friday. Every template is also in All, except `bfOnly` ones.
  */
-import type { EmailBlock } from '../shared/schemas/email-templates.js'
+import type { EmailBlock } from '../shared/gallery/email-schema.js'
 import type { ShopKey } from './email-template-shops.js'
 
 type Cta = [text: string, path: string]

@@ -23,7 +23,7 @@ import {
   type EmailPalette,
   type EmailProduct,
   type EmailTemplate,
-} from '../shared/schemas/email-templates.js'
+} from '../shared/gallery/email-schema.js'
 import { assetAlt } from './email-assets.js'
 import { TEMPLATES, type Builder } from './email-template-copy.js'
 import { SHOPS, type Shop } from './email-template-shops.js'

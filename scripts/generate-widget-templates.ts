@@ -26,7 +26,7 @@ import {
   type WidgetPosition,
   type WidgetStyle,
   type WidgetTemplate,
-} from '../shared/schemas/widget-templates.js'
+} from '../shared/gallery/widget-schema.js'
 import {
   AGE,
   ANNOUNCE,

@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { renderEmail } from '../server/gallery/email-mjml.js'
-import { checkEmailCatalog, emailGroupsFileSchema, emailTemplatesFileSchema } from '../shared/schemas/email-templates.js'
+import { checkEmailCatalog, emailGroupsFileSchema, emailTemplatesFileSchema } from '../shared/gallery/email-schema.js'
 
 /** Gmail clips messages past about 102 KB; stay under it. */
 const MAX_HTML_BYTES = 102_000

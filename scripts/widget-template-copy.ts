@@ -3,7 +3,7 @@
  * template: [slug, name, headline, text, button, extra]. The slug, with the family, is the
  * template's key: its id is derived from it, so a slug must never change once published.
  */
-import type { ArtMotif, WidgetLayout } from '../shared/schemas/widget-templates.js'
+import type { ArtMotif, WidgetLayout } from '../shared/gallery/widget-schema.js'
 
 export interface CopyExtra {
   kicker?: string

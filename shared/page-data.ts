@@ -1,6 +1,6 @@
 import { useMatches } from 'react-router'
 import type { PageData, PageId } from './pages.js'
-import type { HomeContent, SiteNav } from './schemas/content.js'
+import type { HomeContent, SiteNav } from './content/schema.js'
 
 /** Data of the root route: what every page's chrome needs. */
 export interface RootData {

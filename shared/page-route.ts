@@ -9,7 +9,7 @@ export interface PageRoute<Id extends string = string, Data = unknown, Module = 
   id: Id
   /** Path below the root as visitors see it (trailing slash included); absent for the home page. */
   path?: string
-  /** File under shared/pages/ without extension; the build maps it to its chunk for preloading. */
+  /** File name of the page component (unique under shared/), without extension; the build maps it to its chunk for preloading. */
   module: string
   /**
    * Imports that file; its default export draws the page. That it is a component is checked where

@@ -1,23 +1,23 @@
 import { matchRoutes, type RouteObject } from 'react-router'
-import { isDecodablePath } from './canonical.js'
 import type { PageDataOf, PageIdOf, PageRoute } from './page-route.js'
-import { authPages } from './pages/auth.route.js'
-import { blogPages } from './pages/blog.route.js'
-import { contentPages } from './pages/content.route.js'
-import { faqPages } from './pages/faq.route.js'
-import { galleryPages, standalonePreviewPages } from './pages/gallery.route.js'
-import { generatorPages } from './pages/generators.route.js'
-import { helpPages } from './pages/help.route.js'
-import { homePages } from './pages/home.route.js'
-import { notFoundPages } from './pages/not-found.route.js'
-import { pricingPages } from './pages/pricing.route.js'
-import { useCasePages } from './pages/usecase.route.js'
+import { authPages } from './accounts/accounts.route.js'
+import { blogPages } from './content/blog.route.js'
+import { contentPages } from './content/content.route.js'
+import { faqPages } from './content/faq.route.js'
+import { galleryPages, standalonePreviewPages } from './gallery/gallery.route.js'
+import { generatorPages } from './generators/generators.route.js'
+import { helpPages } from './content/help.route.js'
+import { homePages } from './home/home.route.js'
+import { notFoundPages } from './layout/not-found.route.js'
+import { pricingPages } from './pricing/pricing.route.js'
+import { useCasePages } from './content/usecase.route.js'
 
 /**
- * Every page of the site. A page (or a family of pages) is one module, shared/pages/{name}.route.ts,
- * that declares its routes and the data type of each, and one line here. Its loader then goes in
- * server/ssr/loaders/{name}.ts: the server's loader map is typed by this table, so a page without
- * a loader, or with a loader returning the wrong shape, fails the type check.
+ * Every page of the site. A page (or a family of pages) is one module in its feature's folder,
+ * shared/{feature}/{name}.route.ts, that declares its routes and the data type of each, and one
+ * line here. Its loader then goes in server/{feature}/, listed in server/ssr/loaders.ts: the
+ * server's loader map is typed by this table, so a page without a loader, or with a loader
+ * returning the wrong shape, fails the type check.
  */
 export const pages = [
   ...homePages,
@@ -92,4 +92,14 @@ export function pageIdAt(pathname: string): PageId | undefined {
 export function isRouterPath(pathname: string): boolean {
   const id = pageIdAt(pathname)
   return id !== undefined && id !== 'not-found'
+}
+
+/** Whether every percent-escape of a path decodes (`/p/%ff/` does not): such a path names no page. */
+export function isDecodablePath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname)
+    return true
+  } catch {
+    return false
+  }
 }

@@ -11,7 +11,7 @@ import { pages } from './pages.js'
 export type LoaderFor = (routeId: RouteId) => LoaderFunction
 
 /**
- * The server's handlers of forms posted without JavaScript (server/ssr/actions/); the browser
+ * The server's handlers of forms posted without JavaScript (server/accounts/form-actions.ts); the browser
  * has none, its scripts call the APIs themselves.
  */
 export type ActionFor = (routeId: RouteId) => ActionFunction | undefined

@@ -10,7 +10,7 @@ import * as fontkit from 'fontkit'
 import type { FontCoverageEntry } from '../../server/giffer/font-coverage.js'
 import type { FontEntry } from '../../server/giffer/fonts.js'
 import { projectRoot } from '../../server/project-root.js'
-import { FONT_SCRIPTS, SCRIPT_ALPHABETS, scriptOfLetter, type FontScript } from '../../shared/font-coverage.js'
+import { FONT_SCRIPTS, SCRIPT_ALPHABETS, scriptOfLetter, type FontScript } from '../../shared/generators/font-coverage.js'
 
 export const coverageFilePath = path.join(projectRoot, 'data', 'font-coverage.json')
 

@@ -17,7 +17,7 @@ import {
   PATTERN_COLOURS,
   PATTERN_OPACITY,
 } from '../../server/gallery/widget-render.js'
-import type { Palette, WidgetStyle, WidgetTemplate } from '../../shared/schemas/widget-templates.js'
+import type { Palette, WidgetStyle, WidgetTemplate } from '../../shared/gallery/widget-schema.js'
 import { contrast, mix } from './colour.js'
 
 /** Minimum ratios of WCAG 2.1 AA. */

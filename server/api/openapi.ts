@@ -1,6 +1,6 @@
 /** OpenAPI description of the site's public JSON API, served at /api/openapi.json. */
-import { emailOpenApiPaths, emailOpenApiSchemas } from './emails-openapi.js'
-import { widgetOpenApiPaths, widgetOpenApiSchemas } from './widgets-openapi.js'
+import { emailOpenApiPaths, emailOpenApiSchemas } from '../gallery/emails-openapi.js'
+import { widgetOpenApiPaths, widgetOpenApiSchemas } from '../gallery/widgets-openapi.js'
 
 const errorResponse = {
   description: 'Bad parameter',

@@ -1,15 +1,15 @@
 import express, { type Response } from 'express'
 import { z } from 'zod'
-import { parseIsoDate, todayUtc, upcomingHolidays, type HolidayDefinition } from '../../shared/holidays.js'
+import { parseIsoDate, todayUtc, upcomingHolidays, type HolidayDefinition } from '../../shared/holidays/holidays.js'
 import { badRequest, HttpError, jsonErrorHandler } from '../errors.js'
 import { parseRequest } from '../validation.js'
 import { emailCatalog } from '../gallery/email-catalog.js'
 import { widgetCatalog } from '../gallery/widget-catalog.js'
 import { keepAnswers } from './answer-cache.js'
-import { emailsApi } from './emails.js'
+import { emailsApi } from '../gallery/emails-api.js'
 import { openApiDocument } from './openapi.js'
-import type { PriceList } from './prices.js'
-import { widgetsApi } from './widgets.js'
+import type { PriceList } from '../pricing/api.js'
+import { widgetsApi } from '../gallery/widgets-api.js'
 
 export interface ApiDependencies {
   prices: PriceList

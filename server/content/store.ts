@@ -22,7 +22,7 @@ import {
   type HomeContent,
   type SiteNav,
   type UseCaseSummary,
-} from '../../shared/schemas/content.js'
+} from '../../shared/content/schema.js'
 import { checkDataWith, readDataFile } from '../data-file.js'
 import { renderMarkdown, splitFrontMatter } from './markdown.js'
 

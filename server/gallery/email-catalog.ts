@@ -9,15 +9,15 @@ import { readDataFile } from '../data-file.js'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { z } from 'zod'
-import { queryTemplates, type QueryResult, type TemplateQuery } from '../../shared/gallery/query.js'
-import { DEFAULT_CARD_WIDTH, templateImageUrl, templateRevision } from '../../shared/gallery/thumbnails.js'
+import { queryTemplates, type QueryResult, type TemplateQuery } from './query.js'
+import { DEFAULT_CARD_WIDTH, templateImageUrl, templateRevision } from './thumbnail-manifest.js'
 import {
   checkEmailCatalog,
   emailGroupsFileSchema,
   emailTemplatesFileSchema,
   type EmailGroupsFile,
   type EmailTemplate,
-} from '../../shared/schemas/email-templates.js'
+} from '../../shared/gallery/email-schema.js'
 import { dataDir as projectDataDir } from '../project-root.js'
 
 export class EmailCatalogError extends Error {

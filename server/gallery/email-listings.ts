@@ -4,9 +4,9 @@
  * visible one. Plain functions over the catalog; the page loaders call them.
  */
 import { redirect } from 'react-router'
-import { MAX_QUERY_LENGTH, queryTemplates, type QueryableTemplate } from '../../shared/gallery/query.js'
+import { MAX_QUERY_LENGTH, queryTemplates, type QueryableTemplate } from './query.js'
 import { GALLERY_ROOT, TEMPLATE_ID } from '../../shared/gallery/paths.js'
-import type { GalleryListingData, GalleryRootData, SidebarGroup, TemplateCard } from '../../shared/pages/gallery.route.js'
+import type { GalleryListingData, GalleryRootData, SidebarGroup, TemplateCard } from '../../shared/gallery/gallery.route.js'
 
 export const EMAIL_ROW_CARDS = 12
 

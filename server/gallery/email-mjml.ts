@@ -1,5 +1,5 @@
 /**
- * An email template (shared/schemas/email-templates.ts) as a sendable email: the HTML part
+ * An email template (shared/gallery/email-schema.ts) as a sendable email: the HTML part
  * through MJML (tables, inline styles, Outlook conditionals, a 600 px column that stacks on
  * phones) and the plain-text part from the same content. Deterministic: the same template gives
  * byte-identical output. Images point at `{{assets}}/file`; whoever serves the email replaces
@@ -18,7 +18,7 @@ import {
   type EmailPalette,
   type EmailProduct,
   type EmailTemplate,
-} from '../../shared/schemas/email-templates.js'
+} from '../../shared/gallery/email-schema.js'
 
 export const EMAIL_ASSETS_PREFIX = '{{assets}}/'
 /** Plain-text lines are wrapped at this width. */

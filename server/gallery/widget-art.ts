@@ -3,7 +3,7 @@
  * their own: class `a` takes the accent, `b` the second accent, `c` the text colour, `d` the
  * surface and `o` an outline in the text colour, so one drawing serves every palette and theme.
  */
-import type { ArtMotif } from '../../shared/schemas/widget-templates.js'
+import type { ArtMotif } from '../../shared/gallery/widget-schema.js'
 
 const ART: Record<ArtMotif, string> = {
   gift: '<rect class="a" x="16" y="42" width="68" height="46" rx="4"/><rect class="b" x="10" y="30" width="80" height="16" rx="3"/><rect class="d" x="45" y="30" width="10" height="58"/><path class="b" d="M50 30c-8-14-26-16-26-5 0 6 12 6 26 5zm0 0c8-14 26-16 26-5 0 6-12 6-26 5z"/>',

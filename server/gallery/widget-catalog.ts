@@ -8,9 +8,9 @@ import { readDataFile } from '../data-file.js'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { z } from 'zod'
-import { queryTemplates, type QueryResult, type TemplateQuery } from '../../shared/gallery/query.js'
-import { DEFAULT_CARD_WIDTH, templateImageUrl, templateRevision } from '../../shared/gallery/thumbnails.js'
-import type { WidgetPathIndex } from '../../shared/gallery/widget-path.js'
+import { queryTemplates, type QueryResult, type TemplateQuery } from './query.js'
+import { DEFAULT_CARD_WIDTH, templateImageUrl, templateRevision } from './thumbnail-manifest.js'
+import type { WidgetPathIndex } from './widget-path.js'
 import {
   widgetGroupsFileSchema,
   widgetTemplatesFileSchema,
@@ -18,7 +18,7 @@ import {
   type WidgetGroupsFile,
   type WidgetItem,
   type WidgetTemplate,
-} from '../../shared/schemas/widget-templates.js'
+} from '../../shared/gallery/widget-schema.js'
 import { dataDir as projectDataDir, projectRoot } from '../project-root.js'
 import { renderWidget } from './widget-render.js'
 
@@ -30,7 +30,7 @@ export class WidgetCatalogError extends Error {
 export interface CatalogTemplate extends WidgetTemplate {
   /**
    * Changes whenever what its card image shows does: the widget's markup and styles as drawn,
-   * and the preview page's stylesheet (shared/gallery/thumbnails.ts).
+   * and the preview page's stylesheet (server/gallery/thumbnail-manifest.ts).
    */
   revision: string
   /** For the generic query: the one group it is listed in. */
@@ -58,7 +58,7 @@ export interface WidgetCatalog {
   query(query: TemplateQuery): QueryResult<CatalogTemplate>
   /** Ids of the listing a template opens over (its group, and its sub when the group has subs). */
   collectionOf(template: CatalogTemplate): string[]
-  /** For shared/gallery/widget-path.ts. */
+  /** For server/gallery/widget-path.ts. */
   pathIndex: WidgetPathIndex
   /** For the thumbnail images: the revision of a template, undefined when unknown. */
   revisionOf(kind: string, hid: string): string | undefined

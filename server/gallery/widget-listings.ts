@@ -1,13 +1,13 @@
 /**
  * The widget gallery's pages as data: the root rows, a group's listing with its filters and
  * counts, and the template a `/p/{hid}` page opens. Plain functions over the catalog; the page
- * loaders (server/ssr/loaders/gallery.ts) call them.
+ * loaders (server/gallery/loader.ts) call them.
  */
 import { redirect } from 'react-router'
-import { MAX_QUERY_LENGTH, queryTemplates } from '../../shared/gallery/query.js'
-import { resolveWidgetPath, widgetListingPath } from '../../shared/gallery/widget-path.js'
-import type { FacetLink, GalleryListingData, GalleryRootData, GallerySection, SidebarGroup, TemplateCard } from '../../shared/pages/gallery.route.js'
-import type { WidgetGroupDefinition } from '../../shared/schemas/widget-templates.js'
+import { MAX_QUERY_LENGTH, queryTemplates } from './query.js'
+import { resolveWidgetPath, widgetListingPath } from './widget-path.js'
+import type { FacetLink, GalleryListingData, GalleryRootData, GallerySection, SidebarGroup, TemplateCard } from '../../shared/gallery/gallery.route.js'
+import type { WidgetGroupDefinition } from '../../shared/gallery/widget-schema.js'
 import type { CatalogTemplate, WidgetCatalog } from './widget-catalog.js'
 
 /** Cards in a row of the gallery root; the rest are one click away. */

@@ -6,7 +6,7 @@
  *
  *   const { html, css } = renderWidget(template, { theme: 'dark' })
  */
-import type { Palette, WidgetField, WidgetStyle, WidgetTemplate } from '../../shared/schemas/widget-templates.js'
+import type { Palette, WidgetField, WidgetStyle, WidgetTemplate } from '../../shared/gallery/widget-schema.js'
 import { html, SafeHtml } from '../dashboard/html.js'
 import { artSvg } from './widget-art.js'
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import coverageJson from '../../data/font-coverage.json' with { type: 'json' }
-import { FONT_SCRIPTS, scriptOfLetter, type FontScript } from '../../shared/font-coverage.js'
+import { FONT_SCRIPTS, scriptOfLetter, type FontScript } from '../../shared/generators/font-coverage.js'
 import { pickableFonts, type FontEntry } from './fonts.js'
 
 const coverageEntrySchema = z.object({

@@ -2,13 +2,13 @@
  * What the generators accept (sizes, lengths, defaults), plus the hard bounds that keep one job
  * small. The rules the pages share (shared/*.ts) are defined there once and only named here.
  */
-import { CAPTION_MAX_LENGTH, COUNTDOWN_DURATION as SHARED_COUNTDOWN_DURATION, DELAY_CAPS } from '../../shared/countdown.js'
-import { SCROLL_DIVIDER_MAX, SCROLL_FRAMES_MAX, SCROLL_TEXT_MAX, SCROLL_WIDTH, SCROLLING_TEXT_DEFAULTS } from '../../shared/scrolling-text.js'
-import { ACCEPTED_TYPES, LAYOUT_TWEAKS, SIGNATURE_CACHE_MS, SLIDESHOW_MAX_IMAGES as SHARED_SLIDESHOW_MAX_IMAGES, SLIDESHOW_WIDTH as SHARED_SLIDESHOW_WIDTH } from '../../shared/slideshow.js'
-import { TEXT_IMAGE_DEFAULTS, TEXT_SIZE } from '../../shared/text-image.js'
+import { CAPTION_MAX_LENGTH, COUNTDOWN_DURATION as SHARED_COUNTDOWN_DURATION, DELAY_CAPS } from '../../shared/generators/countdown/countdown.js'
+import { SCROLL_DIVIDER_MAX, SCROLL_FRAMES_MAX, SCROLL_TEXT_MAX, SCROLL_WIDTH, SCROLLING_TEXT_DEFAULTS } from '../../shared/generators/scrolling-text/scrolling-text.js'
+import { ACCEPTED_TYPES, LAYOUT_TWEAKS, SIGNATURE_CACHE_MS, SLIDESHOW_MAX_IMAGES as SHARED_SLIDESHOW_MAX_IMAGES, SLIDESHOW_WIDTH as SHARED_SLIDESHOW_WIDTH } from '../../shared/generators/slideshow/slideshow.js'
+import { TEXT_IMAGE_DEFAULTS, TEXT_SIZE } from '../../shared/generators/text-image/text-image.js'
 
 // Text image: up to 3 lines of 35 characters, 16–72 px, drawn at twice the size by default
-export { TEXT_MAX_LINE_CHARS, TEXT_MAX_LINES, textImagePadding } from '../../shared/text-image.js'
+export { TEXT_MAX_LINE_CHARS, TEXT_MAX_LINES, textImagePadding } from '../../shared/generators/text-image/text-image.js'
 export const FONT_SIZE_MIN = TEXT_SIZE.min
 export const FONT_SIZE_MAX = TEXT_SIZE.max
 export const TEXT_DEFAULT_FONT_SIZE = TEXT_IMAGE_DEFAULTS.size
@@ -23,7 +23,7 @@ export const SCROLLING_TEXT_MAX_CHARS = SCROLL_TEXT_MAX
 export const SCROLLING_DIVIDER_MAX_CHARS = SCROLL_DIVIDER_MAX
 export const FLICKER_PATTERN_MAX = 20
 /** A scrolling GIF over this many bytes is drawn with fewer frames: an email's images should stay small. */
-export { SCROLL_GIF_MAX_BYTES as SCROLLING_MAX_BYTES } from '../../shared/scrolling-text.js'
+export { SCROLL_GIF_MAX_BYTES as SCROLLING_MAX_BYTES } from '../../shared/generators/scrolling-text/scrolling-text.js'
 
 // Countdown: 120 one-second frames, at most 99 days, captions up to 16 characters
 export const COUNTDOWN_DURATION = SHARED_COUNTDOWN_DURATION
@@ -43,7 +43,7 @@ export const ASPECT_HEIGHTS = { '4:5': 5 / 4, '3:2': 2 / 3, '1:1': 1, '9:16': 16
 export const TRIO_TWEAKS = LAYOUT_TWEAKS
 
 // Uploads: JPEG, PNG or WebP up to 5 MB, signatures valid for 20 minutes
-export { UPLOAD_MAX_BYTES } from '../../shared/slideshow.js'
+export { UPLOAD_MAX_BYTES } from '../../shared/generators/slideshow/slideshow.js'
 export const UPLOAD_SIGNATURE_TTL_SECONDS = SIGNATURE_CACHE_MS / 1000
 export const UPLOAD_TYPES = ACCEPTED_TYPES
 export type UploadType = (typeof UPLOAD_TYPES)[number]

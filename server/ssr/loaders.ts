@@ -1,22 +1,22 @@
 import type { LoaderFor } from '../../shared/routes.js'
-import { authLoaders } from './loaders/auth.js'
-import { blogLoaders } from './loaders/blog.js'
-import { contentLoaders } from './loaders/content.js'
-import { faqLoaders } from './loaders/faq.js'
-import { galleryLoaders } from './loaders/gallery.js'
-import { generatorLoaders } from './loaders/generators.js'
-import { helpLoaders } from './loaders/help.js'
-import { homeLoaders } from './loaders/home.js'
-import type { LoaderDependencies, RouteLoaders } from './loaders/loader.js'
-import { notFoundLoaders } from './loaders/not-found.js'
-import { pricingLoaders } from './loaders/pricing.js'
-import { rootLoaders } from './loaders/root.js'
-import { useCaseLoaders } from './loaders/usecase.js'
+import { authLoaders } from '../accounts/loader.js'
+import { blogLoaders } from '../content/blog-loader.js'
+import { contentLoaders } from '../content/content-loader.js'
+import { faqLoaders } from '../content/faq-loader.js'
+import { galleryLoaders } from '../gallery/loader.js'
+import { generatorLoaders } from '../generators/loader.js'
+import { helpLoaders } from '../content/help-loader.js'
+import { homeLoaders } from '../home/loader.js'
+import type { LoaderDependencies, RouteLoaders } from './loader.js'
+import { notFoundLoaders } from './not-found-loader.js'
+import { pricingLoaders } from '../pricing/loader.js'
+import { rootLoaders } from './root-loader.js'
+import { useCaseLoaders } from '../content/usecase-loader.js'
 
-export type { LoaderDependencies } from './loaders/loader.js'
+export type { LoaderDependencies } from './loader.js'
 
 /**
- * The server side of every route's data, one module per page family under loaders/. The map is
+ * The server side of every route's data, one module per page family in its feature's folder. The map is
  * typed by the page table (shared/pages.ts): a page without a loader here, or with one returning
  * another shape than its route module declares, fails the type check naming the page id.
  */

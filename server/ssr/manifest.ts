@@ -10,7 +10,7 @@ const manifestSchema = z.object({
   /** The app (client/entry.tsx) and every chunk it imports statically. */
   app: z.array(z.string().regex(/^\/assets\//)),
   stylesheets: z.array(z.string().regex(/^\/assets\/[\w.-]+\.css$/)),
-  /** Per page module (shared/pages/{name}.tsx): its chunk and every chunk it imports statically. */
+  /** Per page module (its component's file name under shared/): its chunk and every chunk it imports statically. */
   modules: z.record(z.string(), z.array(z.string().regex(/^\/assets\//))),
 })
 

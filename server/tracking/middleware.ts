@@ -3,11 +3,11 @@ import { parse as parseCookies, serialize, type SerializeOptions } from 'cookie'
 import type { Logger } from 'pino'
 import { z } from 'zod'
 import { isRouterPath } from '../../shared/pages.js'
-import { REFERRAL_COOKIE, SESSION_COOKIE, TRAFFIC_COOKIE, VISIT_BEACON_PATH, VISIT_PIXEL_PATH, VISIT_URL_MAX } from '../../shared/tracking.js'
+import { REFERRAL_COOKIE, SESSION_COOKIE, TRAFFIC_COOKIE, VISIT_BEACON_PATH, VISIT_PIXEL_PATH, VISIT_URL_MAX } from '../../shared/tracking/tracking.js'
 import { sameOriginOnly } from '../dashboard/csrf.js'
 import { jsonErrorHandler } from '../errors.js'
 import { parseRequest } from '../validation.js'
-import { sessionStateSchema, trafficStateSchema } from '../schemas/tracking.js'
+import { sessionStateSchema, trafficStateSchema } from './schema.js'
 import { recordPageView, SESSION_MINUTES, TRAFFIC_COOKIE_DAYS } from './traffic.js'
 
 /** A referral is remembered for 60 days. */

@@ -3,7 +3,7 @@
  * of the first visit and of the current one, entry points, referrers, visit and page counts.
  * Plain functions of the request's URL, referrer, cookies and time; the middleware applies them.
  */
-import type { SessionState, TrafficSource, TrafficState, Visit } from '../schemas/tracking.js'
+import type { SessionState, TrafficSource, TrafficState, Visit } from './schema.js'
 
 /** Lifetime of the traffic cookies: six months, counted as 30-day months. */
 export const TRAFFIC_COOKIE_DAYS = 6 * 30

@@ -1,4 +1,4 @@
-import type { Breadcrumbs as Trail } from '../schemas/content.js'
+import type { Breadcrumbs as Trail } from '../content/schema.js'
 import { SiteLink } from './SiteLink.js'
 
 export function Breadcrumbs({ trail }: { trail: Trail }) {

@@ -8,12 +8,12 @@
  */
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { useLocation } from 'react-router'
-import { checkLogin, isLoggedIn } from '../auth/session.js'
+import { checkLogin, isLoggedIn } from '../accounts/session.js'
 import { usePageData } from '../page-data.js'
-import type { TemplateCard } from '../pages/gallery.route.js'
+import type { TemplateCard } from './gallery.route.js'
 import { appClonePath, clonePath, previewFramePath, type GalleryKind } from './paths.js'
 
-const AuthForm = lazy(() => import('../auth/AuthForm.js').then((module) => ({ default: module.AuthForm })))
+const AuthForm = lazy(() => import('../accounts/AuthForm.js').then((module) => ({ default: module.AuthForm })))
 
 /** Gmail cuts messages longer than about 102 KB behind a "View entire message" link. */
 export const GMAIL_CLIP_BYTES = 102 * 1024

@@ -14,7 +14,7 @@ import {
   SLIDESHOW_MAX_IMAGES,
   slotsLeft,
   triageFiles,
-} from '../slideshow.js'
+} from './slideshow/slideshow.js'
 import { UploadError, uploadImage } from './uploads-client.js'
 import { CARD_HELP, UploadCard, type CardListProps, type UploadCardProps, type UploadItem } from './UploadCard.js'
 import { MESSAGE_MS } from './use-generator-run.js'

@@ -1,6 +1,6 @@
 /** Form fields of the generator pages: a label, the control, and the message of the service. */
 import type { ReactNode } from 'react'
-import { missingScripts, noLettersMessage, SCRIPT_NAMES } from '../font-coverage.js'
+import { missingScripts, noLettersMessage, SCRIPT_NAMES } from './font-coverage.js'
 import type { FontOptionGroup } from './types.js'
 
 const messageId = (id: string) => `${id}-message`

@@ -1,8 +1,8 @@
 /** What every generator page receives from its loader, besides its own settings. */
-import type { FontScript } from '../font-coverage.js'
-import type { GeneratorCard, GeneratorExample, GeneratorLabels, GeneratorPageCopy } from '../schemas/generators.js'
+import type { FontScript } from './font-coverage.js'
+import type { GeneratorCard, GeneratorExample, GeneratorLabels, GeneratorPageCopy } from './schema.js'
 
-export type { GeneratorCard, GeneratorExample } from '../schemas/generators.js'
+export type { GeneratorCard, GeneratorExample } from './schema.js'
 
 /** A generator page's copy, its examples resolved to image URLs. */
 export type GeneratorPageContent = Omit<GeneratorPageCopy, 'examples'> & {

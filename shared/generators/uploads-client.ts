@@ -3,7 +3,7 @@
  * every file for 20 minutes), post each file with the signed fields to the signature's URL, then
  * resolve its key to the URL the slideshow request names.
  */
-import { SIGNATURE_CACHE_MS, storedFileName, uploadType } from '../slideshow.js'
+import { SIGNATURE_CACHE_MS, storedFileName, uploadType } from './slideshow/slideshow.js'
 import { GIFFER_BASE } from './giffer-client.js'
 
 interface Signature {

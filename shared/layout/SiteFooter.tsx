@@ -1,5 +1,5 @@
 import { SiteLink } from '../components/SiteLink.js'
-import type { HomeContent, SiteNav } from '../schemas/content.js'
+import type { HomeContent, SiteNav } from '../content/schema.js'
 import { SITE_NAME } from '../site.js'
 
 /** The copyright year shown on the site: fixed at 2025, not the current year. */

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
 import { useLocation } from 'react-router'
-import { checkLogin, isLoggedIn } from '../auth/session.js'
+import { checkLogin, isLoggedIn } from '../accounts/session.js'
 import { isPlainClick, SiteLink } from '../components/SiteLink.js'
 import { usePageData } from '../page-data.js'
-import type { NavGroup, SiteNav } from '../schemas/content.js'
+import type { NavGroup, SiteNav } from '../content/schema.js'
 import { SITE_NAME } from '../site.js'
 
 function menuLinks(panel: HTMLElement | null): HTMLAnchorElement[] {
@@ -96,7 +96,7 @@ function NavMenu({ group, open, onToggle }: MenuProps) {
 }
 
 /** The log-in and sign-up overlay, fetched the first time it opens. */
-const AuthDialog = lazy(() => import('../auth/AuthDialog.js'))
+const AuthDialog = lazy(() => import('../accounts/AuthDialog.js'))
 
 /** The marker on <html> that says a visitor is logged in (styles and scripts may read it). */
 export const HAS_USER_ATTRIBUTE = 'data-has-user'

@@ -5,7 +5,7 @@ import { pino } from 'pino'
 import request from 'supertest'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../server/config.js'
-import { loadSubjectPhrases } from '../../server/dashboard/ai-subjects/composer.js'
+import { loadSubjectPhrases } from '../../server/generators/subject-lines/composer.js'
 import { ROOT, testSite } from '../routes/app.js'
 import { dashboardSite, ORIGIN } from './helpers.js'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ServiceBusyError } from '../../server/errors.js'
-import { checkPassword, PASSWORD_MESSAGES } from '../../server/dashboard/password-policy.js'
-import { DEFAULT_COST, PasswordHasher } from '../../server/dashboard/passwords.js'
+import { checkPassword, PASSWORD_MESSAGES } from '../../server/accounts/password-policy.js'
+import { DEFAULT_COST, PasswordHasher } from '../../server/accounts/passwords.js'
 
 const CHEAP = { logN: 10, r: 8, p: 1 }
 

@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test'
 import sharp from 'sharp'
-import type { WidgetGroupsFile, WidgetTemplate } from '../../shared/schemas/widget-templates.js'
+import type { WidgetGroupsFile, WidgetTemplate } from '../../shared/gallery/widget-schema.js'
 import { expectNoAxeViolations } from './axe.js'
 import { expect, gotoHydrated, readData, sampleContent, test } from './fixtures.js'
 

@@ -1,5 +1,5 @@
 import type { Frame, Page } from '@playwright/test'
-import type { WidgetTemplate } from '../../shared/schemas/widget-templates.js'
+import type { WidgetTemplate } from '../../shared/gallery/widget-schema.js'
 import { expect, gotoHydrated, readData, test } from './fixtures.js'
 
 const widgets = readData<WidgetTemplate[]>('widget-templates.json').filter((template) => template.group === 'forms')

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import type { WidgetGroupsFile, WidgetTemplate } from '../../shared/schemas/widget-templates.js'
+import type { WidgetGroupsFile, WidgetTemplate } from '../../shared/gallery/widget-schema.js'
 import { expect, gotoHydrated, isSameDocument, markDocument, readData, test } from './fixtures.js'
 
 const { groups } = readData<WidgetGroupsFile>('widget-groups.json')

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import type { HomeContent } from '../../shared/schemas/content.js'
+import type { HomeContent } from '../../shared/content/schema.js'
 import { expect, gotoHydrated, isSameDocument, markDocument, readData, test } from './fixtures.js'
 
 const home = readData<HomeContent>('home.json')

@@ -22,7 +22,7 @@ import path from 'node:path'
 import type { Page } from '@playwright/test'
 import type { AxeResults } from 'axe-core'
 import { contrast } from '../../scripts/lib/colour.js'
-import type { WidgetTemplate } from '../../shared/schemas/widget-templates.js'
+import type { WidgetTemplate } from '../../shared/gallery/widget-schema.js'
 import { expect, readData, test } from './fixtures.js'
 
 const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']

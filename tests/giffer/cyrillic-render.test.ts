@@ -14,7 +14,7 @@ import { cssFont, fallbackCssFont } from '../../server/giffer/render/canvas-font
 import { renderCountdown } from '../../server/giffer/render/countdown.js'
 import { renderScrollingText } from '../../server/giffer/render/scrolling-text.js'
 import { drawTextLines, missingGlyphsNotice, renderTextPreview } from '../../server/giffer/render/text-preview.js'
-import { COUNTDOWN_CAPTION_PRESETS } from '../../shared/countdown-captions.js'
+import { COUNTDOWN_CAPTION_PRESETS } from '../../shared/generators/countdown/captions.js'
 import { decodeGif } from './setup.js'
 
 const SIZE = 32

@@ -1,7 +1,7 @@
 /** Russian through the image service's paths: countdown captions, live timers, text previews, the font list. */
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { COUNTDOWN_CAPTION_PRESETS } from '../../shared/countdown-captions.js'
+import { COUNTDOWN_CAPTION_PRESETS } from '../../shared/generators/countdown/captions.js'
 import { binary, decodeGif, differingPixels, startGiffer, type TestGiffer } from './setup.js'
 
 let g: TestGiffer

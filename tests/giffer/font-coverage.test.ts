@@ -19,7 +19,7 @@ import {
   noLettersMessage,
   scriptOfLetter,
   scriptsOf,
-} from '../../shared/font-coverage.js'
+} from '../../shared/generators/font-coverage.js'
 
 const computed = await catalogueCoverage(pickableFonts, fontFilePath)
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { renderScrollingText } from '../../server/giffer/render/scrolling-text.js'
-import { SCROLLING_TEXT_DEFAULTS, scrollingTextEstimate } from '../../shared/scrolling-text.js'
+import { SCROLLING_TEXT_DEFAULTS, scrollingTextEstimate } from '../../shared/generators/scrolling-text/scrolling-text.js'
 
 const TEXTS = ['Sale today', 'Free shipping on all orders this week!!', 'Free shipping on every order over fifty dollars, this week only']
 

@@ -1,6 +1,6 @@
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
-import type { EmailTemplatesFile } from '../../shared/schemas/email-templates.js'
+import type { EmailTemplatesFile } from '../../shared/gallery/email-schema.js'
 import { breadcrumbTexts, fetchPage, readDataFile, testApp, textOf } from './app.js'
 
 const app = testApp()

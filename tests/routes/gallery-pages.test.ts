@@ -1,6 +1,6 @@
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
-import type { WidgetGroupsFile, WidgetTemplate } from '../../shared/schemas/widget-templates.js'
+import type { WidgetGroupsFile, WidgetTemplate } from '../../shared/gallery/widget-schema.js'
 import { breadcrumbTexts, fetchPage, readDataFile, testApp, textOf } from './app.js'
 
 const app = testApp()

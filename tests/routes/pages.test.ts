@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
-import type { PriceList } from '../../server/api/prices.js'
+import type { PriceList } from '../../server/pricing/api.js'
 import { fetchPage, ROOT, testApp, testSite, textOf } from './app.js'
 
 const app = testApp()

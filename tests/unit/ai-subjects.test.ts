@@ -1,11 +1,11 @@
 import path from 'node:path'
 import { pino } from 'pino'
 import { describe, expect, it } from 'vitest'
-import { INDUSTRIES, INDUSTRY_VALUES, MOBILE_SUBJECT_CUTOFF, spamTriggers, TONE_VALUES, TONES } from '../../shared/ai-subjects.js'
-import { subjectAnswerSchema, subjectPhrasesSchema, type SubjectRequest } from '../../shared/schemas/ai-subjects.js'
-import { loadSubjectPhrases, OFFLINE_SUBJECT_COUNT, SubjectComposer, titleCase, topicPhrase } from '../../server/dashboard/ai-subjects/composer.js'
-import { MAX_MODEL_CALLS, SubjectGenerator } from '../../server/dashboard/ai-subjects/generator.js'
-import { cleanLine, ModelError, parseModelAnswer, promptFor, type SubjectModel } from '../../server/dashboard/ai-subjects/model.js'
+import { INDUSTRIES, INDUSTRY_VALUES, MOBILE_SUBJECT_CUTOFF, spamTriggers, TONE_VALUES, TONES } from '../../shared/generators/subject-lines/options.js'
+import { subjectAnswerSchema, subjectPhrasesSchema, type SubjectRequest } from '../../shared/generators/subject-lines/schema.js'
+import { loadSubjectPhrases, OFFLINE_SUBJECT_COUNT, SubjectComposer, titleCase, topicPhrase } from '../../server/generators/subject-lines/composer.js'
+import { MAX_MODEL_CALLS, SubjectGenerator } from '../../server/generators/subject-lines/generator.js'
+import { cleanLine, ModelError, parseModelAnswer, promptFor, type SubjectModel } from '../../server/generators/subject-lines/model.js'
 import { ROOT } from '../routes/app.js'
 
 const EMOJI = /\p{Extended_Pictographic}/u

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { canonicalPath } from '../../shared/canonical.js'
+import { canonicalPath } from '../../server/canonical.js'
 
 describe('canonicalPath', () => {
   it('adds the trailing slash to pages', () => {

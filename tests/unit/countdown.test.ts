@@ -14,7 +14,7 @@ import {
   liveTimerRequest,
   liveTimerSnippet,
   quickPicks,
-} from '../../shared/countdown.js'
+} from '../../shared/generators/countdown/countdown.js'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE

@@ -7,7 +7,7 @@ import {
   checkEmailCatalog,
   emailGroupsFileSchema,
   emailTemplatesFileSchema,
-} from '../../shared/schemas/email-templates.js'
+} from '../../shared/gallery/email-schema.js'
 import { layoutOf } from '../../scripts/generate-email-templates.js'
 import { ROOT } from '../routes/app.js'
 

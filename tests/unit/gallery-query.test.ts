@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { queryTemplates, searchMatcher, searchWords, type QueryableTemplate } from '../../shared/gallery/query.js'
+import { queryTemplates, searchMatcher, searchWords, type QueryableTemplate } from '../../server/gallery/query.js'
 
 interface Card extends QueryableTemplate {
   id: string

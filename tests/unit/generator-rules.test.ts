@@ -8,12 +8,12 @@ import {
   scrollingTextRequest,
   separatorLength,
   snapFontSize,
-} from '../../shared/scrolling-text.js'
-import { limitText, snapLineHeight, snapStroke, TEXT_IMAGE_DEFAULTS, textImageFileName, textImagePadding, textImageQuery, textLines, textPreviewUrl } from '../../shared/text-image.js'
-import { scrollingTextSettingsFromQuery } from '../../server/generators/scrolling-query.js'
-import { textImageSettingsFromQuery } from '../../server/generators/text-image-query.js'
+} from '../../shared/generators/scrolling-text/scrolling-text.js'
+import { limitText, snapLineHeight, snapStroke, TEXT_IMAGE_DEFAULTS, textImageFileName, textImagePadding, textImageQuery, textLines, textPreviewUrl } from '../../shared/generators/text-image/text-image.js'
+import { scrollingTextSettingsFromQuery } from '../../server/generators/scrolling-text/query.js'
+import { textImageSettingsFromQuery } from '../../server/generators/text-image/query.js'
 import { gifFontGroups } from '../../server/generators/content.js'
-import { countdownSettingsFromQuery } from '../../server/generators/countdown-query.js'
+import { countdownSettingsFromQuery } from '../../server/generators/countdown/query.js'
 
 describe('scrolling text rules', () => {
   it('offers font sizes 16 to 72 in steps of 2', () => {
@@ -128,7 +128,7 @@ describe('text image rules', () => {
 })
 
 describe('subject line page rules', async () => {
-  const { mobileInboxCut, parseSavedPrompts, rememberPrompt, SAVED_PROMPTS_MAX, SUBJECT_DEFAULTS, subjectQuery, subjectRequest, subjectSettingsFromQuery } = await import('../../shared/subject-lines.js')
+  const { mobileInboxCut, parseSavedPrompts, rememberPrompt, SAVED_PROMPTS_MAX, SUBJECT_DEFAULTS, subjectQuery, subjectRequest, subjectSettingsFromQuery } = await import('../../shared/generators/subject-lines/subject-lines.js')
 
   it('sends the topic trimmed, and keeps only what differs from the defaults in the address', () => {
     const settings = { topic: '  Spring sale  ', industry: 'fashion' as const, tone: 'playful' as const, emoji: true }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { loadHolidayDefinitions } from '../../server/api/holidays.js'
-import { easterSunday, isoDate, nextOccurrence, parseIsoDate, upcomingHolidays } from '../../shared/holidays.js'
+import { loadHolidayDefinitions } from '../../server/holidays/api.js'
+import { easterSunday, isoDate, nextOccurrence, parseIsoDate, upcomingHolidays } from '../../shared/holidays/holidays.js'
 import { dataDir } from '../../server/project-root.js'
 
 const definitions = loadHolidayDefinitions(dataDir)

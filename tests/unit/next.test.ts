@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cloneIdOf, destinationAfterAuth, safeNext } from '../../shared/auth/next.js'
+import { cloneIdOf, destinationAfterAuth, safeNext } from '../../shared/accounts/next.js'
 
 const SITE = 'https://site.example'
 const APP = 'https://app.example'

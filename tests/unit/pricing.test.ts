@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadPriceList } from '../../server/api/prices.js'
+import { loadPriceList } from '../../server/pricing/api.js'
 import { dataDir } from '../../server/project-root.js'
 import {
   crossedOutPrice,
@@ -10,7 +10,7 @@ import {
   planIncludes,
   pricePerMonth,
   yearlySavingPercent,
-} from '../../shared/pricing.js'
+} from '../../shared/pricing/price-math.js'
 
 const priceList = loadPriceList(dataDir)
 const usd = priceList.forCurrency('USD')!

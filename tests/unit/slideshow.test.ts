@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { slideshowSettingsFromQuery } from '../../server/generators/slideshow-query.js'
+import { slideshowSettingsFromQuery } from '../../server/generators/slideshow/query.js'
 import { ASPECT_HEIGHTS as SERVICE_ASPECT_HEIGHTS, SLIDESHOW_MAX_IMAGES as SERVICE_MAX_IMAGES, UPLOAD_MAX_BYTES as SERVICE_MAX_BYTES } from '../../server/giffer/limits.js'
 import { slideshowSchema } from '../../server/giffer/schemas.js'
 import {
@@ -22,7 +22,7 @@ import {
   UPLOAD_MAX_BYTES,
   uploadType,
   type SlideshowSettings,
-} from '../../shared/slideshow.js'
+} from '../../shared/generators/slideshow/slideshow.js'
 
 const MB = 1024 * 1024
 const png = (name: string, size = 1000) => ({ name, type: 'image/png', size })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { resolveWidgetPath, widgetListingPath, type WidgetPathIndex } from '../../shared/gallery/widget-path.js'
+import { resolveWidgetPath, widgetListingPath, type WidgetPathIndex } from '../../server/gallery/widget-path.js'
 import { widgetCatalog } from '../../server/gallery/widget-catalog.js'
 
 const index: WidgetPathIndex = {

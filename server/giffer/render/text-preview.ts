@@ -1,5 +1,5 @@
 import { createCanvas } from '@napi-rs/canvas'
-import { missingLettersMessage, noLettersMessage, scriptOfLetter, type FontScript } from '../../../shared/font-coverage.js'
+import { missingLettersMessage, noLettersMessage, scriptOfLetter, type FontScript } from '../../../shared/generators/font-coverage.js'
 import { fontScripts, lettersMissing } from '../font-coverage.js'
 import { findFont, type FontEntry } from '../fonts.js'
 import { RenderRefused, type RenderedImage, type Rgba, type TextPreviewJob } from '../jobs.js'

@@ -1,0 +1,89 @@
+/**
+ * The auth forms posted without JavaScript: each page's action calls the dashboard through the
+ * gateway and either redirects (signed in: 303 to the app, with the session cookie) or draws
+ * the page again in the state the answer calls for, as the script would.
+ */
+import { parse as parseCookies } from 'cookie'
+import { data, redirect, type ActionFunction } from 'react-router'
+import { cloneIdOf, destinationAfterAuth, safeNext } from '../../shared/accounts/next.js'
+import { trackingPayloadOf } from '../../shared/tracking/tracking.js'
+import type { AuthActionData } from '../../shared/accounts/accounts.route.js'
+import type { AccountsGateway, GatewayAnswer } from './gateway.js'
+
+const AUTH_TEXT = { emailRequired: 'Email is required', passwordRequired: 'Password is required', serverError: 'Server error' }
+
+export interface AuthActionDependencies {
+  accounts: AccountsGateway
+  origin: string
+  appOrigin: string | null
+}
+
+/** The visitor's address, which the page handler passes along as X-Forwarded-For. */
+const visitorOf = (request: Request) => request.headers.get('x-forwarded-for') ?? undefined
+
+function text(form: FormData, name: string): string {
+  const value = form.get(name)
+  return typeof value === 'string' ? value : ''
+}
+
+function failure(answer: Extract<GatewayAnswer<unknown>, { ok: false }>, email: string) {
+  const body = answer.body as { errors?: Record<string, string[]>; message?: string }
+  const [field, messages] = Object.entries(body.errors ?? {})[0] ?? []
+  const error = messages?.[0] ?? body.message ?? AUTH_TEXT.serverError
+  const headers: HeadersInit = answer.retryAfter ? { 'Retry-After': String(answer.retryAfter) } : {}
+  return data<AuthActionData>({ error, field: field ?? null, missing: [], email, done: null }, { status: answer.status, headers })
+}
+
+function missingFields(form: FormData, names: string[], email: string) {
+  const missing = names.filter((name) => text(form, name) === '' || (name === 'email' && text(form, name).trim() === ''))
+  if (!missing.length) return null
+  const error = missing.includes('email') ? AUTH_TEXT.emailRequired : AUTH_TEXT.passwordRequired
+  return data<AuthActionData>({ error, field: null, missing, email, done: null }, { status: 400 })
+}
+
+/** The sign-up's tracking payload, from the traffic cookies the site set (no script needed). */
+function trackingFromCookies(request: Request, next: string | null) {
+  const cloneId = cloneIdOf(next)
+  return trackingPayloadOf(parseCookies(request.headers.get('cookie') ?? ''), { page: new URL(request.url).pathname, ...(cloneId ? { clone_id: cloneId } : {}) })
+}
+
+export function authActions({ accounts, origin, appOrigin }: AuthActionDependencies): Record<string, ActionFunction> {
+  const signIn =
+    (kind: 'login' | 'signup'): ActionFunction =>
+    async ({ request }) => {
+      const form = await request.formData()
+      const email = text(form, 'email').trim()
+      const missing = missingFields(form, ['email', 'password'], email)
+      if (missing) return missing
+      const next = safeNext(new URL(request.url).searchParams.get('next'), origin, appOrigin)
+      const input = { email, password: text(form, 'password') }
+      const visitor = visitorOf(request)
+      const answer = kind === 'login' ? await accounts.login(input, visitor) : await accounts.register({ ...input, tracking: trackingFromCookies(request, next) }, visitor)
+      if (!answer.ok) return failure(answer, email)
+      const headers = new Headers()
+      for (const cookie of answer.cookies) headers.append('Set-Cookie', cookie)
+      return redirect(destinationAfterAuth(answer.body.login_url, next, origin), { status: 303, headers })
+    }
+
+  return {
+    login: signIn('login'),
+    signup: signIn('signup'),
+    reset: async ({ request }) => {
+      const form = await request.formData()
+      const email = text(form, 'email').trim()
+      const missing = missingFields(form, ['email'], email)
+      if (missing) return missing
+      const answer = await accounts.requestReset({ email }, visitorOf(request))
+      if (!answer.ok) return failure(answer, email)
+      return data<AuthActionData>({ error: null, field: null, missing: [], email, done: answer.body.message })
+    },
+    'reset-new': async ({ request }) => {
+      const form = await request.formData()
+      const missing = missingFields(form, ['password'], '')
+      if (missing) return missing
+      const answer = await accounts.confirmReset({ token: text(form, 'token'), password: text(form, 'password') }, visitorOf(request))
+      if (!answer.ok) return failure(answer, '')
+      return data<AuthActionData>({ error: null, field: null, missing: [], email: '', done: answer.body.message })
+    },
+  }
+}

@@ -1,0 +1,34 @@
+/** What the two galleries' JSON endpoints share: their parameter rules, paging bounds and caching. */
+import type { Response } from 'express'
+import { z } from 'zod'
+import { MAX_QUERY_LENGTH } from './query.js'
+
+/** Most templates one page holds, and how many without `limit`. */
+export const MAX_GALLERY_LIMIT = 100
+export const DEFAULT_GALLERY_LIMIT = 24
+/** Offsets past this are refused rather than answered with an empty page. */
+export const MAX_GALLERY_OFFSET = 10_000
+
+const CACHE = 'public, max-age=300, stale-while-revalidate=3600'
+
+export const slugParam = z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a slug of lowercase letters, digits and dashes')
+export const searchParam = z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`)
+export const allParam = z.enum(['1', '0', 'true', 'false'], 'must be 1 or 0')
+
+const integerParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,6}$/, 'must be a whole number')
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, `must be between ${min} and ${max}`)
+
+export const pagingParams = {
+  offset: integerParam(0, MAX_GALLERY_OFFSET).optional(),
+  limit: integerParam(1, MAX_GALLERY_LIMIT).optional(),
+}
+
+/** Public gallery JSON: cached by browsers and CDNs for a while; Express adds the ETag. */
+export function galleryJson(res: Response, body: unknown) {
+  res.set('Cache-Control', CACHE)
+  res.json(body)
+}

@@ -1,0 +1,97 @@
+/**
+ * `GET preview/{hid}?theme=light|dark`: a widget template working on a made-up shop page, in its
+ * real position and with its entrance animation. The site's gallery loads it in a frame and
+ * steers it with `navigate` messages (server/dashboard/static/widget-preview.ts, docs/galleries.md).
+ */
+import { createHash } from 'node:crypto'
+import type { Response, Router } from 'express'
+import { z } from 'zod'
+import { TEMPLATE_ID } from '../../shared/gallery/paths.js'
+import { widgetCatalog, type CatalogTemplate } from './widget-catalog.js'
+import { renderWidget } from './widget-render.js'
+import type { DashboardContext } from '../dashboard/context.js'
+import { html, SafeHtml } from '../dashboard/html.js'
+import { dashboardStaticFiles } from '../dashboard/static-files.js'
+
+const previewQuery = z.object({ theme: z.enum(['light', 'dark']).optional() })
+
+/** The page's own policy: its one stylesheet by hash, scripts from this origin only, framed by the site only. */
+function contentSecurityPolicy(css: string): string {
+  const hash = createHash('sha256').update(css).digest('base64')
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self' 'sha256-${hash}'`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ')
+}
+
+const SHOP_ITEMS: [string, string][] = [
+  ['Terracotta vase', '$48'],
+  ['Linen throw', '$89'],
+  ['Brass candle holder', '$34'],
+  ['Stoneware mug set', '$42'],
+  ['Wool cushion', '$56'],
+  ['Ceramic planter', '$38'],
+]
+
+function shopPage(template: CatalogTemplate, theme: 'light' | 'dark'): { body: string; css: string } {
+  const widget = renderWidget(template, { theme })
+  const inline = template.layout === 'inline'
+  const widgetMarkup = new SafeHtml(widget.html)
+  // The shop is scenery, hidden from assistive technology: the page's heading and main landmark
+  // name the template and hold the widget, wherever it shows.
+  const heading = html`<h1 class="preview-heading">${template.name}: live preview</h1>`
+  const replay = html`<button type="button" class="preview-replay" data-preview-replay hidden>Show the widget again</button>`
+  const body = html`<!doctype html><html lang="en" data-theme="${widget.theme}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${template.name} · live preview · Poplift</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="${dashboardStaticFiles().url('preview.css')}"><style>${new SafeHtml(widget.css)}</style><script src="${dashboardStaticFiles().url('widget-preview.js')}" defer></script></head><body class="${inline ? 'preview-inline' : 'preview'}">
+<div class="shop" aria-hidden="true" inert>
+<header class="shop-header"><span class="shop-logo">Fern<span>&amp;</span>Field</span><nav class="shop-nav"><span>New in</span><span>Living</span><span>Kitchen</span><span>Gifts</span><span>Journal</span></nav><span class="shop-cart">2</span></header>
+<section class="shop-hero"><div><h1>Slow living, well made</h1><p>Handmade homeware from small studios. Free returns for 60 days, and every order ships in plastic-free packaging.</p><span class="shop-cta">Shop the collection</span></div><div class="shop-visual"></div></section>
+</div>
+${inline ? html`<main class="shop-section">${heading}${widgetMarkup}${replay}</main>` : ''}
+<div class="shop" aria-hidden="true" inert>
+<section class="shop-section"><h2>Bestsellers</h2><div class="shop-grid">${SHOP_ITEMS.map(([name, price]) => html`<div class="shop-item"><div class="shop-thumb"></div><b>${name}</b><span>${price}</span></div>`)}</div></section>
+<footer class="shop-footer"><span>Fern &amp; Field, 12 Market Street</span><span>Shipping</span><span>Returns</span><span>Contact</span></footer>
+</div>
+${inline ? '' : html`<main class="preview-main">${heading}${widgetMarkup}${replay}</main>`}
+</body></html>`
+  return { body: body.value, css: widget.css }
+}
+
+function missingPage(res: Response, status: number, title: string, text: string) {
+  const css = ''
+  const body = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title} · Poplift</title><link rel="stylesheet" href="${dashboardStaticFiles().url('preview.css')}"></head><body><main class="preview-missing"><h1>${title}</h1><p>${text}</p><p><a href="/p/">Browse the widget templates</a></p></main></body></html>`
+  res
+    .status(status)
+    .set({ 'Content-Security-Policy': contentSecurityPolicy(css), 'X-Frame-Options': 'SAMEORIGIN', 'Cache-Control': 'no-store' })
+    .type('html')
+    .send(body.value)
+}
+
+export function previewRoutes(router: Router, _context: DashboardContext): void {
+  const catalog = widgetCatalog()
+
+  router.get('/preview/:hid', (req, res) => {
+    const hid = String(req.params.hid)
+    const template = TEMPLATE_ID.test(hid) ? catalog.byId(hid) : undefined
+    if (!template) return missingPage(res, 404, 'No such template', 'This widget template does not exist, or no longer does.')
+    const query = previewQuery.safeParse({ theme: req.query.theme })
+    if (!query.success) return missingPage(res, 400, 'Unknown theme', 'theme: must be light or dark.')
+    // Custom templates keep their own colours, and unthemed ones have only one look: both draw light.
+    const theme = query.data.theme === 'dark' && template.themed ? 'dark' : 'light'
+    const page = shopPage(template, theme)
+    res
+      .set({
+        'Content-Security-Policy': contentSecurityPolicy(page.css),
+        'X-Frame-Options': 'SAMEORIGIN',
+        'Cache-Control': 'public, max-age=300',
+        Vary: 'Accept-Encoding',
+      })
+      .type('html')
+      .send(page.body)
+  })
+}

@@ -1,0 +1,53 @@
+import { quickPicks } from '../../shared/generators/countdown/countdown.js'
+import { isoDate, todayUtc, upcomingHolidays } from '../../shared/holidays/holidays.js'
+import type { PageIdOf } from '../../shared/page-route.js'
+import type { generatorPages } from '../../shared/generators/generators.route.js'
+import { countdownSettingsFromQuery } from './countdown/query.js'
+import { gifFontGroups, loadGeneratorContent, textImageFonts } from './content.js'
+import { textImageSettingsFromQuery } from './text-image/query.js'
+import { scrollingTextSettingsFromQuery } from './scrolling-text/query.js'
+import { slideshowSettingsFromQuery } from './slideshow/query.js'
+import { subjectSettingsFromQuery } from '../../shared/generators/subject-lines/subject-lines.js'
+import type { LoaderDependencies, RouteLoaders } from '../ssr/loader.js'
+
+export const generatorLoaders = ({ dataDir, holidays, now: clock }: LoaderDependencies): RouteLoaders<PageIdOf<typeof generatorPages>> => {
+  // Read once, when the server starts.
+  const content = loadGeneratorContent(dataDir)
+  const fonts = gifFontGroups()
+  const textFonts = textImageFonts()
+  const countdownPath = content.file.cards.find((card) => card.name === 'countdown')!.link
+
+  return {
+    'countdown-generator': ({ request }) => {
+      const now = clock()
+      return {
+        ...content.page('countdown'),
+        settings: countdownSettingsFromQuery(new URL(request.url).searchParams, fonts, now),
+        fonts,
+        quickPicks: quickPicks(upcomingHolidays(holidays, todayUtc(now)), now),
+      }
+    },
+    'scrolling-text-generator': ({ request }) => ({
+      ...content.page('scrolling-text'),
+      settings: scrollingTextSettingsFromQuery(new URL(request.url).searchParams, fonts),
+      fonts,
+    }),
+    'text-image-generator': ({ request }) => ({
+      ...content.page('text-image'),
+      settings: textImageSettingsFromQuery(new URL(request.url).searchParams),
+      fonts: textFonts,
+    }),
+    'slideshow-generator': ({ request }) => ({
+      ...content.page('slideshow'),
+      settings: slideshowSettingsFromQuery(new URL(request.url).searchParams),
+    }),
+    'subject-line-generator': ({ request }) => ({
+      ...content.page('subject-lines'),
+      settings: subjectSettingsFromQuery(new URL(request.url).searchParams),
+    }),
+    'holiday-calendar': () => {
+      const today = todayUtc(clock())
+      return { copy: content.file.holidayCalendar, holidays: upcomingHolidays(holidays, today), today: isoDate(today), generatorPath: countdownPath }
+    },
+  }
+}

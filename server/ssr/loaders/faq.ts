@@ -1,7 +1,0 @@
-import type { PageIdOf } from '../../../shared/page-route.js'
-import type { faqPages } from '../../../shared/pages/faq.route.js'
-import type { LoaderDependencies, RouteLoaders } from './loader.js'
-
-export const faqLoaders = ({ content }: LoaderDependencies): RouteLoaders<PageIdOf<typeof faqPages>> => ({
-  faq: () => ({ faq: content.faq }),
-})

@@ -1,0 +1,57 @@
+import type { CountdownSettings, QuickPick } from './countdown/countdown.js'
+import type { FontOption, FontOptionGroup, GeneratorPageBase } from './types.js'
+import type { Holiday } from '../holidays/holidays.js'
+import { definePage } from '../page-route.js'
+import type { HolidayCalendarCopy } from './schema.js'
+import type { ScrollingTextSettings } from './scrolling-text/scrolling-text.js'
+import type { SubjectSettings } from './subject-lines/subject-lines.js'
+import type { SlideshowSettings } from './slideshow/slideshow.js'
+import type { TextImageSettings, TextStyleGroup } from './text-image/text-image.js'
+
+export interface CountdownPageData extends GeneratorPageBase {
+  /** The form as the URL sets it (defaults for anything missing or unusable). */
+  settings: CountdownSettings
+  fonts: FontOptionGroup[]
+  /** Holidays 0 to 99 days ahead when the page was drawn; the browser asks /api/holidays again for its own day. */
+  quickPicks: QuickPick[]
+}
+
+export interface ScrollingTextPageData extends GeneratorPageBase {
+  settings: ScrollingTextSettings
+  fonts: FontOptionGroup[]
+}
+
+export interface TextImagePageData extends GeneratorPageBase {
+  settings: TextImageSettings
+  /** The fonts of each style group, in the order the cards show them. */
+  fonts: Record<TextStyleGroup, FontOption[]>
+}
+
+export interface SlideshowPageData extends GeneratorPageBase {
+  /** The form as the URL sets it, images aside (they are uploaded on the page). */
+  settings: SlideshowSettings
+}
+
+export interface SubjectLinePageData extends GeneratorPageBase {
+  settings: SubjectSettings
+}
+
+export interface HolidayCalendarData {
+  copy: HolidayCalendarCopy
+  /** Every holiday at its next date, nearest first, as of `today`. */
+  holidays: Holiday[]
+  /** The day (UTC) the list was made for. */
+  today: string
+  /** Where each holiday's countdown is made. */
+  generatorPath: string
+}
+
+/** The free generators, one page each, and the holiday calendar that leads to the countdown. */
+export const generatorPages = [
+  definePage<CountdownPageData>()({ id: 'countdown-generator', path: 'email-countdown-timer-generator/', module: 'CountdownGenerator', load: () => import('./countdown/CountdownGenerator.js') }),
+  definePage<ScrollingTextPageData>()({ id: 'scrolling-text-generator', path: 'email-scrolling-text-gif-generator/', module: 'ScrollingTextGenerator', load: () => import('./scrolling-text/ScrollingTextGenerator.js') }),
+  definePage<TextImagePageData>()({ id: 'text-image-generator', path: 'calligraphy-text-generator/', module: 'TextImageGenerator', load: () => import('./text-image/TextImageGenerator.js') }),
+  definePage<SlideshowPageData>()({ id: 'slideshow-generator', path: 'image-slideshow-gif-generator/', module: 'SlideshowGenerator', load: () => import('./slideshow/SlideshowGenerator.js') }),
+  definePage<SubjectLinePageData>()({ id: 'subject-line-generator', path: 'ai-subject-line-generator/', module: 'SubjectLineGenerator', load: () => import('./subject-lines/SubjectLineGenerator.js') }),
+  definePage<HolidayCalendarData>()({ id: 'holiday-calendar', path: 'email-marketing-holiday-calendar/', module: 'HolidayCalendar', load: () => import('../holidays/HolidayCalendar.js') }),
+] as const

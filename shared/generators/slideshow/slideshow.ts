@@ -1,0 +1,254 @@
+/**
+ * The slideshow generator's rules: which files the uploader takes, how many, the order of the
+ * cards, the settings of each mode with their defaults and bounds, the query string that keeps
+ * them in the address, and the image service request. Plain functions, used by the page, its
+ * server loader and the tests alike.
+ */
+
+/** Photos in one slideshow. */
+export const SLIDESHOW_MAX_IMAGES = 10
+/** The largest photo the image service takes. */
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
+/** Width of the GIF in pixels. */
+export const SLIDESHOW_WIDTH = 900
+/** An upload signature serves every file for this long. */
+export const SIGNATURE_CACHE_MS = 1_200_000
+
+/** File types the uploader takes, by MIME type and by extension (some systems give no type). */
+export const ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
+export const ACCEPTED_EXTENSIONS = ['jpeg', 'jpg', 'png', 'webp'] as const
+/** The file input's `accept`. */
+export const ACCEPT_ATTRIBUTE = [...ACCEPTED_TYPES, ...ACCEPTED_EXTENSIONS.map((extension) => `.${extension}`)].join(',')
+
+export const MESSAGES = {
+  unsupportedType: 'Unsupported file type.',
+  tooBig: 'File is too big (max 5 MB)',
+  uploadFailed: 'Can’t upload. Try again or choose another image.',
+  signFailed: 'Can’t upload. Please try again later.',
+  tooMany: `You can add up to ${SLIDESHOW_MAX_IMAGES} images.`,
+  noImages: 'Please upload at least one image.',
+  uploadsRunning: 'Something went wrong. Please wait for all images to upload and try again.',
+  noSlideshow: 'Slideshow was not generated',
+} as const
+
+/** What the uploader knows of a chosen file before sending it. */
+export interface FileFacts {
+  name: string
+  type: string
+  size: number
+}
+
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.')
+  return dot < 0 ? '' : name.slice(dot + 1).toLowerCase()
+}
+
+/** The type a file is sent as: its own when accepted, else the one its extension names. */
+export function uploadType(file: FileFacts): (typeof ACCEPTED_TYPES)[number] | null {
+  const type = file.type.toLowerCase()
+  if ((ACCEPTED_TYPES as readonly string[]).includes(type)) return type as (typeof ACCEPTED_TYPES)[number]
+  // A browser that knows the type and says it is something else is believed.
+  if (type) return null
+  const extension = extensionOf(file.name)
+  if (extension === 'jpg' || extension === 'jpeg') return 'image/jpeg'
+  if (extension === 'png' || extension === 'webp') return `image/${extension}`
+  return null
+}
+
+/** Why a file cannot be uploaded ('Unsupported file type.' with its name, or too big), or null. */
+export function fileProblem(file: FileFacts): string | null {
+  if (!uploadType(file)) return `${MESSAGES.unsupportedType} ${file.name}`
+  if (file.size > UPLOAD_MAX_BYTES) return MESSAGES.tooBig
+  if (file.size === 0) return MESSAGES.uploadFailed
+  return null
+}
+
+/**
+ * Sorts newly chosen files into those to upload and the messages of the rest: files of another
+ * type or too big, and those beyond the 10 images a slideshow holds (`present` are already there).
+ */
+export function triageFiles<F extends FileFacts>(present: number, files: readonly F[]): { accepted: F[]; messages: string[] } {
+  const accepted: F[] = []
+  const messages: string[] = []
+  let overflow = false
+  for (const file of files) {
+    const problem = fileProblem(file)
+    if (problem) messages.push(problem)
+    else if (present + accepted.length >= SLIDESHOW_MAX_IMAGES) overflow = true
+    else accepted.push(file)
+  }
+  if (overflow) messages.push(MESSAGES.tooMany)
+  return { accepted, messages: [...new Set(messages)] }
+}
+
+/** How many more images the uploader takes; its button is hidden at 0. */
+export function slotsLeft(present: number): number {
+  return Math.max(0, SLIDESHOW_MAX_IMAGES - present)
+}
+
+/**
+ * The name a file is stored under: unique for the signature it is sent with (the service refuses
+ * a second file of the same name), letters, digits, `-` and `.` only, whatever the visitor's
+ * file was called.
+ */
+export function storedFileName(sequence: number, file: FileFacts): string {
+  const type = uploadType(file) ?? 'image/jpeg'
+  const extension = type === 'image/jpeg' ? 'jpg' : type.slice('image/'.length)
+  return `photo-${sequence}.${extension}`
+}
+
+/** The list with the item at `from` moved to `to` (both clamped to the list). */
+export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
+  const next = [...list]
+  if (from < 0 || from >= next.length) return next
+  const target = Math.min(Math.max(to, 0), next.length - 1)
+  const [item] = next.splice(from, 1)
+  next.splice(target, 0, item!)
+  return next
+}
+
+export function isRemoveKey(key: string): boolean {
+  return key === 'Delete' || key === 'Backspace'
+}
+
+/** Where focus goes after the card at `index` of `length` is removed: the next card, else the one before, else none. */
+export function focusAfterRemoval(index: number, length: number): number | null {
+  if (length <= 1) return null
+  return Math.min(index, length - 2)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+export const SLIDESHOW_MODES = ['slideshow', 'row', 'trio', 'overlay'] as const
+export type SlideshowMode = (typeof SLIDESHOW_MODES)[number]
+
+/** Each mode's image service path: the slideshow is a row of one. */
+export const MODE_PATHS: Readonly<Record<SlideshowMode, string>> = {
+  slideshow: 'slideshow/create-row',
+  row: 'slideshow/create-row',
+  trio: 'slideshow/create-trio',
+  overlay: 'slideshow/create-overlay',
+}
+
+/** Photo height as a multiple of its width. */
+export const ASPECT_HEIGHTS = { '1:1': 1, '4:5': 5 / 4, '3:2': 2 / 3, '16:9': 9 / 16, '9:16': 16 / 9 } as const
+export type Aspect = keyof typeof ASPECT_HEIGHTS
+export const ASPECTS = Object.keys(ASPECT_HEIGHTS) as Aspect[]
+
+/** Trio and overlay layouts: how much larger the front photo is; `-cut` lets the side photos run off the edge. */
+export const LAYOUT_TWEAKS = { soft: 1.1, focus: 1.3, hero: 1.5 } as const
+export const LAYOUTS = ['soft', 'focus', 'hero', 'soft-cut', 'focus-cut', 'hero-cut'] as const
+export type Layout = (typeof LAYOUTS)[number]
+/** Share of a side photo outside the frame in a `-cut` layout. */
+export const CUT_OVERFLOW = 0.5
+
+export function layoutTweak(layout: Layout): number {
+  return LAYOUT_TWEAKS[layout.replace(/-cut$/, '') as keyof typeof LAYOUT_TWEAKS]
+}
+
+export function layoutOverflow(layout: Layout): number {
+  return layout.endsWith('-cut') ? CUT_OVERFLOW : 0
+}
+
+/** Numeric settings: bounds, step and default, in the units the form shows. */
+export const NUMBER_FIELDS = {
+  /** Seconds each photo shows. */
+  delay: { min: 0.1, max: 10, step: 0.1, default: 1.5 },
+  /** Corner radius in pixels. */
+  radius: { min: 0, max: 200, step: 1, default: 0 },
+  /** Photos side by side in a row. */
+  columns: { min: 2, max: 5, step: 1, default: 3 },
+  /** Overlay veil, percent. */
+  opacity: { min: 0, max: 100, step: 5, default: 50 },
+  /** Border width in pixels. */
+  border: { min: 0, max: 50, step: 1, default: 0 },
+  /** Space between and around the photos, pixels. */
+  gap: { min: 0, max: 100, step: 1, default: 0 },
+} as const
+export type NumberField = keyof typeof NUMBER_FIELDS
+
+/** Everything the form holds except the images; the page keeps it in its URL. */
+export interface SlideshowSettings {
+  mode: SlideshowMode
+  delay: number
+  radius: number
+  aspect: Aspect
+  columns: number
+  trio: Layout
+  overlay: Layout
+  opacity: number
+  border: number
+  /** `#rrggbb`. */
+  borderColor: string
+  gap: number
+}
+
+export const SLIDESHOW_DEFAULTS: Readonly<SlideshowSettings> = {
+  mode: 'slideshow',
+  delay: NUMBER_FIELDS.delay.default,
+  radius: NUMBER_FIELDS.radius.default,
+  aspect: '1:1',
+  columns: NUMBER_FIELDS.columns.default,
+  trio: 'focus',
+  overlay: 'focus',
+  opacity: NUMBER_FIELDS.opacity.default,
+  border: NUMBER_FIELDS.border.default,
+  borderColor: '#111827',
+  gap: NUMBER_FIELDS.gap.default,
+}
+
+/** A number the form holds, kept within its field's bounds and on its steps; anything unreadable is the default. */
+export function clampSetting(field: NumberField, value: number): number {
+  const { min, max, step, default: fallback } = NUMBER_FIELDS[field]
+  if (!Number.isFinite(value)) return fallback
+  const stepped = Math.round(value / step) * step
+  // Steps below 1 leave float noise (0.30000000000000004).
+  return Math.min(max, Math.max(min, Number(stepped.toFixed(2))))
+}
+
+export function isSlideshowMode(value: unknown): value is SlideshowMode {
+  return typeof value === 'string' && (SLIDESHOW_MODES as readonly string[]).includes(value)
+}
+
+/**
+ * The settings as the page's query string: only what differs from the defaults, colours without
+ * their `#`. The server reads the same names back (server/generators/slideshow/query.ts); the
+ * form's fields carry them too, so it also works before its script has loaded.
+ */
+export function slideshowQuery(settings: SlideshowSettings): string {
+  const query = new URLSearchParams()
+  for (const name of Object.keys(SLIDESHOW_DEFAULTS) as (keyof SlideshowSettings)[]) {
+    const value = settings[name]
+    if (value === SLIDESHOW_DEFAULTS[name]) continue
+    query.set(name, typeof value === 'string' ? value.replace(/^#/, '') : String(value))
+  }
+  return query.toString()
+}
+
+/** The request body of the mode's image service path, for the uploaded photos' URLs in order. */
+export function slideshowRequest(settings: SlideshowSettings, images: readonly string[]) {
+  const body: Record<string, unknown> = {
+    images: [...images],
+    delay: Math.round(clampSetting('delay', settings.delay) * 1000),
+    radius: clampSetting('radius', settings.radius),
+    width: SLIDESHOW_WIDTH,
+    background: 'white',
+    border_width: clampSetting('border', settings.border),
+    border_color: settings.borderColor,
+    spacing: clampSetting('gap', settings.gap),
+    height: ASPECT_HEIGHTS[settings.aspect],
+  }
+  if (settings.mode === 'slideshow') body.count = 1
+  if (settings.mode === 'row') body.count = clampSetting('columns', settings.columns)
+  if (settings.mode === 'trio') Object.assign(body, { tweak: layoutTweak(settings.trio), overflow: layoutOverflow(settings.trio) })
+  if (settings.mode === 'overlay') {
+    Object.assign(body, {
+      tweak: layoutTweak(settings.overlay),
+      overflow: layoutOverflow(settings.overlay),
+      overlay_color: 'black',
+      overlay_opacity: clampSetting('opacity', settings.opacity) / 100,
+    })
+  }
+  return body
+}

@@ -1,8 +1,0 @@
-import { definePage } from '../page-route.js'
-import type { FaqContent } from '../schemas/content.js'
-
-export interface FaqData {
-  faq: FaqContent
-}
-
-export const faqPages = [definePage<FaqData>()({ id: 'faq', path: 'faq/', module: 'Faq', load: () => import('./Faq.js') })] as const
