@@ -1,6 +1,6 @@
 /**
  * The offline subject line composer: writes subject lines and preheaders from the phrase banks
- * of data/ai-subjects.json, for the chosen industry and tone, around the visitor's topic. It
+ * of data/subject-lines.json, for the chosen industry and tone, around the visitor's topic. It
  * answers when no language model is configured, and whenever the model fails.
  *
  *   const composer = new SubjectComposer(loadSubjectPhrases(file))

@@ -21,9 +21,9 @@ const SUBJECTS_PATH = '/api/v2/public/ai/email-subject-generate'
 
 export function aiSubjectRoutes(router: Router, context: DashboardContext): void {
   const generator = new SubjectGenerator({
-    composer: new SubjectComposer(loadSubjectPhrases(path.join(projectRoot, 'data', 'ai-subjects.json'))),
+    composer: new SubjectComposer(loadSubjectPhrases(path.join(projectRoot, 'data', 'subject-lines.json'))),
     model: context.ai && new SubjectModel(context.ai),
-    logger: context.logger.child({ feature: 'ai-subjects' }),
+    logger: context.logger.child({ feature: 'subject-lines' }),
     now: context.now,
   })
 

@@ -1,6 +1,6 @@
 /**
  * The email subject line generator: its request and answer (`POST /app/api/v2/public/ai/
- * email-subject-generate`), and data/ai-subjects.json, the phrase banks of the offline composer.
+ * email-subject-generate`), and data/subject-lines.json, the phrase banks of the offline composer.
  * The browser imports types only.
  */
 import { z } from 'zod'

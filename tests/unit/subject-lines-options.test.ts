@@ -9,7 +9,7 @@ import { cleanLine, ModelError, parseModelAnswer, promptFor, type SubjectModel }
 import { ROOT } from '../routes/app.js'
 
 const EMOJI = /\p{Extended_Pictographic}/u
-const phrases = loadSubjectPhrases(path.join(ROOT, 'data', 'ai-subjects.json'))
+const phrases = loadSubjectPhrases(path.join(ROOT, 'data', 'subject-lines.json'))
 
 /** A repeatable stream of numbers in [0, 1). */
 function seeded(seed: number) {

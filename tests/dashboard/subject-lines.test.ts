@@ -11,7 +11,7 @@ import { dashboardSite, ORIGIN } from './helpers.js'
 
 const PATH = '/app/api/v2/public/ai/email-subject-generate'
 const EMOJI = /\p{Extended_Pictographic}/u
-const phrases = loadSubjectPhrases(`${ROOT}/data/ai-subjects.json`)
+const phrases = loadSubjectPhrases(`${ROOT}/data/subject-lines.json`)
 
 const generate = (app: Parameters<typeof request>[0], body: unknown) => request(app).post(PATH).set(ORIGIN).send(body as object)
 const valid = { industry: 'fashion', tone: 'playful', topic: 'linen summer sale', emoji: false }
