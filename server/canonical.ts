@@ -1,8 +1,10 @@
+import { TEMPLATE_ID_SOURCE } from '../shared/gallery/paths.js'
+
 /** Canonical URLs end in a slash; these pages are the exceptions. */
 export const PAGES_WITHOUT_TRAILING_SLASH = ['/aurora', '/shopify-apps']
 
 /** Paths served as they are: services, files, and template ids (`/p/{hid}`) that have no slash. */
-const SERVED_AS_IS = [/^\/(api|app|giffer|assets)(\/|$)/, /^\/healthz$/, /\/[^/]*\.[a-z0-9]+$/i, /^\/(p|e|t|te)\/[a-z0-9]{8}$/]
+const SERVED_AS_IS = [/^\/(api|app|giffer|assets)(\/|$)/, /^\/healthz$/, /\/[^/]*\.[a-z0-9]+$/i, new RegExp(`^/(p|e|t|te)/${TEMPLATE_ID_SOURCE}$`)]
 
 /**
  * Where a path's canonical form lives, or null when the path already is canonical or is not a

@@ -5,14 +5,12 @@
  */
 import type { Request, Response, Router } from 'express'
 import { safeNext } from '../../shared/accounts/next.js'
+import { TEMPLATE_ID } from '../../shared/gallery/paths.js'
 import { emailCatalog } from '../gallery/email-catalog.js'
 import { widgetCatalog } from '../gallery/widget-catalog.js'
 import type { DashboardContext } from './context.js'
 import { html, page } from './html.js'
 import { dashboardStaticFiles } from './static-files.js'
-
-/** Template ids are eight lowercase letters or digits. */
-const HID = /^[a-z0-9]{8}$/
 
 type Kind = 'widget' | 'email'
 
@@ -66,7 +64,7 @@ export function appHomeRoutes(router: Router, context: DashboardContext): void {
 
   const clone = (kind: Kind) => (req: Request, res: Response) => {
     const hid = String(req.params.hid)
-    if (!HID.test(hid) || !(kind === 'widget' ? widgetCatalog() : emailCatalog()).byId(hid)) {
+    if (!TEMPLATE_ID.test(hid) || !(kind === 'widget' ? widgetCatalog() : emailCatalog()).byId(hid)) {
       res.status(404).json({ message: 'No such template.' })
       return
     }

@@ -1,4 +1,5 @@
 /** The email gallery's part of /api/openapi.json (server/gallery/emails-api.ts). */
+import { TEMPLATE_ID_PATTERN } from '../../shared/gallery/paths.js'
 import { DEFAULT_GALLERY_LIMIT, MAX_GALLERY_LIMIT, MAX_GALLERY_OFFSET } from './api-params.js'
 
 const errorResponse = (description: string) => ({
@@ -7,7 +8,6 @@ const errorResponse = (description: string) => ({
 })
 const json = (description: string, ref: string) => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } } })
 const notModified = { description: 'Not modified: the ETag sent in If-None-Match still matches' }
-const hidPattern = '^[a-z0-9]{8}$'
 const groupParameter = (description: string) => ({ name: 'group', in: 'query', required: false, description, schema: { type: 'string', example: 'welcome-email-templates' } })
 
 export const emailOpenApiPaths = {
@@ -42,7 +42,7 @@ export const emailOpenApiPaths = {
   '/api/emails/{hid}': {
     get: {
       summary: 'One email template, with the ids of its group',
-      parameters: [{ name: 'hid', in: 'path', required: true, schema: { type: 'string', pattern: hidPattern } }, groupParameter('Which of its groups `collection` lists (its first by default).')],
+      parameters: [{ name: 'hid', in: 'path', required: true, schema: { type: 'string', pattern: TEMPLATE_ID_PATTERN } }, groupParameter('Which of its groups `collection` lists (its first by default).')],
       responses: {
         '200': json('The template', 'EmailDetail'),
         '304': notModified,
@@ -58,7 +58,7 @@ export const emailOpenApiSchemas = {
     type: 'object',
     required: ['id', 'name', 'img', 'videoUrl', 'collection'],
     properties: {
-      id: { type: 'string', pattern: hidPattern },
+      id: { type: 'string', pattern: TEMPLATE_ID_PATTERN },
       name: { type: 'string' },
       img: { type: 'string', description: 'Card image (376 px wide WebP), with the template revision as `v`' },
       videoUrl: { type: ['string', 'null'] },

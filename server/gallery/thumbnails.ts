@@ -1,7 +1,7 @@
 /**
  * Card images of the galleries: `/thumbnails/{widgets|emails}/{hid}-{width}.{webp|avif}`.
  *
- * Each template has one master image in data/thumbnails/{kind}/{hid}.webp, drawn from the
+ * Each template has one master image in data/generated/thumbnails/{kind}/{hid}.webp, drawn from the
  * template's own markup by `npm run thumbnails` (in Chromium, on a developer's machine: the
  * server never needs a browser). The sizes the cards ask for through `srcset` are cut from the
  * master on first request, kept in a memory cache bounded in bytes, and sent with immutable
@@ -12,9 +12,11 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import express, { type Request, type Response } from 'express'
 import sharp from 'sharp'
+import { TEMPLATE_ID_SOURCE } from '../../shared/gallery/paths.js'
 import { THUMBNAIL_WIDTHS, type ThumbnailKind } from '../../shared/gallery/thumbnail-sizes.js'
 import { errorBody } from '../errors.js'
 import { IMMUTABLE } from '../http-cache.js'
+import { GENERATED } from '../project-root.js'
 
 /** A URL without the current revision may be an old link: cached briefly, never forever. */
 const REVISIONLESS = 'public, max-age=3600'
@@ -74,7 +76,7 @@ function limiter(limit: number) {
 }
 
 export function masterPath(dataDir: string, kind: ThumbnailKind, hid: string): string {
-  return path.join(dataDir, 'thumbnails', kind, `${hid}.webp`)
+  return path.join(dataDir, GENERATED, 'thumbnails', kind, `${hid}.webp`)
 }
 
 async function encode(master: string, width: number, format: Format): Promise<Buffer> {
@@ -82,7 +84,7 @@ async function encode(master: string, width: number, format: Format): Promise<Bu
   return format === 'webp' ? image.webp({ quality: 78, effort: 4 }).toBuffer() : image.avif({ quality: 50, effort: 2 }).toBuffer()
 }
 
-const FILE_PATTERN = /^([a-z0-9]{8})-(\d{1,4})\.(webp|avif)$/
+const FILE_PATTERN = new RegExp(`^(${TEMPLATE_ID_SOURCE})-(\\d{1,4})\\.(webp|avif)$`)
 
 export function thumbnailRouter(dataDir: string, source: ThumbnailSource): express.Router {
   const router = express.Router()

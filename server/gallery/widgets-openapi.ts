@@ -1,4 +1,5 @@
 /** The widget gallery's part of /api/openapi.json (server/gallery/widgets-api.ts). */
+import { TEMPLATE_ID_PATTERN } from '../../shared/gallery/paths.js'
 import { WIDGET_POSITIONS } from '../../shared/gallery/widget-schema.js'
 import { DEFAULT_GALLERY_LIMIT, MAX_GALLERY_LIMIT, MAX_GALLERY_OFFSET } from './api-params.js'
 
@@ -44,7 +45,7 @@ export const widgetOpenApiPaths = {
   '/api/widgets/{hid}': {
     get: {
       summary: 'One widget template, with the ids of its listing',
-      parameters: [{ name: 'hid', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9]{8}$' } }],
+      parameters: [{ name: 'hid', in: 'path', required: true, schema: { type: 'string', pattern: TEMPLATE_ID_PATTERN } }],
       responses: {
         '200': json('The template', 'WidgetDetail'),
         '304': notModified,
@@ -60,8 +61,8 @@ export const widgetOpenApiSchemas = {
     type: 'object',
     required: ['wid', 'id', 'name', 'type', 'group', 'sub', 'img', 'videoUrl', 'isInline', 'isCustom', 'isInspiredCustom', 'hiddenTheme'],
     properties: {
-      wid: { type: 'string', pattern: '^[a-z0-9]{8}$' },
-      id: { type: 'string', pattern: '^[a-z0-9]{8}$', description: 'Same as wid' },
+      wid: { type: 'string', pattern: TEMPLATE_ID_PATTERN },
+      id: { type: 'string', pattern: TEMPLATE_ID_PATTERN, description: 'Same as wid' },
       name: { type: 'string' },
       type: { type: 'string', enum: [...WIDGET_POSITIONS], description: 'Position' },
       group: { type: 'string' },

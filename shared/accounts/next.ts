@@ -3,6 +3,7 @@
  * in session storage. Only the site's own pages and the app's origin are accepted, so a link to
  * /login/?next=… can never send a visitor to someone else's site.
  */
+import { TEMPLATE_ID_SOURCE } from '../gallery/paths.js'
 
 /** The session-storage key of a `next` seen earlier in the visit. */
 export const NEXT_STORAGE_KEY = 'pl_next'
@@ -50,7 +51,9 @@ export function destinationAfterAuth(loginUrl: string, next: string | null, site
   return login.origin === new URL(siteOrigin).origin ? `${login.pathname}${login.search}${login.hash}` : login.href
 }
 
+const CLONE_PATH = new RegExp(`/clone(?:-email)?/(${TEMPLATE_ID_SOURCE})(?:[/?#]|$)`)
+
 /** The clone id a `next` leads to (`/app/clone/ab12cd34`), for the sign-up's tracking context. */
 export function cloneIdOf(next: string | null): string | null {
-  return next?.match(/\/clone(?:-email)?\/([a-z0-9]{8})(?:[/?#]|$)/)?.[1] ?? null
+  return next?.match(CLONE_PATH)?.[1] ?? null
 }

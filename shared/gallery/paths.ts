@@ -5,8 +5,14 @@ export type GalleryKind = 'widgets' | 'emails'
 
 export const GALLERY_ROOT: Record<GalleryKind, string> = { widgets: '/p/', emails: '/e/' }
 
-/** A template id: eight lowercase letters or digits. */
-export const TEMPLATE_ID = /^[a-z0-9]{8}$/
+/**
+ * A template id: eight lowercase letters or digits. The one place it is spelled:
+ * `TEMPLATE_ID_SOURCE` is the bare pattern to compose into longer ones (`new RegExp(...)`),
+ * `TEMPLATE_ID_PATTERN` the anchored string an OpenAPI `pattern` wants.
+ */
+export const TEMPLATE_ID_SOURCE = '[a-z0-9]{8}'
+export const TEMPLATE_ID = new RegExp(`^${TEMPLATE_ID_SOURCE}$`)
+export const TEMPLATE_ID_PATTERN = TEMPLATE_ID.source
 
 export const templatePath = (kind: GalleryKind, hid: string) => `${GALLERY_ROOT[kind]}${hid}`
 
@@ -33,8 +39,10 @@ export function thumbnailSrcSet(kind: ThumbnailKind, hid: string, format: 'webp'
   return THUMBNAIL_WIDTHS[kind].map((width) => `${thumbnailUrl(kind, hid, width, format, revision)} ${width}w`).join(', ')
 }
 
+const OPEN_TEMPLATE_PATH = new RegExp(`^/[pe]/(${TEMPLATE_ID_SOURCE})$`)
+
 /** The id in a template's path (`/p/{hid}`), or null for a listing. */
 export function openTemplateOf(pathname: string): string | null {
-  const match = /^\/[pe]\/([a-z0-9]{8})$/.exec(pathname)
+  const match = OPEN_TEMPLATE_PATH.exec(pathname)
   return match ? match[1]! : null
 }

@@ -4,9 +4,10 @@
  * schema cannot see alone: unique ids, groups and subs that exist, sub inside its group.
  */
 import { z } from 'zod'
+import { TEMPLATE_ID_SOURCE } from './paths.js'
 
 /** A template id: eight lowercase letters or digits, with at least one digit so it never reads as a group slug. */
-export const widgetIdSchema = z.string().regex(/^(?=[a-z0-9]*[0-9])[a-z0-9]{8}$/, 'must be 8 lowercase letters or digits, one of them a digit')
+export const widgetIdSchema = z.string().regex(new RegExp(`^(?=[a-z0-9]*[0-9])${TEMPLATE_ID_SOURCE}$`), 'must be 8 lowercase letters or digits, one of them a digit')
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a lowercase slug').max(40)
 const hex = z.string().regex(/^#[0-9a-f]{6}$/, 'must be a #rrggbb colour')
 const line = (max: number) => z.string().trim().min(1).max(max)

@@ -7,10 +7,12 @@
  *   out: {type: 'preview:ready', hid, theme}, {type: 'preview:submitted', hid}, {type: 'preview:closed', hid}
  */
 
+import { TEMPLATE_ID_SOURCE } from '../../../shared/gallery/paths.js'
+
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/
-const PREVIEW_PATH = /^\/app\/preview\/[a-z0-9]{8}$/
+const PREVIEW_PATH = new RegExp(`^/app/preview/${TEMPLATE_ID_SOURCE}$`)
 const FOCUSABLE = 'button, input, select, textarea, a[href], [tabindex]:not([tabindex="-1"])'
 const FIELD_CONTROLS = 'input, select, textarea'
 /** How long the closing animation runs (none when the visitor asks for reduced motion). */
