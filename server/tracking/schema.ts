@@ -25,7 +25,7 @@ export const visitSchema = z.object({
   at: text,
 })
 
-/** The `pl_traffic` cookie. */
+/** The traffic cookie (`TRAFFIC_COOKIE`, shared/tracking/tracking.ts). */
 export const trafficStateSchema = z.object({
   /** Source and landing of the very first visit. */
   first: trafficSourceSchema,
@@ -38,7 +38,7 @@ export const trafficStateSchema = z.object({
   promo: z.number().int(),
 })
 
-/** The `pl_session` cookie: page views of the current visit. */
+/** The session cookie (`SESSION_COOKIE`, shared/tracking/tracking.ts): page views of the current visit. */
 export const sessionStateSchema = z.object({ pages: z.number().int().min(0).max(1_000_000) })
 
 export type TrafficSource = z.infer<typeof trafficSourceSchema>
