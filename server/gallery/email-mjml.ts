@@ -112,202 +112,237 @@ function productCell(c: Ctx, product: EmailProduct, columns: number): string {
   ].join('')
 }
 
-function renderBlock(c: Ctx, block: EmailBlock): string {
+type BlockOf<K extends EmailBlock['type']> = Extract<EmailBlock, { type: K }>
+type BlockRenderers = { [K in EmailBlock['type']]: (c: Ctx, block: BlockOf<K>) => string }
+
+const buttonSection = (c: Ctx, cta: EmailCta) => section(c, column(button(c, cta)), { padding: '0 0 8px' })
+
+function heroBlock(c: Ctx, block: BlockOf<'hero'>): string {
   const { p } = c
-  switch (block.type) {
-    case 'announcement':
-      return section(c, column(text(c, esc(block.text), { role: 'band-text', size: 13, align: 'center', padding: '10px 24px', weight: 700, spacing: 0.5 })), { band: true })
-    case 'hero': {
-      const role: Role = block.onBand ? 'band-text' : 'text'
-      const align = c.t.style.headerAlign
-      const parts: string[] = []
-      const picture = block.image ? image(c, block.image, block.alt ?? '', { padding: block.imagePlace === 'top' ? '0 0 24px' : '8px 32px 24px', radius: block.imagePlace === 'top' ? 0 : c.radius }) : ''
-      if (block.imagePlace === 'top') parts.push(picture)
-      if (block.kicker) parts.push(text(c, esc(block.kicker), { role: block.onBand ? 'band-text' : 'accent', size: 13, weight: 700, upper: true, spacing: 2, align, padding: '0 32px 8px' }))
-      parts.push(headline(c, block.headline, 34, role, align))
-      if (block.text) parts.push(text(c, esc(block.text), { role, size: 17, align }))
-      if (block.imagePlace === 'below') parts.push(picture)
-      if (block.cta) parts.push(block.onBand ? button({ ...c, p: { ...p, button: p.bandText, buttonText: p.band } }, block.cta, align).replace('css-class="em-btn"', 'css-class="em-btn-inverse"') : button(c, block.cta, align))
-      return section(c, column(parts.join('')), { band: block.onBand, padding: block.image && block.imagePlace === 'top' ? '0 0 8px' : '32px 0 8px' })
-    }
-    case 'text':
-      return section(
-        c,
-        column(
-          (block.heading ? headline(c, block.heading, 22, 'text', block.align) : '') +
-            block.paragraphs.map((paragraph) => text(c, esc(paragraph), { align: block.align })).join(''),
-        ),
-        { padding: '16px 0 8px' },
-      )
-    case 'button':
-      return section(c, column(button(c, block.cta)), { padding: '0 0 8px' })
-    case 'image':
-      return section(c, column(image(c, block.image, block.alt, { href: block.url, padding: '8px 32px 16px' })))
-    case 'products': {
-      const rows: string[] = []
-      if (block.heading) rows.push(section(c, column(headline(c, block.heading, 24, 'text', 'center', '8px 32px 16px')), { padding: '16px 0 0' }))
-      const per = block.columns
-      for (let start = 0; start < block.items.length; start += per) {
-        const items = block.items.slice(start, start + per)
-        const width = per === 2 ? '50%' : '33.33%'
-        const cells = items.map((item) => column(productCell(c, item, per), width)).join('')
-        // Two per row stay side by side on phones; three per row stack.
-        rows.push(section(c, per === 2 ? `<mj-group>${cells}</mj-group>` : cells, { padding: per === 2 ? '0 22px' : '0 16px' }))
-      }
-      if (block.cta) rows.push(section(c, column(button(c, block.cta)), { padding: '0 0 8px' }))
-      return rows.join('')
-    }
-    case 'spotlight': {
-      const { product } = block
-      const picture = column(image(c, product.image, product.alt, { href: product.url, padding: '0 16px 16px 32px' }), '50%')
-      const words = column(
-        [
-          block.kicker ? text(c, esc(block.kicker), { role: 'accent', size: 13, weight: 700, upper: true, spacing: 2, padding: '8px 32px 6px 16px' }) : '',
-          headline(c, product.name, 24, 'text', 'left', '0 32px 8px 16px'),
-          text(c, priceHtml(c, product), { size: 18, padding: '0 32px 10px 16px' }),
-          text(c, esc(block.text), { size: 15, padding: '0 32px 8px 16px' }),
-          button(c, block.cta, 'left', '4px 32px 16px 16px'),
-        ].join(''),
-        '50%',
-      )
-      return section(c, picture + words, { padding: '24px 0 8px', ...(block.side === 'right' ? { direction: 'rtl' as const } : {}) })
-    }
-    case 'coupon': {
-      const inner = [
-        text(c, esc(block.label), { role: 'muted', size: 13, weight: 700, upper: true, spacing: 2, align: 'center', padding: '20px 24px 4px' }),
-        text(c, esc(block.value), { size: 40, weight: 700, font: 'heading', align: 'center', lineHeight: 1.1, padding: '0 24px 12px', extraClass: 'em-h1' }),
-        text(c, `<span class="em-code" style="display:inline-block;border:2px dashed ${p.accent};padding:10px 18px;border-radius:${Math.min(c.radius, 10)}px;color:${p.accent};letter-spacing:3px;">${esc(block.code)}</span>`, {
-          role: 'accent',
-          size: 22,
-          weight: 700,
-          font: 'mono',
-          align: 'center',
-          padding: '4px 24px 14px',
-        }),
-        text(c, esc(block.text), { size: 15, align: 'center', padding: '0 24px 8px' }),
-        block.expires ? text(c, esc(block.expires), { role: 'muted', size: 13, align: 'center', padding: '0 24px 12px' }) : '',
-        block.cta ? button(c, block.cta, 'center', '4px 24px 20px') : '',
-      ].join('')
-      return section(
-        c,
-        column(inner, undefined, ` css-class="em-coupon" border="2px solid ${p.border}" border-radius="${c.radius}px" background-color="${p.surface}" padding="4px"`),
-        { band: true, padding: '24px 32px' },
-      )
-    }
-    case 'countdown': {
-      const units = block.units
-        .map((unit) =>
-          column(
-            text(c, esc(unit.value.padStart(2, '0')), { role: 'band-text', size: 40, weight: 700, font: 'heading', align: 'center', lineHeight: 1.1, padding: '0 4px' }) +
-              text(c, esc(unit.label), { role: 'band-text', size: 12, upper: true, spacing: 2, align: 'center', padding: '0 4px 4px' }),
-          ),
-        )
-        .join('')
-      return [
-        section(c, column(text(c, esc(block.label), { role: 'band-text', size: 14, weight: 700, upper: true, spacing: 2, align: 'center', padding: '24px 24px 8px' })), { band: true }),
-        section(c, `<mj-group>${units}</mj-group>`, { band: true, padding: '0 48px' }),
-        section(c, column(text(c, esc(block.note), { role: 'band-text', size: 14, align: 'center', padding: '8px 24px 24px' })), { band: true }),
-      ].join('')
-    }
-    case 'articles': {
-      const rows: string[] = []
-      if (block.heading) rows.push(section(c, column(headline(c, block.heading, 24)), { padding: '24px 0 0' }))
-      block.items.forEach((item, index) => {
-        const words = [
-          headline(c, item.title, 19, 'text', 'left', item.image ? '0 32px 6px 12px' : '0 32px 6px'),
-          text(c, esc(item.text), { size: 15, padding: item.image ? '0 32px 8px 12px' : '0 32px 8px' }),
-          text(c, link(c, item.link), { size: 15, padding: item.image ? '0 32px 16px 12px' : '0 32px 16px', role: 'accent' }),
-        ].join('')
-        const body = item.image
-          ? column(image(c, item.image, item.alt ?? item.title, { href: item.link.url, padding: '0 12px 16px 32px' }), '38%') + column(words, '62%')
-          : column(words)
-        const rule = index < block.items.length - 1 ? section(c, column(`<mj-divider css-class="em-rule" border-color="${p.border}" border-width="1px" padding="0 32px 16px" />`)) : ''
-        rows.push(section(c, body, { padding: '8px 0 0' }) + rule)
-      })
-      return rows.join('')
-    }
-    case 'steps': {
-      const rows: string[] = []
-      if (block.heading) rows.push(section(c, column(headline(c, block.heading, 22)), { padding: '16px 0 0' }))
-      block.items.forEach((step, index) => {
-        const badge = text(c, `<span class="em-badge" style="display:inline-block;width:36px;height:36px;line-height:36px;border-radius:18px;background:${p.accent};color:${p.surface};text-align:center;font-weight:bold;">${index + 1}</span>`, {
-          size: 16,
-          align: 'center',
-          padding: '0 0 12px 24px',
-        })
-        const words = text(c, `<strong>${esc(step.title)}</strong><br>${esc(step.text)}`, { size: 15, padding: '0 32px 16px 8px', lineHeight: 1.5 })
-        rows.push(section(c, `<mj-group>${column(badge, '16%')}${column(words, '84%')}</mj-group>`, { padding: '0' }))
-      })
-      return rows.join('')
-    }
-    case 'perks': {
-      const cells = block.items
-        .map((perk) =>
-          column(
-            text(c, esc(perk.title), { role: 'band-text', size: 15, weight: 700, font: 'heading', align: 'center', padding: '0 12px 4px', lineHeight: 1.3 }) +
-              text(c, esc(perk.text), { role: 'band-text', size: 13, align: 'center', padding: '0 12px 12px', lineHeight: 1.5 }),
-          ),
-        )
-        .join('')
-      return section(c, cells, { band: true, padding: '20px 20px 8px' })
-    }
-    case 'quote':
-      return section(
-        c,
-        column(
-          text(c, `“${esc(block.text)}”`, { size: 20, font: 'heading', align: 'center', lineHeight: 1.5, padding: '0 40px 10px' }) +
-            text(c, esc(block.author), { role: 'muted', size: 14, align: 'center', padding: '0 40px 8px' }),
-        ),
-        { padding: '24px 0 16px' },
-      )
-    case 'rating': {
-      const stars = [1, 2, 3, 4, 5]
-        .map((n) => `<a class="em-star" href="${esc(`${block.url}?rating=${n}`)}" title="${n} of 5" style="color:${p.accent};text-decoration:none;font-size:40px;line-height:1;padding:0 4px;">&#9733;</a>`)
-        .join('')
-      return section(
-        c,
-        column(
-          [
-            block.product ? image(c, block.product.image, block.product.alt, { width: 220, href: block.product.url, padding: '0 32px 16px' }) : '',
-            block.product ? text(c, esc(block.product.name), { role: 'muted', size: 14, align: 'center', padding: '0 32px 12px' }) : '',
-            headline(c, block.heading, 24, 'text', 'center'),
-            text(c, esc(block.text), { align: 'center' }),
-            text(c, stars, { role: 'accent', size: 40, align: 'center', lineHeight: 1.2, padding: '0 32px 4px' }),
-            text(c, 'Tap a star to rate: 1 is poor, 5 is excellent', { role: 'muted', size: 13, align: 'center', padding: '0 32px 24px' }),
-          ].join(''),
-        ),
-        { padding: '24px 0 8px' },
-      )
-    }
-    case 'cart': {
-      const rows: string[] = []
-      if (block.heading) rows.push(section(c, column(headline(c, block.heading, 22)), { padding: '16px 0 0' }))
-      for (const item of block.items) {
-        rows.push(
-          section(
-            c,
-            `<mj-group>${column(image(c, item.image, item.alt, { padding: '0 8px 12px 32px' }), '28%')}${column(
-              text(c, esc(item.name), { size: 16, weight: 700, font: 'heading', padding: '8px 8px 2px', lineHeight: 1.3 }) +
-                text(c, `${esc(item.detail)} · Qty ${item.quantity}`, { role: 'muted', size: 14, padding: '0 8px 8px', lineHeight: 1.4 }),
-              '48%',
-            )}${column(text(c, esc(item.price), { size: 16, weight: 700, align: 'right', padding: '8px 32px 8px 0' }), '24%')}</mj-group>`,
-          ),
-        )
-      }
-      rows.push(
-        section(
-          c,
-          column(
-            `<mj-divider css-class="em-rule" border-color="${p.border}" border-width="1px" padding="0 32px 12px" />` +
-              text(c, `Total <strong>${esc(block.total)}</strong>`, { size: 18, align: 'right', padding: '0 32px 12px' }) +
-              (block.note ? text(c, esc(block.note), { role: 'muted', size: 14, padding: '0 32px 8px' }) : '') +
-              button(c, block.cta),
-          ),
-        ),
-      )
-      return rows.join('')
-    }
+  const role: Role = block.onBand ? 'band-text' : 'text'
+  const align = c.t.style.headerAlign
+  const parts: string[] = []
+  const picture = block.image ? image(c, block.image, block.alt ?? '', { padding: block.imagePlace === 'top' ? '0 0 24px' : '8px 32px 24px', radius: block.imagePlace === 'top' ? 0 : c.radius }) : ''
+  if (block.imagePlace === 'top') parts.push(picture)
+  if (block.kicker) parts.push(text(c, esc(block.kicker), { role: block.onBand ? 'band-text' : 'accent', size: 13, weight: 700, upper: true, spacing: 2, align, padding: '0 32px 8px' }))
+  parts.push(headline(c, block.headline, 34, role, align))
+  if (block.text) parts.push(text(c, esc(block.text), { role, size: 17, align }))
+  if (block.imagePlace === 'below') parts.push(picture)
+  if (block.cta) parts.push(block.onBand ? button({ ...c, p: { ...p, button: p.bandText, buttonText: p.band } }, block.cta, align).replace('css-class="em-btn"', 'css-class="em-btn-inverse"') : button(c, block.cta, align))
+  return section(c, column(parts.join('')), { band: block.onBand, padding: block.image && block.imagePlace === 'top' ? '0 0 8px' : '32px 0 8px' })
+}
+
+function textBlock(c: Ctx, block: BlockOf<'text'>): string {
+  return section(
+    c,
+    column(
+      (block.heading ? headline(c, block.heading, 22, 'text', block.align) : '') +
+        block.paragraphs.map((paragraph) => text(c, esc(paragraph), { align: block.align })).join(''),
+    ),
+    { padding: '16px 0 8px' },
+  )
+}
+
+function productsBlock(c: Ctx, block: BlockOf<'products'>): string {
+  const rows: string[] = []
+  if (block.heading) rows.push(section(c, column(headline(c, block.heading, 24, 'text', 'center', '8px 32px 16px')), { padding: '16px 0 0' }))
+  const per = block.columns
+  for (let start = 0; start < block.items.length; start += per) {
+    const items = block.items.slice(start, start + per)
+    const width = per === 2 ? '50%' : '33.33%'
+    const cells = items.map((item) => column(productCell(c, item, per), width)).join('')
+    // Two per row stay side by side on phones; three per row stack.
+    rows.push(section(c, per === 2 ? `<mj-group>${cells}</mj-group>` : cells, { padding: per === 2 ? '0 22px' : '0 16px' }))
   }
+  if (block.cta) rows.push(buttonSection(c, block.cta))
+  return rows.join('')
+}
+
+function spotlightBlock(c: Ctx, block: BlockOf<'spotlight'>): string {
+  const { product } = block
+  const picture = column(image(c, product.image, product.alt, { href: product.url, padding: '0 16px 16px 32px' }), '50%')
+  const words = column(
+    [
+      block.kicker ? text(c, esc(block.kicker), { role: 'accent', size: 13, weight: 700, upper: true, spacing: 2, padding: '8px 32px 6px 16px' }) : '',
+      headline(c, product.name, 24, 'text', 'left', '0 32px 8px 16px'),
+      text(c, priceHtml(c, product), { size: 18, padding: '0 32px 10px 16px' }),
+      text(c, esc(block.text), { size: 15, padding: '0 32px 8px 16px' }),
+      button(c, block.cta, 'left', '4px 32px 16px 16px'),
+    ].join(''),
+    '50%',
+  )
+  return section(c, picture + words, { padding: '24px 0 8px', ...(block.side === 'right' ? { direction: 'rtl' as const } : {}) })
+}
+
+function couponBlock(c: Ctx, block: BlockOf<'coupon'>): string {
+  const { p } = c
+  const inner = [
+    text(c, esc(block.label), { role: 'muted', size: 13, weight: 700, upper: true, spacing: 2, align: 'center', padding: '20px 24px 4px' }),
+    text(c, esc(block.value), { size: 40, weight: 700, font: 'heading', align: 'center', lineHeight: 1.1, padding: '0 24px 12px', extraClass: 'em-h1' }),
+    text(c, `<span class="em-code" style="display:inline-block;border:2px dashed ${p.accent};padding:10px 18px;border-radius:${Math.min(c.radius, 10)}px;color:${p.accent};letter-spacing:3px;">${esc(block.code)}</span>`, {
+      role: 'accent',
+      size: 22,
+      weight: 700,
+      font: 'mono',
+      align: 'center',
+      padding: '4px 24px 14px',
+    }),
+    text(c, esc(block.text), { size: 15, align: 'center', padding: '0 24px 8px' }),
+    block.expires ? text(c, esc(block.expires), { role: 'muted', size: 13, align: 'center', padding: '0 24px 12px' }) : '',
+    block.cta ? button(c, block.cta, 'center', '4px 24px 20px') : '',
+  ].join('')
+  return section(
+    c,
+    column(inner, undefined, ` css-class="em-coupon" border="2px solid ${p.border}" border-radius="${c.radius}px" background-color="${p.surface}" padding="4px"`),
+    { band: true, padding: '24px 32px' },
+  )
+}
+
+function countdownBlock(c: Ctx, block: BlockOf<'countdown'>): string {
+  const units = block.units
+    .map((unit) =>
+      column(
+        text(c, esc(unit.value.padStart(2, '0')), { role: 'band-text', size: 40, weight: 700, font: 'heading', align: 'center', lineHeight: 1.1, padding: '0 4px' }) +
+          text(c, esc(unit.label), { role: 'band-text', size: 12, upper: true, spacing: 2, align: 'center', padding: '0 4px 4px' }),
+      ),
+    )
+    .join('')
+  return [
+    section(c, column(text(c, esc(block.label), { role: 'band-text', size: 14, weight: 700, upper: true, spacing: 2, align: 'center', padding: '24px 24px 8px' })), { band: true }),
+    section(c, `<mj-group>${units}</mj-group>`, { band: true, padding: '0 48px' }),
+    section(c, column(text(c, esc(block.note), { role: 'band-text', size: 14, align: 'center', padding: '8px 24px 24px' })), { band: true }),
+  ].join('')
+}
+
+function articlesBlock(c: Ctx, block: BlockOf<'articles'>): string {
+  const rows: string[] = []
+  if (block.heading) rows.push(section(c, column(headline(c, block.heading, 24)), { padding: '24px 0 0' }))
+  block.items.forEach((item, index) => {
+    const words = [
+      headline(c, item.title, 19, 'text', 'left', item.image ? '0 32px 6px 12px' : '0 32px 6px'),
+      text(c, esc(item.text), { size: 15, padding: item.image ? '0 32px 8px 12px' : '0 32px 8px' }),
+      text(c, link(c, item.link), { size: 15, padding: item.image ? '0 32px 16px 12px' : '0 32px 16px', role: 'accent' }),
+    ].join('')
+    const body = item.image
+      ? column(image(c, item.image, item.alt ?? item.title, { href: item.link.url, padding: '0 12px 16px 32px' }), '38%') + column(words, '62%')
+      : column(words)
+    const rule = index < block.items.length - 1 ? section(c, column(`<mj-divider css-class="em-rule" border-color="${c.p.border}" border-width="1px" padding="0 32px 16px" />`)) : ''
+    rows.push(section(c, body, { padding: '8px 0 0' }) + rule)
+  })
+  return rows.join('')
+}
+
+function stepsBlock(c: Ctx, block: BlockOf<'steps'>): string {
+  const { p } = c
+  const rows: string[] = []
+  if (block.heading) rows.push(section(c, column(headline(c, block.heading, 22)), { padding: '16px 0 0' }))
+  block.items.forEach((step, index) => {
+    const badge = text(c, `<span class="em-badge" style="display:inline-block;width:36px;height:36px;line-height:36px;border-radius:18px;background:${p.accent};color:${p.surface};text-align:center;font-weight:bold;">${index + 1}</span>`, {
+      size: 16,
+      align: 'center',
+      padding: '0 0 12px 24px',
+    })
+    const words = text(c, `<strong>${esc(step.title)}</strong><br>${esc(step.text)}`, { size: 15, padding: '0 32px 16px 8px', lineHeight: 1.5 })
+    rows.push(section(c, `<mj-group>${column(badge, '16%')}${column(words, '84%')}</mj-group>`, { padding: '0' }))
+  })
+  return rows.join('')
+}
+
+function perksBlock(c: Ctx, block: BlockOf<'perks'>): string {
+  const cells = block.items
+    .map((perk) =>
+      column(
+        text(c, esc(perk.title), { role: 'band-text', size: 15, weight: 700, font: 'heading', align: 'center', padding: '0 12px 4px', lineHeight: 1.3 }) +
+          text(c, esc(perk.text), { role: 'band-text', size: 13, align: 'center', padding: '0 12px 12px', lineHeight: 1.5 }),
+      ),
+    )
+    .join('')
+  return section(c, cells, { band: true, padding: '20px 20px 8px' })
+}
+
+function quoteBlock(c: Ctx, block: BlockOf<'quote'>): string {
+  return section(
+    c,
+    column(
+      text(c, `“${esc(block.text)}”`, { size: 20, font: 'heading', align: 'center', lineHeight: 1.5, padding: '0 40px 10px' }) +
+        text(c, esc(block.author), { role: 'muted', size: 14, align: 'center', padding: '0 40px 8px' }),
+    ),
+    { padding: '24px 0 16px' },
+  )
+}
+
+function ratingBlock(c: Ctx, block: BlockOf<'rating'>): string {
+  const stars = [1, 2, 3, 4, 5]
+    .map((n) => `<a class="em-star" href="${esc(`${block.url}?rating=${n}`)}" title="${n} of 5" style="color:${c.p.accent};text-decoration:none;font-size:40px;line-height:1;padding:0 4px;">&#9733;</a>`)
+    .join('')
+  return section(
+    c,
+    column(
+      [
+        block.product ? image(c, block.product.image, block.product.alt, { width: 220, href: block.product.url, padding: '0 32px 16px' }) : '',
+        block.product ? text(c, esc(block.product.name), { role: 'muted', size: 14, align: 'center', padding: '0 32px 12px' }) : '',
+        headline(c, block.heading, 24, 'text', 'center'),
+        text(c, esc(block.text), { align: 'center' }),
+        text(c, stars, { role: 'accent', size: 40, align: 'center', lineHeight: 1.2, padding: '0 32px 4px' }),
+        text(c, 'Tap a star to rate: 1 is poor, 5 is excellent', { role: 'muted', size: 13, align: 'center', padding: '0 32px 24px' }),
+      ].join(''),
+    ),
+    { padding: '24px 0 8px' },
+  )
+}
+
+function cartBlock(c: Ctx, block: BlockOf<'cart'>): string {
+  const rows: string[] = []
+  if (block.heading) rows.push(section(c, column(headline(c, block.heading, 22)), { padding: '16px 0 0' }))
+  for (const item of block.items) {
+    rows.push(
+      section(
+        c,
+        `<mj-group>${column(image(c, item.image, item.alt, { padding: '0 8px 12px 32px' }), '28%')}${column(
+          text(c, esc(item.name), { size: 16, weight: 700, font: 'heading', padding: '8px 8px 2px', lineHeight: 1.3 }) +
+            text(c, `${esc(item.detail)} · Qty ${item.quantity}`, { role: 'muted', size: 14, padding: '0 8px 8px', lineHeight: 1.4 }),
+          '48%',
+        )}${column(text(c, esc(item.price), { size: 16, weight: 700, align: 'right', padding: '8px 32px 8px 0' }), '24%')}</mj-group>`,
+      ),
+    )
+  }
+  rows.push(
+    section(
+      c,
+      column(
+        `<mj-divider css-class="em-rule" border-color="${c.p.border}" border-width="1px" padding="0 32px 12px" />` +
+          text(c, `Total <strong>${esc(block.total)}</strong>`, { size: 18, align: 'right', padding: '0 32px 12px' }) +
+          (block.note ? text(c, esc(block.note), { role: 'muted', size: 14, padding: '0 32px 8px' }) : '') +
+          button(c, block.cta),
+      ),
+    ),
+  )
+  return rows.join('')
+}
+
+/** One renderer per kind of block; the type makes a new kind in the schema fail here until it has one. */
+const BLOCK_RENDERERS: BlockRenderers = {
+  announcement: (c, block) => section(c, column(text(c, esc(block.text), { role: 'band-text', size: 13, align: 'center', padding: '10px 24px', weight: 700, spacing: 0.5 })), { band: true }),
+  hero: heroBlock,
+  text: textBlock,
+  button: (c, block) => buttonSection(c, block.cta),
+  image: (c, block) => section(c, column(image(c, block.image, block.alt, { href: block.url, padding: '8px 32px 16px' }))),
+  products: productsBlock,
+  spotlight: spotlightBlock,
+  coupon: couponBlock,
+  countdown: countdownBlock,
+  articles: articlesBlock,
+  steps: stepsBlock,
+  perks: perksBlock,
+  quote: quoteBlock,
+  rating: ratingBlock,
+  cart: cartBlock,
+}
+
+function renderBlock(c: Ctx, block: EmailBlock): string {
+  // TypeScript cannot pair the looked-up renderer with the block's own kind, so widen it.
+  const render = BLOCK_RENDERERS[block.type] as (c: Ctx, block: EmailBlock) => string
+  return render(c, block)
 }
 
 function header(c: Ctx): string {
