@@ -1,7 +1,7 @@
 /**
  * `npm run build:fonts`: copies the woff2 files the giffer renders with from the @fontsource
  * packages into dist/fonts/{id}/, only the weights and subsets data/fonts.json lists, then reads
- * the copies' character maps into data/font-coverage.json (which scripts each font draws with
+ * the copies' character maps into data/generated/font-coverage.json (which scripts each font draws with
  * its own glyphs).
  */
 import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
@@ -38,7 +38,7 @@ async function copyFonts(): Promise<void> {
   console.log(`fonts: ${files} files, ${(bytes / 1024 / 1024).toFixed(1)} MB, ${fontCatalogue.length} families → ${path.relative(projectRoot, builtFontsDir)}`)
 }
 
-/** Rewrites data/font-coverage.json when the files say something new; warns where data/fonts.json disagrees with them. */
+/** Rewrites data/generated/font-coverage.json when the files say something new; warns where data/fonts.json disagrees with them. */
 async function writeCoverage(): Promise<void> {
   const coverage = await catalogueCoverage(pickableFonts, (font, subset, weight) => path.join(builtFontsDir, font.id, fontFileName(font, subset, weight)))
   const text = coverageFileText(coverage)

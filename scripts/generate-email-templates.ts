@@ -1,5 +1,5 @@
 /**
- * Writes data/email-groups.json and data/email-templates.json from the copy in
+ * Writes data/generated/email-groups.json and email-templates.json from the copy in
  * scripts/email-template-copy.ts and the shops in scripts/email-template-shops.ts:
  * `npx tsx scripts/generate-email-templates.ts`, then `npm run emails` to render them.
  *
@@ -28,8 +28,8 @@ import { assetAlt } from './email-assets.js'
 import { TEMPLATES, type Builder } from './email-template-copy.js'
 import { SHOPS, type Shop } from './email-template-shops.js'
 import { contrast, hslToHex as hsl, luminance } from './lib/colour.js'
+import { generatedDir } from '../server/project-root.js'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 const GROUPS: EmailGroupsFile['groups'] = [
   { name: 'All', slug: 'all-email-templates', hidden: false },
@@ -278,8 +278,8 @@ function main() {
   const groupsFile = emailGroupsFileSchema.parse({ groups: GROUPS })
   const templatesFile = emailTemplatesFileSchema.parse({ templates })
   checkEmailCatalog(groupsFile.groups, templatesFile.templates)
-  fs.writeFileSync(path.join(root, 'data/email-groups.json'), `${JSON.stringify(groupsFile, null, 2)}\n`)
-  fs.writeFileSync(path.join(root, 'data/email-templates.json'), `${JSON.stringify(templatesFile, null, 2)}\n`)
+  fs.writeFileSync(path.join(generatedDir, 'email-groups.json'), `${JSON.stringify(groupsFile, null, 2)}\n`)
+  fs.writeFileSync(path.join(generatedDir, 'email-templates.json'), `${JSON.stringify(templatesFile, null, 2)}\n`)
   const counts = GROUPS.map((group) => `${group.name} ${templates.filter((template) => template.groups.includes(group.slug)).length}`)
   console.log(`${templates.length} templates: ${counts.join(', ')}`)
 }

@@ -1,5 +1,5 @@
 /**
- * Writes data/widget-groups.json and data/widget-templates.json from the copy in
+ * Writes data/generated/widget-groups.json and widget-templates.json from the copy in
  * scripts/widget-template-copy.ts: `npx tsx scripts/generate-widget-templates.ts`.
  *
  * Deterministic: the same input gives the same files, byte for byte. A template's id is derived
@@ -46,8 +46,8 @@ import {
 import { COUNTDOWN_TINT } from '../server/gallery/widget-render.js'
 import { contrast, hslToHex, luminance, mix } from './lib/colour.js'
 import { contrastProblems, NON_TEXT, TEXT, textSurfaces } from './lib/widget-contrast.js'
+import { generatedDir } from '../server/project-root.js'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 // ---------------------------------------------------------------- colours
 
@@ -713,12 +713,12 @@ for (const line of USE_CASES) entries.push({ family: line[5].family, line, group
 
 entries.forEach((entry, index) => build(entry, index))
 
-/** What the files hold; a test compares them with data/. */
+/** What the files hold; a test compares them with data/generated/. */
 export const generatedGroups = widgetGroupsFileSchema.parse(groupsFile)
 export const generatedTemplates = widgetTemplatesFileSchema.parse(templates)
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  fs.writeFileSync(path.join(root, 'data', 'widget-groups.json'), `${JSON.stringify(generatedGroups, null, 2)}\n`)
-  fs.writeFileSync(path.join(root, 'data', 'widget-templates.json'), `${JSON.stringify(generatedTemplates, null, 2)}\n`)
+  fs.writeFileSync(path.join(generatedDir, 'widget-groups.json'), `${JSON.stringify(generatedGroups, null, 2)}\n`)
+  fs.writeFileSync(path.join(generatedDir, 'widget-templates.json'), `${JSON.stringify(generatedTemplates, null, 2)}\n`)
   console.log(`wrote ${generatedTemplates.length} widget templates in ${generatedGroups.groups.length} groups`)
 }

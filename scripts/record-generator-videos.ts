@@ -12,6 +12,7 @@ import { chromium, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { browserPath } from './lib/browser.js'
 import { root, startSite, stop } from './lib/server-process.js'
+import { generatedDir } from '../server/project-root.js'
 
 const FPS = 8
 const VIEWPORT = { width: 1100, height: 720 }
@@ -97,7 +98,7 @@ const recordings: Recording[] = [
     path: '/image-slideshow-gif-generator/',
     async play(page) {
       // Three of the product photos the email templates use stand in for the visitor's own.
-      const photos = ['hero-beach', 'hero-mountains', 'hero-flowers'].map((name) => path.join(root, 'data/emails/assets', `${name}.png`))
+      const photos = ['hero-beach', 'hero-mountains', 'hero-flowers'].map((name) => path.join(generatedDir, 'emails', 'assets', `${name}.png`))
       await page.locator('#slideshow-files').setInputFiles(photos)
       await page.locator('.upload-card').nth(2).waitFor()
       await page.waitForFunction(() => document.querySelectorAll('.upload-card.is-loading').length === 0)

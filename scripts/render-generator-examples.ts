@@ -10,6 +10,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { EXAMPLES_DIR, exampleFile, loadGeneratorsFile } from '../server/generators/content.js'
 import { root, startSite, stop } from './lib/server-process.js'
+import { generatedDir } from '../server/project-root.js'
 
 /** Uploads a photo through the image service's presigned POST and returns the URL a slideshow names. */
 async function upload(base: string, photo: string): Promise<string> {
@@ -18,7 +19,7 @@ async function upload(base: string, photo: string): Promise<string> {
   for (const [field, value] of Object.entries(signature.fields)) form.append(field, value)
   form.append('Content-Type', 'image/png')
   form.append('Content-Disposition', 'inline')
-  form.append('file', new Blob([fs.readFileSync(path.join(root, 'data/emails/assets', photo))], { type: 'image/png' }), photo)
+  form.append('file', new Blob([fs.readFileSync(path.join(generatedDir, 'emails', 'assets', photo))], { type: 'image/png' }), photo)
   const uploaded = await fetch(new URL(signature.url, base), { method: 'POST', body: form })
   if (!uploaded.ok) throw new Error(`uploading ${photo} answered ${uploaded.status}`)
   const key = signature.key.replace('${filename}', photo)

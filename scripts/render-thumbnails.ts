@@ -1,9 +1,9 @@
 /**
  * `npm run thumbnails`: draws the master card image of every template from its own markup, in
- * Chromium, and records the template's revision beside it (data/thumbnails/manifest.json). Only
+ * Chromium, and records the template's revision beside it (data/generated/thumbnails/manifest.json). Only
  * templates whose revision changed (or whose image is missing) are drawn again; `--all` redraws
  * every one. A test fails when a template changed and its image did not, so run this after
- * editing templates and commit data/thumbnails/.
+ * editing templates and commit data/generated/thumbnails/.
  *
  * Widgets are shot on their live preview page (the widget in place on its backdrop, animation
  * finished); emails at 600 px, the top of the message. Masters are WebP at 716 px wide; the
@@ -18,9 +18,10 @@ import { masterPath } from '../server/gallery/thumbnails.js'
 import { THUMBNAIL_ASPECT, THUMBNAIL_WIDTHS, type ThumbnailKind } from '../shared/gallery/thumbnail-sizes.js'
 import { browserPath } from './lib/browser.js'
 import { root, startSite, stop } from './lib/server-process.js'
+import { GENERATED } from '../server/project-root.js'
 
 const dataDir = path.join(root, 'data')
-const manifestFile = path.join(dataDir, 'thumbnails', 'manifest.json')
+const manifestFile = path.join(dataDir, GENERATED, 'thumbnails', 'manifest.json')
 const redrawAll = process.argv.includes('--all')
 const MASTER_WIDTH = 716
 

@@ -36,6 +36,7 @@ import { loadClientAssets } from './ssr/manifest.js'
 import { PageCache, serveCachedPages } from './ssr/page-cache.js'
 import { dashboardReferralTracker, visitTracking, type TrackingOptions } from './tracking/middleware.js'
 import { compressResponses, IMMUTABLE } from './http-cache.js'
+import { GENERATED } from './project-root.js'
 
 export interface AppOverrides {
   logger?: Logger
@@ -196,7 +197,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
 
   app.use('/thumbnails', thumbnailRouter(dataDir, gallery.thumbnails))
   // The email templates' images: fixed names, so a day's caching; mail clients fetch them too.
-  app.use(EMAIL_ASSETS_PATH, express.static(path.join(dataDir, 'emails', 'assets'), { index: false, fallthrough: false, maxAge: '1d' }))
+  app.use(EMAIL_ASSETS_PATH, express.static(path.join(dataDir, GENERATED, 'emails', 'assets'), { index: false, fallthrough: false, maxAge: '1d' }))
   app.use(
     cloneLinks([
       { kind: 'widgets', prefix: 't', exists: (hid) => Boolean(widgetCatalog().byId(hid)) },

@@ -22,3 +22,11 @@ export const projectRoot = findProjectRoot(path.dirname(fileURLToPath(import.met
 
 /** Copy and numbers of the site: JSON and Markdown read at start-up. */
 export const dataDir = path.join(projectRoot, 'data')
+
+/**
+ * The folder of data/ that scripts write from their sources (scripts/templates/, the font files):
+ * template JSON, rendered emails and their pictures, card images, font coverage. Never edited by
+ * hand; each file is rewritten by its generator (see docs/galleries.md and docs/emails.md).
+ */
+export const GENERATED = 'generated'
+export const generatedDir = path.join(dataDir, GENERATED)

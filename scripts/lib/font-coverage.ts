@@ -1,6 +1,6 @@
 /**
  * Reads the shipped font files' character maps and says which scripts each font draws with its
- * own glyphs. `npm run build:fonts` writes the result to data/font-coverage.json, which the image
+ * own glyphs. `npm run build:fonts` writes the result to data/generated/font-coverage.json, which the image
  * service reads; the font tests compare it, and the subsets data/fonts.json declares, with the
  * files.
  */
@@ -9,10 +9,10 @@ import path from 'node:path'
 import * as fontkit from 'fontkit'
 import type { FontCoverageEntry } from '../../server/giffer/font-coverage.js'
 import type { FontEntry } from '../../server/giffer/fonts.js'
-import { projectRoot } from '../../server/project-root.js'
+import { generatedDir } from '../../server/project-root.js'
 import { FONT_SCRIPTS, SCRIPT_ALPHABETS, scriptOfLetter, type FontScript } from '../../shared/generators/font-coverage.js'
 
-export const coverageFilePath = path.join(projectRoot, 'data', 'font-coverage.json')
+export const coverageFilePath = path.join(generatedDir, 'font-coverage.json')
 
 /** Subsets named after a checked script: declaring one promises that script's whole alphabet. */
 const SUBSET_SCRIPTS: Readonly<Record<string, FontScript>> = { latin: 'latin', cyrillic: 'cyrillic', greek: 'greek' }
@@ -61,7 +61,7 @@ export async function catalogueCoverage(
   return out
 }
 
-/** data/font-coverage.json's text: one line per font, so changes read well in a diff. */
+/** data/generated/font-coverage.json's text: one line per font, so changes read well in a diff. */
 export function coverageFileText(coverage: Record<string, FontCoverageEntry>): string {
   const lines = Object.entries(coverage).map(([id, entry]) => `    ${JSON.stringify(id)}: ${JSON.stringify(entry)}`)
   const comment =

@@ -1,6 +1,6 @@
 /**
- * The email gallery in memory: data/email-groups.json, data/email-templates.json and each
- * template's rendered HTML and plain text in data/emails/ (written by `npm run emails`), read and
+ * The email gallery in memory: data/generated/email-groups.json, email-templates.json and each
+ * template's rendered HTML and plain text in data/generated/emails/ (written by `npm run emails`), read and
  * checked once; a bad or missing file stops the start with the file and the problem named.
  * The API, the listing pages, the dashboard's email view and the clone links read it through
  * `emailCatalog()`.
@@ -18,7 +18,7 @@ import {
   type EmailGroupsFile,
   type EmailTemplate,
 } from '../../shared/gallery/email-schema.js'
-import { dataDir as projectDataDir } from '../project-root.js'
+import { GENERATED, dataDir as projectDataDir } from '../project-root.js'
 
 export class EmailCatalogError extends Error {
   override name = 'EmailCatalogError'
@@ -76,8 +76,8 @@ function readFile(file: string): string {
 const parseFile = <S extends z.ZodType>(file: string, schema: S) => readDataFile(file, schema, EmailCatalogError, readFile)
 
 export function loadEmailCatalog(dir: string): EmailCatalog {
-  const groupsFile = parseFile(path.join(dir, 'email-groups.json'), emailGroupsFileSchema)
-  const templatesFile = parseFile(path.join(dir, 'email-templates.json'), emailTemplatesFileSchema)
+  const groupsFile = parseFile(path.join(dir, GENERATED, 'email-groups.json'), emailGroupsFileSchema)
+  const templatesFile = parseFile(path.join(dir, GENERATED, 'email-templates.json'), emailTemplatesFileSchema)
   try {
     checkEmailCatalog(groupsFile.groups, templatesFile.templates)
   } catch (error) {
@@ -86,8 +86,8 @@ export function loadEmailCatalog(dir: string): EmailCatalog {
 
   const rendered = new Map<string, { html: string; text: string }>()
   const templates: CatalogEmail[] = templatesFile.templates.map((template) => {
-    const html = readFile(path.join(dir, 'emails', `${template.id}.html`))
-    const text = readFile(path.join(dir, 'emails', `${template.id}.txt`))
+    const html = readFile(path.join(dir, GENERATED, 'emails', `${template.id}.html`))
+    const text = readFile(path.join(dir, GENERATED, 'emails', `${template.id}.txt`))
     rendered.set(template.id, { html, text })
     return {
       ...template,

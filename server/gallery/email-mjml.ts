@@ -3,7 +3,7 @@
  * through MJML (tables, inline styles, Outlook conditionals, a 600 px column that stacks on
  * phones) and the plain-text part from the same content. Deterministic: the same template gives
  * byte-identical output. Images point at `{{assets}}/file`; whoever serves the email replaces
- * that mark with the absolute address of data/emails/assets/.
+ * that mark with the absolute address of data/generated/emails/assets/.
  *
  * Dark mode is authored, not left to the client's inversion: every coloured element carries a
  * class naming its role (surface, band, text, muted, accent, button, border), and one style

@@ -1,5 +1,5 @@
 /**
- * The widget gallery in memory: data/widget-groups.json and data/widget-templates.json, read
+ * The widget gallery in memory: data/generated/widget-groups.json and widget-templates.json, read
  * and checked once (a bad file stops the start with the file and the problem named), then
  * answered from indexes. The API, the dashboard's previews and clone links, and the listing
  * pages all read it through `widgetCatalog()`.
@@ -19,7 +19,7 @@ import {
   type WidgetItem,
   type WidgetTemplate,
 } from '../../shared/gallery/widget-schema.js'
-import { dataDir as projectDataDir, projectRoot } from '../project-root.js'
+import { GENERATED, dataDir as projectDataDir, projectRoot } from '../project-root.js'
 import { renderWidget } from './widget-render.js'
 
 export class WidgetCatalogError extends Error {
@@ -104,8 +104,8 @@ function crossCheck(groups: WidgetGroupsFile, templates: WidgetTemplate[]): stri
 }
 
 export function loadWidgetCatalog(dir: string): WidgetCatalog {
-  const groupsFile = parseFile(path.join(dir, 'widget-groups.json'), widgetGroupsFileSchema)
-  const templateFile = parseFile(path.join(dir, 'widget-templates.json'), widgetTemplatesFileSchema)
+  const groupsFile = parseFile(path.join(dir, GENERATED, 'widget-groups.json'), widgetGroupsFileSchema)
+  const templateFile = parseFile(path.join(dir, GENERATED, 'widget-templates.json'), widgetTemplatesFileSchema)
   const problems = crossCheck(groupsFile, templateFile)
   if (problems.length) throw new WidgetCatalogError(`widget templates: ${problems.slice(0, 8).join('; ')}`)
 

@@ -1,10 +1,10 @@
 /**
  * What each pickable font draws with its own glyphs, read from its files' character maps at
- * build time: scripts/copy-fonts.ts writes data/font-coverage.json, and a test keeps it in step
+ * build time: scripts/copy-fonts.ts writes data/generated/font-coverage.json, and a test keeps it in step
  * with the files and with the subsets data/fonts.json declares.
  */
 import { z } from 'zod'
-import coverageJson from '../../data/font-coverage.json' with { type: 'json' }
+import coverageJson from '../../data/generated/font-coverage.json' with { type: 'json' }
 import { FONT_SCRIPTS, scriptOfLetter, type FontScript } from '../../shared/generators/font-coverage.js'
 import { pickableFonts, type FontEntry } from './fonts.js'
 
@@ -18,7 +18,7 @@ export const fontCoverageFile = z.object({ fonts: z.record(z.string(), coverageE
 const coverage = fontCoverageFile.parse(coverageJson).fonts
 const uncovered = pickableFonts.filter((font) => !coverage[font.id]).map((font) => font.id)
 if (uncovered.length) {
-  throw new Error(`data/font-coverage.json has no entry for ${uncovered.join(', ')}: run npm run build:fonts`)
+  throw new Error(`data/generated/font-coverage.json has no entry for ${uncovered.join(', ')}: run npm run build:fonts`)
 }
 
 /** The scripts whose whole basic alphabet the font has (latin, cyrillic, greek). */

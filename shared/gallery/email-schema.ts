@@ -1,7 +1,7 @@
 /**
- * data/email-groups.json and data/email-templates.json: the email gallery. Each template is
+ * data/generated/email-groups.json and email-templates.json: the email gallery. Each template is
  * content (brand, palettes, blocks), rendered to HTML and plain text by
- * server/gallery/email-mjml.ts and committed under data/emails/. `checkEmailCatalog` checks what
+ * server/gallery/email-mjml.ts and committed under data/generated/emails/. `checkEmailCatalog` checks what
  * a schema cannot see alone: unique ids and keys, groups that exist, a visible home group.
  */
 import { z } from 'zod'
@@ -17,8 +17,8 @@ const url = z
   .string()
   .max(200)
   .regex(/^https:\/\/[a-z0-9.-]+\.[a-z]{2,}(?:\/[^\s#"<>]*)?$/, 'must be an absolute https URL without #')
-/** An image of data/emails/assets/, by file name. */
-const asset = z.string().regex(/^[a-z0-9-]+\.(?:png|jpg)$/, 'must be a file name in data/emails/assets/')
+/** An image of data/generated/emails/assets/, by file name. */
+const asset = z.string().regex(/^[a-z0-9-]+\.(?:png|jpg)$/, 'must be a file name in data/generated/emails/assets/')
 const price = z.string().regex(/^[$€£]\d{1,5}(?:\.\d\d)?$/, 'must be a price like $24 or €9.50')
 
 export const EMAIL_GROUP_SLUGS = [

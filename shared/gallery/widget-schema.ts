@@ -1,5 +1,5 @@
 /**
- * data/widget-groups.json and data/widget-templates.json: the widget gallery. The server parses
+ * data/generated/widget-groups.json and widget-templates.json: the widget gallery. The server parses
  * both with these schemas at start-up (server/gallery/widget-catalog.ts) and checks what a
  * schema cannot see alone: unique ids, groups and subs that exist, sub inside its group.
  */

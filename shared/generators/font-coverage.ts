@@ -4,7 +4,7 @@
  * the visitor's text, and the image service uses it to refuse drawing a text in a font that
  * lacks its letters.
  *
- * A font's `scripts` come from its files' character maps (data/font-coverage.json, generated at
+ * A font's `scripts` come from its files' character maps (data/generated/font-coverage.json, generated at
  * build time), and reach the pages through the image service's `GET fonts` listing.
  */
 

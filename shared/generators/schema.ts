@@ -33,7 +33,7 @@ export const generatorExampleSchema = z.object({
       method: z.literal('POST'),
       path: z.string().regex(/^[a-z/-]+$/),
       body: z.record(z.string(), z.unknown()),
-      /** Slideshows: product photos of data/emails/assets, uploaded first; their URLs become the body's `images`. */
+      /** Slideshows: product photos of data/generated/emails/assets, uploaded first; their URLs become the body's `images`. */
       photos: z.array(z.string().regex(/^[a-z0-9-]+\.png$/)).min(1).max(10).optional(),
     }),
   ]),

@@ -11,13 +11,13 @@ import { expect, gotoHydrated, readData, sampleContent, test } from './fixtures.
 
 const { blogTheme, blogPost, helpSection, helpArticle, widgetsSection, widgetsSub, useCase } = sampleContent
 
-const { groups } = readData<WidgetGroupsFile>('widget-groups.json')
-const widgetTemplates = readData<WidgetTemplate[]>('widget-templates.json')
+const { groups } = readData<WidgetGroupsFile>('generated/widget-groups.json')
+const widgetTemplates = readData<WidgetTemplate[]>('generated/widget-templates.json')
 const forms = groups.find((group) => group.slug === 'forms')!
 const plainGroup = groups.find((group) => !group.hidden && group.subs.length === 0 && !group.special)!
 const seasonal = groups.find((group) => !group.hidden && group.special)!
 const widget = widgetTemplates.find((template) => template.group === 'forms')!
-const emailTemplates = readData<{ templates: { id: string; groups: string[] }[] }>('email-templates.json').templates
+const emailTemplates = readData<{ templates: { id: string; groups: string[] }[] }>('generated/email-templates.json').templates
 const emailGroup = 'welcome-email-templates'
 const email = emailTemplates.find((template) => template.groups.includes(emailGroup))!
 

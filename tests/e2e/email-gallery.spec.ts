@@ -7,7 +7,7 @@ interface EmailTemplate {
   name: string
   groups: string[]
 }
-const { templates } = readData<{ templates: EmailTemplate[] }>('email-templates.json')
+const { templates } = readData<{ templates: EmailTemplate[] }>('generated/email-templates.json')
 const welcome = 'welcome-email-templates'
 const inWelcome = templates.filter((template) => template.groups.includes(welcome))
 const listingPath = `/e/${welcome}/`

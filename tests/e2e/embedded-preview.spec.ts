@@ -2,8 +2,8 @@ import type { Frame, Page } from '@playwright/test'
 import type { WidgetTemplate } from '../../shared/gallery/widget-schema.js'
 import { expect, gotoHydrated, readData, test } from './fixtures.js'
 
-const widgets = readData<WidgetTemplate[]>('widget-templates.json').filter((template) => template.group === 'forms')
-const emails = readData<{ templates: Array<{ id: string; name: string; groups: string[] }> }>('email-templates.json').templates.filter((template) =>
+const widgets = readData<WidgetTemplate[]>('generated/widget-templates.json').filter((template) => template.group === 'forms')
+const emails = readData<{ templates: Array<{ id: string; name: string; groups: string[] }> }>('generated/email-templates.json').templates.filter((template) =>
   template.groups.includes('welcome-email-templates'),
 )
 

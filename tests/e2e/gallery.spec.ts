@@ -2,8 +2,8 @@ import type { Page } from '@playwright/test'
 import type { WidgetGroupsFile, WidgetTemplate } from '../../shared/gallery/widget-schema.js'
 import { expect, gotoHydrated, isSameDocument, markDocument, readData, test } from './fixtures.js'
 
-const { groups } = readData<WidgetGroupsFile>('widget-groups.json')
-const templates = readData<WidgetTemplate[]>('widget-templates.json')
+const { groups } = readData<WidgetGroupsFile>('generated/widget-groups.json')
+const templates = readData<WidgetTemplate[]>('generated/widget-templates.json')
 const forms = groups.find((group) => group.slug === 'forms')!
 const sub = forms.subs[0]!
 const listingPath = `/p/forms/${sub.slug}/`

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { expect, gotoHydrated, readData, test } from './fixtures.js'
 
 const fonts = readData<{ fonts: { id: string; family: string; groups: string[] }[] }>('fonts.json').fonts
-const coverage = readData<{ fonts: Record<string, { scripts: string[] }> }>('font-coverage.json').fonts
+const coverage = readData<{ fonts: Record<string, { scripts: string[] }> }>('generated/font-coverage.json').fonts
 const inGroup = (group: string) => fonts.filter((font) => font.groups.includes(group))
 const submit = (page: Page) => page.locator('form.generator-form button[type="submit"]')
 const resultArea = (page: Page) => page.locator('.generator-result')

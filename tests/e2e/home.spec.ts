@@ -4,8 +4,8 @@ import { expect, gotoHydrated, isSameDocument, markDocument, readData, test } fr
 
 const home = readData<HomeContent>('home.json')
 const names = {
-  widgets: new Map(readData<{ id: string; name: string }[]>('widget-templates.json').map((template) => [template.id, template.name])),
-  emails: new Map(readData<{ templates: { id: string; name: string }[] }>('email-templates.json').templates.map((template) => [template.id, template.name])),
+  widgets: new Map(readData<{ id: string; name: string }[]>('generated/widget-templates.json').map((template) => [template.id, template.name])),
+  emails: new Map(readData<{ templates: { id: string; name: string }[] }>('generated/email-templates.json').templates.map((template) => [template.id, template.name])),
 }
 const rowOf = (kind: 'widgets' | 'emails') => home.templates.rows.find((row) => row.kind === kind)!
 const templatesSection = (page: Page) => page.getByRole('region', { name: home.templates.title })

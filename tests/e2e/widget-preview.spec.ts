@@ -14,7 +14,7 @@ interface TemplateData {
   fields: { type: string }[]
 }
 
-const templates = readData<TemplateData[]>('widget-templates.json')
+const templates = readData<TemplateData[]>('generated/widget-templates.json')
 const byId = (id: string) => templates.find((template) => template.id === id)!
 const welcome = byId('wt8mybhg')
 const rating = templates.find((template) => template.fields.length === 1 && template.fields[0]!.type === 'rating')!

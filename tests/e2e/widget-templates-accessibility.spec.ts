@@ -41,7 +41,7 @@ interface Run {
   theme: 'light' | 'dark'
 }
 
-const runs: Run[] = readData<WidgetTemplate[]>('widget-templates.json').flatMap((template): Run[] =>
+const runs: Run[] = readData<WidgetTemplate[]>('generated/widget-templates.json').flatMap((template): Run[] =>
   template.dark ? [{ template, theme: 'light' }, { template, theme: 'dark' }] : [{ template, theme: 'light' }],
 )
 const chunks = Array.from({ length: Math.ceil(runs.length / CHUNK) }, (_, index) => runs.slice(index * CHUNK, (index + 1) * CHUNK))

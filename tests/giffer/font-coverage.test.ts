@@ -1,5 +1,5 @@
 /**
- * Font coverage: data/font-coverage.json says what the shipped files' character maps say,
+ * Font coverage: data/generated/font-coverage.json says what the shipped files' character maps say,
  * data/fonts.json declares no subset its files do not cover (and leaves none out), and the
  * groups offer Cyrillic in the shares the generators promise.
  */
@@ -24,7 +24,7 @@ import {
 const computed = await catalogueCoverage(pickableFonts, fontFilePath)
 
 describe('coverage read from the font files', () => {
-  it('data/font-coverage.json is what the shipped files say (npm run build:fonts regenerates it)', () => {
+  it('data/generated/font-coverage.json is what the shipped files say (npm run build:fonts regenerates it)', () => {
     expect(readFileSync(coverageFilePath, 'utf8')).toBe(coverageFileText(computed))
   })
 

@@ -4,8 +4,8 @@ import type { EmailTemplatesFile } from '../../shared/gallery/email-schema.js'
 import { breadcrumbTexts, fetchPage, readDataFile, testApp, textOf } from './app.js'
 
 const app = testApp()
-const { groups } = readDataFile<{ groups: Array<{ name: string; slug: string; hidden: boolean }> }>('email-groups.json')
-const { templates } = readDataFile<EmailTemplatesFile>('email-templates.json')
+const { groups } = readDataFile<{ groups: Array<{ name: string; slug: string; hidden: boolean }> }>('generated/email-groups.json')
+const { templates } = readDataFile<EmailTemplatesFile>('generated/email-templates.json')
 const visible = groups.filter((group) => !group.hidden)
 const inGroup = (slug: string) => templates.filter((template) => template.groups.includes(slug))
 const welcome = groups.find((group) => group.slug === 'welcome-email-templates')!

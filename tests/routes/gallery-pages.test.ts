@@ -4,8 +4,8 @@ import type { WidgetGroupsFile, WidgetTemplate } from '../../shared/gallery/widg
 import { breadcrumbTexts, fetchPage, readDataFile, testApp, textOf } from './app.js'
 
 const app = testApp()
-const { groups } = readDataFile<WidgetGroupsFile>('widget-groups.json')
-const templates = readDataFile<WidgetTemplate[]>('widget-templates.json')
+const { groups } = readDataFile<WidgetGroupsFile>('generated/widget-groups.json')
+const templates = readDataFile<WidgetTemplate[]>('generated/widget-templates.json')
 const visible = groups.filter((group) => !group.hidden && !group.special?.disabled)
 const inGroup = (slug: string, sub?: string) => templates.filter((template) => template.group === slug && (sub === undefined || template.sub === sub))
 const forms = groups.find((group) => group.slug === 'forms')!

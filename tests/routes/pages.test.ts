@@ -81,8 +81,8 @@ describe('pages', () => {
 
   describe('real templates on the home page', () => {
     const templateNames = {
-      widgets: new Map((json('widget-templates.json') as { id: string; name: string }[]).map((template) => [template.id, template.name])),
-      emails: new Map((json('email-templates.json').templates as { id: string; name: string }[]).map((template) => [template.id, template.name])),
+      widgets: new Map((json('generated/widget-templates.json') as { id: string; name: string }[]).map((template) => [template.id, template.name])),
+      emails: new Map((json('generated/email-templates.json').templates as { id: string; name: string }[]).map((template) => [template.id, template.name])),
     }
 
     it('shows widget and email template cards, each linking to its template page with its card image and name, and a link to each gallery', async () => {

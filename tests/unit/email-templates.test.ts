@@ -9,16 +9,16 @@ import {
   emailTemplatesFileSchema,
 } from '../../shared/gallery/email-schema.js'
 import { layoutOf } from '../../scripts/generate-email-templates.js'
-import { ROOT } from '../routes/app.js'
+import { generatedDir } from '../../server/project-root.js'
 
-const data = path.join(ROOT, 'data')
+const data = generatedDir
 const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(data, file), 'utf8')) as unknown
 const { groups } = emailGroupsFileSchema.parse(readJson('email-groups.json'))
 const { templates } = emailTemplatesFileSchema.parse(readJson('email-templates.json'))
 const sizeOf = (slug: string) => templates.filter((template) => template.groups.includes(slug)).length
 const squash = (text: string) => text.replace(/\s+/g, ' ')
 
-describe('the email templates in data/', () => {
+describe('the email templates in data/generated/', () => {
   it('lists the eight groups in order, with only Black Friday hidden', () => {
     expect(groups).toEqual([
       { name: 'All', slug: 'all-email-templates', hidden: false },
@@ -96,7 +96,7 @@ describe('checkEmailCatalog', () => {
   })
 })
 
-describe('the rendered emails in data/emails/', () => {
+describe('the rendered emails in data/generated/emails/', () => {
   const assets = path.join(data, 'emails', 'assets')
 
   it('keeps the pictures small: each at most 60 KB, all together under 4 MB', () => {

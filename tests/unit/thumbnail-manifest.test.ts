@@ -3,11 +3,10 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { galleryThumbnailSources } from '../../server/gallery/thumbnail-sources.js'
 import { masterPath } from '../../server/gallery/thumbnails.js'
-import { projectRoot } from '../../server/project-root.js'
+import { dataDir, generatedDir } from '../../server/project-root.js'
 import type { ThumbnailKind } from '../../shared/gallery/thumbnail-sizes.js'
 
-const dataDir = path.join(projectRoot, 'data')
-const manifest = JSON.parse(fs.readFileSync(path.join(dataDir, 'thumbnails', 'manifest.json'), 'utf8')) as Record<ThumbnailKind, Record<string, string>>
+const manifest = JSON.parse(fs.readFileSync(path.join(generatedDir, 'thumbnails', 'manifest.json'), 'utf8')) as Record<ThumbnailKind, Record<string, string>>
 const sources = galleryThumbnailSources(dataDir)
 
 describe('card images match their templates', () => {
@@ -19,7 +18,7 @@ describe('card images match their templates', () => {
 
     it(`no ${kind.slice(0, -1)} image is left from a template that is gone`, () => {
       const current = new Set(sources[kind].map(({ hid }) => hid))
-      const files = fs.existsSync(path.join(dataDir, 'thumbnails', kind)) ? fs.readdirSync(path.join(dataDir, 'thumbnails', kind)) : []
+      const files = fs.existsSync(path.join(generatedDir, 'thumbnails', kind)) ? fs.readdirSync(path.join(generatedDir, 'thumbnails', kind)) : []
       expect(files.filter((file) => !current.has(file.replace(/\.webp$/, '')))).toEqual([])
       expect(Object.keys(manifest[kind]).filter((hid) => !current.has(hid))).toEqual([])
     })

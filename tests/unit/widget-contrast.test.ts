@@ -6,10 +6,10 @@ import { contrast } from '../../scripts/lib/colour.js'
 import { contrastChecks, contrastProblems, textSurfaces } from '../../scripts/lib/widget-contrast.js'
 import { widgetCatalog } from '../../server/gallery/widget-catalog.js'
 import { PATTERN_COLOURS, WIDGET_BASE_CSS } from '../../server/gallery/widget-render.js'
-import { ROOT } from '../routes/app.js'
+import { generatedDir } from '../../server/project-root.js'
 
 const catalog = widgetCatalog()
-const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(ROOT, 'data', file), 'utf8'))
+const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(generatedDir, file), 'utf8'))
 
 describe('the colours of every widget template meet WCAG 2.1 AA', () => {
   it('reads everywhere it draws text, in every theme: no template fails a check', () => {
@@ -57,7 +57,7 @@ describe('the colours of every widget template meet WCAG 2.1 AA', () => {
 })
 
 describe('the generator', () => {
-  it('writes what data/ holds (run npx tsx scripts/generate-widget-templates.ts after changing it)', () => {
+  it('writes what data/generated/ holds (run npx tsx scripts/generate-widget-templates.ts after changing it)', () => {
     expect(readJson('widget-templates.json')).toEqual(generatedTemplates)
     expect(readJson('widget-groups.json')).toEqual(generatedGroups)
   })

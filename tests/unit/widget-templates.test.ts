@@ -4,7 +4,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadWidgetCatalog, widgetCatalog, WidgetCatalogError } from '../../server/gallery/widget-catalog.js'
 import { renderWidget } from '../../server/gallery/widget-render.js'
-import { ROOT } from '../routes/app.js'
+import { GENERATED, generatedDir } from '../../server/project-root.js'
 
 const catalog = widgetCatalog()
 
@@ -118,10 +118,11 @@ describe('renderWidget', () => {
 describe('loading the catalog', () => {
   function dataWith(change: (templates: Record<string, unknown>[]) => void) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'widgets-'))
-    fs.copyFileSync(path.join(ROOT, 'data', 'widget-groups.json'), path.join(dir, 'widget-groups.json'))
-    const templates = JSON.parse(fs.readFileSync(path.join(ROOT, 'data', 'widget-templates.json'), 'utf8'))
+    fs.mkdirSync(path.join(dir, GENERATED))
+    fs.copyFileSync(path.join(generatedDir, 'widget-groups.json'), path.join(dir, GENERATED, 'widget-groups.json'))
+    const templates = JSON.parse(fs.readFileSync(path.join(generatedDir, 'widget-templates.json'), 'utf8'))
     change(templates)
-    fs.writeFileSync(path.join(dir, 'widget-templates.json'), JSON.stringify(templates))
+    fs.writeFileSync(path.join(dir, GENERATED, 'widget-templates.json'), JSON.stringify(templates))
     return dir
   }
 
