@@ -38,7 +38,7 @@ const vars = (palette: Palette) =>
 
 /**
  * The decorations drawn over or beside the surface, as the styles below draw them: text must
- * stay readable where they show (scripts/lib/widget-contrast.ts holds the palettes to that).
+ * stay readable where they show (scripts/templates/widget-contrast.ts holds the palettes to that).
  * A pattern is painted in these palette colours at PATTERN_OPACITY over the whole box; the art
  * panel (art left, right or top) is the surface tinted with the accent; art drawn in the
  * background shows its colours at ART_BACKGROUND_OPACITY under the text.

@@ -1,7 +1,7 @@
 /**
  * data/generated/email-groups.json and email-templates.json: the email gallery. Each template is
  * content (brand, palettes, blocks), rendered to HTML and plain text by
- * server/gallery/email-mjml.ts and committed under data/generated/emails/. `checkEmailCatalog` checks what
+ * scripts/templates/email-mjml.ts and committed under data/generated/emails/. `checkEmailCatalog` checks what
  * a schema cannot see alone: unique ids and keys, groups that exist, a visible home group.
  */
 import { z } from 'zod'

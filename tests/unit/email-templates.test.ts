@@ -2,13 +2,13 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parse } from 'node-html-parser'
 import { describe, expect, it } from 'vitest'
-import { renderEmail, TEXT_WIDTH } from '../../server/gallery/email-mjml.js'
+import { renderEmail, TEXT_WIDTH } from '../../scripts/templates/email-mjml.js'
 import {
   checkEmailCatalog,
   emailGroupsFileSchema,
   emailTemplatesFileSchema,
 } from '../../shared/gallery/email-schema.js'
-import { layoutOf } from '../../scripts/generate-email-templates.js'
+import { layoutOf } from '../../scripts/templates/generate-email-templates.js'
 import { generatedDir } from '../../server/project-root.js'
 
 const data = generatedDir

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { galleryThumbnailSources } from '../../server/gallery/thumbnail-sources.js'
+import { galleryThumbnailSources } from '../../scripts/templates/thumbnail-sources.js'
 import { masterPath } from '../../server/gallery/thumbnails.js'
 import { dataDir, generatedDir } from '../../server/project-root.js'
 import type { ThumbnailKind } from '../../shared/gallery/thumbnail-sizes.js'

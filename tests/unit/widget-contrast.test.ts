@@ -1,9 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { generatedGroups, generatedTemplates } from '../../scripts/generate-widget-templates.js'
+import { generatedGroups, generatedTemplates } from '../../scripts/templates/generate-widget-templates.js'
 import { contrast } from '../../scripts/lib/colour.js'
-import { contrastChecks, contrastProblems, textSurfaces } from '../../scripts/lib/widget-contrast.js'
+import { contrastChecks, contrastProblems, textSurfaces } from '../../scripts/templates/widget-contrast.js'
 import { widgetCatalog } from '../../server/gallery/widget-catalog.js'
 import { PATTERN_COLOURS, WIDGET_BASE_CSS } from '../../server/gallery/widget-render.js'
 import { generatedDir } from '../../server/project-root.js'
@@ -57,7 +57,7 @@ describe('the colours of every widget template meet WCAG 2.1 AA', () => {
 })
 
 describe('the generator', () => {
-  it('writes what data/generated/ holds (run npx tsx scripts/generate-widget-templates.ts after changing it)', () => {
+  it('writes what data/generated/ holds (run npx tsx scripts/templates/generate-widget-templates.ts after changing it)', () => {
     expect(readJson('widget-templates.json')).toEqual(generatedTemplates)
     expect(readJson('widget-groups.json')).toEqual(generatedGroups)
   })

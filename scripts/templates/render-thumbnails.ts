@@ -13,12 +13,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { chromium } from '@playwright/test'
 import sharp from 'sharp'
-import { galleryThumbnailSources } from '../server/gallery/thumbnail-sources.js'
-import { masterPath } from '../server/gallery/thumbnails.js'
-import { THUMBNAIL_ASPECT, THUMBNAIL_WIDTHS, type ThumbnailKind } from '../shared/gallery/thumbnail-sizes.js'
-import { browserPath } from './lib/browser.js'
-import { root, startSite, stop } from './lib/server-process.js'
-import { GENERATED } from '../server/project-root.js'
+import { galleryThumbnailSources } from './thumbnail-sources.js'
+import { masterPath } from '../../server/gallery/thumbnails.js'
+import { THUMBNAIL_ASPECT, THUMBNAIL_WIDTHS, type ThumbnailKind } from '../../shared/gallery/thumbnail-sizes.js'
+import { browserPath } from '../lib/browser.js'
+import { root, startSite, stop } from '../lib/server-process.js'
+import { GENERATED } from '../../server/project-root.js'
 
 const dataDir = path.join(root, 'data')
 const manifestFile = path.join(dataDir, GENERATED, 'thumbnails', 'manifest.json')

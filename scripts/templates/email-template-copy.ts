@@ -1,13 +1,13 @@
 /**
- * The words of every email template, read by scripts/generate-email-templates.ts. One entry per
+ * The words of every email template, read by scripts/templates/generate-email-templates.ts. One entry per
  * template: its key (the id is derived from it, so a key never changes once published), name,
  * shop, groups, subject, preheader, tags and its blocks, written with the builder the generator
- * passes in (prices, pictures and links come from the shop, scripts/email-template-shops.ts).
+ * passes in (prices, pictures and links come from the shop, scripts/templates/email-template-shops.ts).
  *
  * Groups are letters, home group first: W welcome, P products, C coupons, N news, R review
  * requests, A abandonment, B Black Friday. Every template is also in All, except `bfOnly` ones.
  */
-import type { EmailBlock } from '../shared/gallery/email-schema.js'
+import type { EmailBlock } from '../../shared/gallery/email-schema.js'
 import type { ShopKey } from './email-template-shops.js'
 
 type Cta = [text: string, path: string]

@@ -1,7 +1,7 @@
 /**
  * Writes data/generated/email-groups.json and email-templates.json from the copy in
- * scripts/email-template-copy.ts and the shops in scripts/email-template-shops.ts:
- * `npx tsx scripts/generate-email-templates.ts`, then `npm run emails` to render them.
+ * scripts/templates/email-template-copy.ts and the shops in scripts/templates/email-template-shops.ts:
+ * `npx tsx scripts/templates/generate-email-templates.ts`, then `npm run emails` to render them.
  *
  * Deterministic. A template's id is derived from its key, so ids stay put when templates are
  * added, reordered or restyled. Looks are spread on purpose: each template's hue is its shop's,
@@ -23,12 +23,12 @@ import {
   type EmailPalette,
   type EmailProduct,
   type EmailTemplate,
-} from '../shared/gallery/email-schema.js'
+} from '../../shared/gallery/email-schema.js'
 import { assetAlt } from './email-assets.js'
 import { TEMPLATES, type Builder } from './email-template-copy.js'
 import { SHOPS, type Shop } from './email-template-shops.js'
-import { contrast, hslToHex as hsl, luminance } from './lib/colour.js'
-import { generatedDir } from '../server/project-root.js'
+import { contrast, hslToHex as hsl, luminance } from '../lib/colour.js'
+import { generatedDir } from '../../server/project-root.js'
 
 
 const GROUPS: EmailGroupsFile['groups'] = [

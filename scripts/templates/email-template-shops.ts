@@ -1,8 +1,8 @@
 /**
  * The made-up shops of the email templates: who sends each email, its address, header links,
- * colour hue, fonts and the products it sells (pictures from scripts/email-assets.ts).
+ * colour hue, fonts and the products it sells (pictures from scripts/templates/email-assets.ts).
  */
-import type { EmailFont } from '../shared/gallery/email-schema.js'
+import type { EmailFont } from '../../shared/gallery/email-schema.js'
 
 export interface ShopProduct {
   name: string

@@ -1,8 +1,8 @@
 /**
  * The pictures of the email templates: flat, stylised products and hero scenes drawn with
  * canvas, one entry per file of data/generated/emails/assets/. `alt` is what a template says about the
- * picture when it uses it. Drawn by scripts/render-email-assets.ts; read for the alt texts by
- * scripts/generate-email-templates.ts.
+ * picture when it uses it. Drawn by scripts/templates/render-email-assets.ts; read for the alt texts by
+ * scripts/templates/generate-email-templates.ts.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas'
 

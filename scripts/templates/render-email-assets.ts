@@ -1,14 +1,14 @@
 /**
  * Draws the pictures of the email templates into data/generated/emails/assets/ (palette PNGs, each well
- * under 60 KB): `npx tsx scripts/render-email-assets.ts`. The drawings live in
- * scripts/email-assets.ts; files no longer drawn there are removed.
+ * under 60 KB): `npx tsx scripts/templates/render-email-assets.ts`. The drawings live in
+ * scripts/templates/email-assets.ts; files no longer drawn there are removed.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { createCanvas } from '@napi-rs/canvas'
 import sharp from 'sharp'
 import { EMAIL_ASSETS, HERO_SIZE, PRODUCT_SIZE } from './email-assets.js'
-import { generatedDir } from '../server/project-root.js'
+import { generatedDir } from '../../server/project-root.js'
 
 const MAX_BYTES = 60 * 1024
 const dir = path.join(generatedDir, 'emails', 'assets')

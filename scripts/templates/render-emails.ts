@@ -6,9 +6,9 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { renderEmail } from '../server/gallery/email-mjml.js'
-import { generatedDir } from '../server/project-root.js'
-import { checkEmailCatalog, emailGroupsFileSchema, emailTemplatesFileSchema } from '../shared/gallery/email-schema.js'
+import { renderEmail } from './email-mjml.js'
+import { generatedDir } from '../../server/project-root.js'
+import { checkEmailCatalog, emailGroupsFileSchema, emailTemplatesFileSchema } from '../../shared/gallery/email-schema.js'
 
 /** Gmail clips messages past about 102 KB; stay under it. */
 const MAX_HTML_BYTES = 102_000

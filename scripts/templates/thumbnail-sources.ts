@@ -1,7 +1,7 @@
 /** Every template whose card image `npm run thumbnails` draws: its id, revision and the page that shows it. */
 import { previewFramePath } from '../../shared/gallery/paths.js'
 import type { ThumbnailKind } from '../../shared/gallery/thumbnail-sizes.js'
-import { loadGalleries } from './catalogs.js'
+import { loadGalleries } from '../../server/gallery/catalogs.js'
 
 export interface ThumbnailSourceEntry {
   hid: string

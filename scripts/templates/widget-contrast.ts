@@ -5,7 +5,7 @@
  * on every surface it can sit on: the widget's own, and that surface where the decorative
  * pattern or background art shows through, blended as the browser blends them.
  *
- * The generator (scripts/generate-widget-templates.ts) builds its palettes to pass and stops when
+ * The generator (scripts/templates/generate-widget-templates.ts) builds its palettes to pass and stops when
  * one does not; tests/unit/widget-contrast.test.ts holds every template in data/ to it.
  */
 import {
@@ -18,7 +18,7 @@ import {
   PATTERN_OPACITY,
 } from '../../server/gallery/widget-render.js'
 import type { Palette, WidgetStyle, WidgetTemplate } from '../../shared/gallery/widget-schema.js'
-import { contrast, mix } from './colour.js'
+import { contrast, mix } from '../lib/colour.js'
 
 /** Minimum ratios of WCAG 2.1 AA. */
 export const TEXT = 4.5

@@ -1,13 +1,13 @@
 /**
  * Writes data/generated/widget-groups.json and widget-templates.json from the copy in
- * scripts/widget-template-copy.ts: `npx tsx scripts/generate-widget-templates.ts`.
+ * scripts/templates/widget-template-copy.ts: `npx tsx scripts/templates/generate-widget-templates.ts`.
  *
  * Deterministic: the same input gives the same files, byte for byte. A template's id is derived
  * from its key (family/slug), so ids stay put when templates are added, reordered or restyled.
  * Looks are spread on purpose: palettes walk the colour wheel by the golden angle, and every
  * other trait (font, shape, frame, pattern, art placement, animation) cycles on its own period,
  * so no two cards share a look; the script stops if two would. Palettes are built to meet WCAG
- * 2.1 AA wherever the widget draws text (scripts/lib/widget-contrast.ts), and the script stops
+ * 2.1 AA wherever the widget draws text (scripts/templates/widget-contrast.ts), and the script stops
  * if one does not.
  */
 import { createHash } from 'node:crypto'
@@ -26,7 +26,7 @@ import {
   type WidgetPosition,
   type WidgetStyle,
   type WidgetTemplate,
-} from '../shared/gallery/widget-schema.js'
+} from '../../shared/gallery/widget-schema.js'
 import {
   AGE,
   ANNOUNCE,
@@ -43,16 +43,16 @@ import {
   type CopyExtra,
   type CopyLine,
 } from './widget-template-copy.js'
-import { COUNTDOWN_TINT } from '../server/gallery/widget-render.js'
-import { contrast, hslToHex, luminance, mix } from './lib/colour.js'
-import { contrastProblems, NON_TEXT, TEXT, textSurfaces } from './lib/widget-contrast.js'
-import { generatedDir } from '../server/project-root.js'
+import { COUNTDOWN_TINT } from '../../server/gallery/widget-render.js'
+import { contrast, hslToHex, luminance, mix } from '../lib/colour.js'
+import { contrastProblems, NON_TEXT, TEXT, textSurfaces } from './widget-contrast.js'
+import { generatedDir } from '../../server/project-root.js'
 
 
 // ---------------------------------------------------------------- colours
 
 /**
- * House margins above WCAG AA (scripts/lib/widget-contrast.ts): text at least 7:1 on the plain
+ * House margins above WCAG AA (scripts/templates/widget-contrast.ts): text at least 7:1 on the plain
  * surface, secondary text and placeholders 4.6:1; on a surface the pattern or art shows through,
  * and everywhere else, the AA minimums.
  */

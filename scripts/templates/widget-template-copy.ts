@@ -1,9 +1,9 @@
 /**
- * The words of every widget template, read by scripts/generate-widget-templates.ts. One line per
+ * The words of every widget template, read by scripts/templates/generate-widget-templates.ts. One line per
  * template: [slug, name, headline, text, button, extra]. The slug, with the family, is the
  * template's key: its id is derived from it, so a slug must never change once published.
  */
-import type { ArtMotif, WidgetLayout } from '../shared/gallery/widget-schema.js'
+import type { ArtMotif, WidgetLayout } from '../../shared/gallery/widget-schema.js'
 
 export interface CopyExtra {
   kicker?: string

@@ -1,7 +1,7 @@
 /**
  * Generates the storefront mock-ups used by the home page's store-examples carousel.
  *
- *   npx tsx scripts/generate-store-art.ts
+ *   npx tsx scripts/templates/generate-store-art.ts
  *
  * Reads data/home.json and writes public/stores/{slug}.svg for every store: a browser
  * window with the shop's header, product tiles in a palette derived from the store's first
@@ -253,7 +253,7 @@ function svgFor(store: Store, slug: string): string {
 }
 
 function main(): void {
-  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
   const home = JSON.parse(readFileSync(join(root, 'data', 'home.json'), 'utf8')) as {
     storeExamples: { stores: Store[] };
   };
