@@ -6,31 +6,18 @@
 import { z } from 'zod'
 import { findFont, nearestWeight, type FontEntry } from './fonts.js'
 import type { CountdownJob, Rgb, Rgba, ScrollingTextJob, SlideshowJob, SlideshowMode, TextPreviewJob } from './jobs.js'
+import { CAPTION_MAX_LENGTH, COUNTDOWN_DURATION, DELAY_MAX_SECONDS } from '../../shared/generators/countdown/countdown.js'
 import {
-  ASPECT_HEIGHTS,
-  COUNTDOWN_CAPTION_MAX_CHARS,
-  COUNTDOWN_DURATION,
-  COUNTDOWN_MAX_SECONDS,
-  DEFAULT_SCALE,
-  FLICKER_PATTERN_MAX,
-  FONT_SIZE_MAX,
-  FONT_SIZE_MIN,
-  MAX_SCALE,
-  SCROLLING_DEFAULT_FONT_SIZE,
-  SCROLLING_DIVIDER_MAX_CHARS,
-  SCROLLING_FRAMES_MAX,
-  SCROLLING_TEXT_MAX_CHARS,
-  SCROLLING_WIDTH,
-  SLIDESHOW_MAX_COUNT,
-  SLIDESHOW_MAX_IMAGES,
-  SLIDESHOW_MIN_WIDTH,
-  SLIDESHOW_WIDTH,
-  TEXT_DEFAULT_FONT_SIZE,
-  TEXT_MAX_LINE_CHARS,
-  TEXT_MAX_LINES,
-  TRIO_TWEAKS,
-  textImagePadding,
-} from './limits.js'
+  SCROLL_DIVIDER_MAX,
+  SCROLL_FONT_SIZE,
+  SCROLL_FRAMES_MAX,
+  SCROLL_TEXT_MAX,
+  SCROLL_WIDTH,
+  SCROLLING_TEXT_DEFAULTS,
+} from '../../shared/generators/scrolling-text/scrolling-text.js'
+import { ASPECT_HEIGHTS, LAYOUT_TWEAKS, NUMBER_FIELDS, SLIDESHOW_MAX_IMAGES, SLIDESHOW_WIDTH } from '../../shared/generators/slideshow/slideshow.js'
+import { TEXT_IMAGE_DEFAULTS, TEXT_MAX_LINE_CHARS, TEXT_MAX_LINES, TEXT_SIZE, textImagePadding } from '../../shared/generators/text-image/text-image.js'
+import { DEFAULT_SCALE, FLICKER_PATTERN_MAX, MAX_SCALE, SLIDESHOW_MIN_WIDTH } from './limits.js'
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
 
@@ -134,7 +121,7 @@ const fontWeight = z.union(
 )
 
 const scale = number(1, MAX_SCALE, { int: true }).default(DEFAULT_SCALE)
-const fontSize = (fallback: number) => number(FONT_SIZE_MIN, FONT_SIZE_MAX).default(fallback)
+const fontSize = (range: { min: number; max: number }, fallback: number) => number(range.min, range.max).default(fallback)
 
 /** `&#9733;` and `&#x2605;` become ★; anything else stays as written. */
 export function decodeCharacterReferences(value: string): string {
@@ -157,13 +144,13 @@ export function parseFlickerPattern(pattern: string): number[] {
 }
 
 const scrollingTextFields = z.object({
-  text: z.string({ error: 'is required' }).trim().min(1, 'is required').max(SCROLLING_TEXT_MAX_CHARS, `must be at most ${SCROLLING_TEXT_MAX_CHARS} characters`),
+  text: z.string({ error: 'is required' }).trim().min(1, 'is required').max(SCROLL_TEXT_MAX, `must be at most ${SCROLL_TEXT_MAX} characters`),
   divider: z
     .string({ error: 'must be text' })
     .max(200)
     .default('')
     .transform((value) => decodeCharacterReferences(value))
-    .refine((value) => [...value].length <= SCROLLING_DIVIDER_MAX_CHARS, `must be at most ${SCROLLING_DIVIDER_MAX_CHARS} characters`),
+    .refine((value) => [...value].length <= SCROLL_DIVIDER_MAX, `must be at most ${SCROLL_DIVIDER_MAX} characters`),
   icon_style: z.enum(['filled', 'outlined'], { error: 'must be filled or outlined' }).default('filled'),
   font: font.default(() => findFont('roboto')!),
   font_weight: fontWeight.default(700),
@@ -171,16 +158,16 @@ const scrollingTextFields = z.object({
   divider_color: colour.optional(),
   background: colour.default([255, 255, 255]),
   reverse: boolean.default(false),
-  font_size: fontSize(SCROLLING_DEFAULT_FONT_SIZE),
+  font_size: fontSize(SCROLL_FONT_SIZE, SCROLLING_TEXT_DEFAULTS.size),
   flicker_pattern: z
     .string({ error: 'must be a string of digits' })
     .trim()
     .max(FLICKER_PATTERN_MAX, `must be at most ${FLICKER_PATTERN_MAX} characters`)
     .regex(/^[0-9]*$/, 'must be digits: 1 shown, 0 hidden, 2–9 dimmed')
     .default(''),
-  width: number(100, SCROLLING_WIDTH, { int: true }).default(SCROLLING_WIDTH),
+  width: number(100, SCROLL_WIDTH, { int: true }).default(SCROLL_WIDTH),
   scale,
-  frames_max: number(1, SCROLLING_FRAMES_MAX, { int: true }).default(SCROLLING_FRAMES_MAX),
+  frames_max: number(1, SCROLL_FRAMES_MAX, { int: true }).default(SCROLL_FRAMES_MAX),
 })
 
 export const scrollingTextSchema = scrollingTextFields.transform(
@@ -204,7 +191,7 @@ export const scrollingTextSchema = scrollingTextFields.transform(
 )
 
 const countdownFields = z.object({
-  delay: number(0, COUNTDOWN_MAX_SECONDS, { int: true }),
+  delay: number(0, DELAY_MAX_SECONDS, { int: true }),
   font: font.default(() => findFont('roboto')!),
   font_weight: fontWeight.default(700),
   color: colour.default([0, 0, 0]),
@@ -219,7 +206,7 @@ function captionFields() {
   const caption = z
     .string({ error: 'must be text' })
     .trim()
-    .max(COUNTDOWN_CAPTION_MAX_CHARS, `must be at most ${COUNTDOWN_CAPTION_MAX_CHARS} characters`)
+    .max(CAPTION_MAX_LENGTH, `must be at most ${CAPTION_MAX_LENGTH} characters`)
     .default('')
   return { days: caption, hours: caption, minutes: caption, seconds: caption }
 }
@@ -276,7 +263,7 @@ const textPreviewFields = z.object({
     .refine((lines) => lines.some((line) => line.trim().length > 0), 'is required'),
   font,
   font_weight: fontWeight.default(400),
-  font_size: fontSize(TEXT_DEFAULT_FONT_SIZE),
+  font_size: fontSize(TEXT_SIZE, TEXT_IMAGE_DEFAULTS.size),
   text_align: z.enum(['left', 'center', 'right'], { error: 'must be left, center or right' }).default('center'),
   lineheight: number(0.5, 3).default(1.2),
   color: colourWithAlpha.default([0, 0, 0, 1]),
@@ -311,7 +298,7 @@ const aspect = z.union(
 )
 
 const tweak = z.union(
-  [z.enum(Object.keys(TRIO_TWEAKS) as [keyof typeof TRIO_TWEAKS]).transform((key) => TRIO_TWEAKS[key]), number(1, 2)],
+  [z.enum(Object.keys(LAYOUT_TWEAKS) as [keyof typeof LAYOUT_TWEAKS]).transform((key) => LAYOUT_TWEAKS[key]), number(1, 2)],
   { error: 'must be 1–2 or soft, focus, hero' },
 )
 
@@ -329,8 +316,8 @@ const slideshowFields = z.object({
   border_width: number(0, 50).default(0),
   border_color: colour.default([0, 0, 0]),
   spacing: number(0, 100).default(0),
-  count: number(1, SLIDESHOW_MAX_COUNT, { int: true }).default(1),
-  tweak: tweak.default(TRIO_TWEAKS.focus),
+  count: number(1, NUMBER_FIELDS.columns.max, { int: true }).default(1),
+  tweak: tweak.default(LAYOUT_TWEAKS.focus),
   overflow: number(0, 0.9).default(0),
   height: aspect.default(1),
   overlay_color: colour.default([0, 0, 0]),

@@ -16,8 +16,9 @@ import { createPresignedPost } from '@aws-sdk/s3-presigned-post'
 import busboy from 'busboy'
 import type { Request } from 'express'
 import sharp from 'sharp'
+import { SIGNATURE_CACHE_MS, UPLOAD_MAX_BYTES, type UploadType } from '../../shared/generators/slideshow/slideshow.js'
 import { HttpError, badRequest } from '../errors.js'
-import { MAX_INPUT_PIXELS, UPLOAD_MAX_BYTES, UPLOAD_SIGNATURE_TTL_SECONDS, type UploadType } from './limits.js'
+import { MAX_INPUT_PIXELS } from './limits.js'
 
 /**
  * `uploads/{date}/{random}/{file name}`. One signature serves every upload of its 20 minutes (the
@@ -113,7 +114,7 @@ export class LocalUploadStore implements UploadStore {
 
   async sign(): Promise<SignedUpload> {
     const key = newUploadKey(new Date(this.options.now()))
-    const policy: LocalPolicy = { key, expires: this.options.now() + UPLOAD_SIGNATURE_TTL_SECONDS * 1000, maxBytes: UPLOAD_MAX_BYTES }
+    const policy: LocalPolicy = { key, expires: this.options.now() + SIGNATURE_CACHE_MS, maxBytes: UPLOAD_MAX_BYTES }
     const encoded = Buffer.from(JSON.stringify(policy)).toString('base64url')
     return { url: this.options.uploadUrl, key, fields: { key, policy: encoded, signature: this.policySignature(encoded) } }
   }
@@ -297,7 +298,7 @@ export class S3UploadStore implements UploadStore {
         ['starts-with', '$Content-Type', 'image/'],
         ['starts-with', '$Content-Disposition', ''],
       ],
-      Expires: UPLOAD_SIGNATURE_TTL_SECONDS,
+      Expires: SIGNATURE_CACHE_MS / 1000,
     })
     return { url, key, fields }
   }

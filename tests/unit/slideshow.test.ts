@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { slideshowSettingsFromQuery } from '../../server/generators/slideshow/query.js'
-import { ASPECT_HEIGHTS as SERVICE_ASPECT_HEIGHTS, SLIDESHOW_MAX_IMAGES as SERVICE_MAX_IMAGES, UPLOAD_MAX_BYTES as SERVICE_MAX_BYTES } from '../../server/giffer/limits.js'
 import { slideshowSchema } from '../../server/giffer/schemas.js'
 import {
   ASPECT_HEIGHTS,
+  ASPECTS,
   clampSetting,
   fileProblem,
   focusAfterRemoval,
@@ -46,7 +46,7 @@ describe('file checks', () => {
   })
 
   it('refuses files over 5 MB with "File is too big (max 5 MB)", and takes exactly 5 MB', () => {
-    expect(UPLOAD_MAX_BYTES).toBe(SERVICE_MAX_BYTES)
+    expect(UPLOAD_MAX_BYTES).toBe(5 * MB)
     expect(fileProblem(png('big.png', 5 * MB + 1))).toBe('File is too big (max 5 MB)')
     expect(fileProblem(png('edge.png', 5 * MB))).toBeNull()
     expect(fileProblem(png('small.png'))).toBeNull()
@@ -54,9 +54,12 @@ describe('file checks', () => {
 })
 
 describe('the 10-image cap', () => {
-  it('takes at most 10 images, matching the image service', () => {
+  it('takes at most 10 images, and so does the image service', () => {
     expect(SLIDESHOW_MAX_IMAGES).toBe(10)
-    expect(SERVICE_MAX_IMAGES).toBe(SLIDESHOW_MAX_IMAGES)
+    const images = (count: number) => Array.from({ length: count }, (_, i) => `/giffer/uploads/2026-11-25/0123456789abcdef0123456789abcdef/p${i}.png`)
+    expect(slideshowSchema.safeParse({ images: images(10) }).success).toBe(true)
+    const refused = slideshowSchema.safeParse({ images: images(11) })
+    expect(refused.error?.issues[0]?.message).toBe('must hold at most 10 images')
   })
 
   it('accepts files up to the free slots and says so for the rest', () => {
@@ -110,9 +113,12 @@ describe('reordering and removing cards', () => {
 })
 
 describe('layout maths', () => {
-  it('gives aspect heights as multiples of the width, as the image service does', () => {
+  it('gives aspect heights as multiples of the width, which the image service also takes by name', () => {
     expect(ASPECT_HEIGHTS).toEqual({ '1:1': 1, '4:5': 5 / 4, '3:2': 2 / 3, '16:9': 9 / 16, '9:16': 16 / 9 })
-    expect(ASPECT_HEIGHTS).toEqual(SERVICE_ASPECT_HEIGHTS)
+    for (const aspect of ASPECTS) {
+      const byName = slideshowSchema.parse({ images: ['/giffer/uploads/2026-11-25/0123456789abcdef0123456789abcdef/p.png'], height: aspect })
+      expect(byName.job('row', []).height, aspect).toBe(ASPECT_HEIGHTS[aspect])
+    }
   })
 
   it('turns a layout into its tweak (soft 1.1, focus 1.3, hero 1.5) and overflow (0.5 when cut)', () => {

@@ -1,6 +1,7 @@
 import { findFont, type FontEntry } from '../fonts.js'
 import type { CountdownJob, RenderedImage } from '../jobs.js'
-import { COUNTDOWN_MAX_DAYS, MAX_JOB_PIXELS } from '../limits.js'
+import { DELAY_CAPS } from '../../../shared/generators/countdown/countdown.js'
+import { MAX_JOB_PIXELS } from '../limits.js'
 import { cssFont } from './canvas-fonts.js'
 import { GifWriter, colourRamp, coverageLut, cropIndex, type RgbColor } from './gif.js'
 import { alphaOf, assertJobSize, mapThrough, maskCanvas } from './masks.js'
@@ -28,7 +29,7 @@ export interface CountdownParts {
 
 /** Days, hours, minutes and seconds left; days stop at 99 so that two digits always fit. */
 export function countdownParts(totalSeconds: number): CountdownParts {
-  const s = Math.max(0, Math.min(Math.floor(totalSeconds), COUNTDOWN_MAX_DAYS * 86_400 + 86_399))
+  const s = Math.max(0, Math.min(Math.floor(totalSeconds), DELAY_CAPS.days * 86_400 + 86_399))
   return {
     days: Math.floor(s / 86_400),
     hours: Math.floor((s % 86_400) / 3_600),

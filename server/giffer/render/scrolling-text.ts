@@ -1,6 +1,7 @@
 import { findFont } from '../fonts.js'
 import type { RenderedImage, ScrollingTextJob } from '../jobs.js'
-import { MAX_JOB_PIXELS, SCROLLING_MAX_BYTES } from '../limits.js'
+import { SCROLL_GIF_MAX_BYTES } from '../../../shared/generators/scrolling-text/scrolling-text.js'
+import { MAX_JOB_PIXELS } from '../limits.js'
 import { cssFont } from './canvas-fonts.js'
 import { rampLevels } from './countdown.js'
 import { GifWriter, colourRamp, coverageLut, cropIndex } from './gif.js'
@@ -76,12 +77,12 @@ export function renderScrollingText(job: ScrollingTextJob): RenderedImage {
     const plan = planScroll(strip.patternW, job.scale, framesMax, job.flicker.length)
     assertJobSize(strip.W, strip.H, plan.frames, MAX_JOB_PIXELS, 'text')
     const last = replans === MAX_REPLANS || plan.frames <= job.flicker.length + 1
-    const drawn = encodeScroll(job, strip, plan, last ? Infinity : SCROLLING_MAX_BYTES)
-    if ('body' in drawn && (drawn.body.length <= SCROLLING_MAX_BYTES || last)) {
+    const drawn = encodeScroll(job, strip, plan, last ? Infinity : SCROLL_GIF_MAX_BYTES)
+    if ('body' in drawn && (drawn.body.length <= SCROLL_GIF_MAX_BYTES || last)) {
       return { ok: true, body: drawn.body, contentType: 'image/gif', width: strip.W, height: strip.H, frames: drawn.frames }
     }
     const bytes = 'body' in drawn ? drawn.body.length : drawn.projected
-    framesMax = Math.max(1, Math.floor((plan.frames * SCROLLING_MAX_BYTES * REPLAN_MARGIN) / bytes))
+    framesMax = Math.max(1, Math.floor((plan.frames * SCROLL_GIF_MAX_BYTES * REPLAN_MARGIN) / bytes))
   }
 }
 

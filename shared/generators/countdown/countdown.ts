@@ -14,6 +14,9 @@ export const MINUTES_PER_UNIT: Readonly<Record<DelayUnit, number>> = { days: 144
 /** The longest delay in each unit: 99 days, the image service's limit. */
 export const DELAY_CAPS: Readonly<Record<DelayUnit, number>> = { days: 99, hours: 2376, minutes: 142_560 }
 
+/** The longest delay in seconds (99 days): what the image service accepts. */
+export const DELAY_MAX_SECONDS = DELAY_CAPS.days * MINUTES_PER_UNIT.days * 60
+
 /** Frames of a countdown GIF, one a second. */
 export const COUNTDOWN_DURATION = 120
 /** Pixels per CSS pixel of the GIF: sharp on high-density screens. */

@@ -16,6 +16,7 @@ export const SIGNATURE_CACHE_MS = 1_200_000
 
 /** File types the uploader takes, by MIME type and by extension (some systems give no type). */
 export const ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
+export type UploadType = (typeof ACCEPTED_TYPES)[number]
 export const ACCEPTED_EXTENSIONS = ['jpeg', 'jpg', 'png', 'webp'] as const
 /** The file input's `accept`. */
 export const ACCEPT_ATTRIBUTE = [...ACCEPTED_TYPES, ...ACCEPTED_EXTENSIONS.map((extension) => `.${extension}`)].join(',')
@@ -44,7 +45,7 @@ function extensionOf(name: string): string {
 }
 
 /** The type a file is sent as: its own when accepted, else the one its extension names. */
-export function uploadType(file: FileFacts): (typeof ACCEPTED_TYPES)[number] | null {
+export function uploadType(file: FileFacts): UploadType | null {
   const type = file.type.toLowerCase()
   if ((ACCEPTED_TYPES as readonly string[]).includes(type)) return type as (typeof ACCEPTED_TYPES)[number]
   // A browser that knows the type and says it is something else is believed.
