@@ -1,7 +1,8 @@
 /**
  * Writes data/generated/email-groups.json and email-templates.json from the copy in
  * scripts/templates/email-template-copy.ts and the shops in scripts/templates/email-template-shops.ts:
- * `npx tsx scripts/templates/generate-email-templates.ts`, then `npm run emails` to render them.
+ * `npx tsx scripts/templates/generate-email-templates.ts` (`--out <folder>` writes them there
+ * instead), then `npm run emails` to render them.
  *
  * Deterministic. A template's id is derived from its key, so ids stay put when templates are
  * added, reordered or restyled. Looks are spread on purpose: each template's hue is its shop's,
@@ -28,7 +29,7 @@ import { assetAlt } from './email-assets.js'
 import { TEMPLATES, type Builder } from './email-template-copy.js'
 import { SHOPS, type Shop } from './email-template-shops.js'
 import { contrast, hslToHex as hsl, luminance } from '../lib/colour.js'
-import { generatedDir } from '../../server/project-root.js'
+import { outputFolder } from './output.js'
 
 
 const GROUPS: EmailGroupsFile['groups'] = [
@@ -278,8 +279,10 @@ function main() {
   const groupsFile = emailGroupsFileSchema.parse({ groups: GROUPS })
   const templatesFile = emailTemplatesFileSchema.parse({ templates })
   checkEmailCatalog(groupsFile.groups, templatesFile.templates)
-  fs.writeFileSync(path.join(generatedDir, 'email-groups.json'), `${JSON.stringify(groupsFile, null, 2)}\n`)
-  fs.writeFileSync(path.join(generatedDir, 'email-templates.json'), `${JSON.stringify(templatesFile, null, 2)}\n`)
+  const out = outputFolder()
+  fs.mkdirSync(out, { recursive: true })
+  fs.writeFileSync(path.join(out, 'email-groups.json'), `${JSON.stringify(groupsFile, null, 2)}\n`)
+  fs.writeFileSync(path.join(out, 'email-templates.json'), `${JSON.stringify(templatesFile, null, 2)}\n`)
   const counts = GROUPS.map((group) => `${group.name} ${templates.filter((template) => template.groups.includes(group.slug)).length}`)
   console.log(`${templates.length} templates: ${counts.join(', ')}`)
 }

@@ -1,7 +1,7 @@
 /**
  * Generates the storefront mock-ups used by the home page's store-examples carousel.
  *
- *   npx tsx scripts/templates/generate-store-art.ts
+ *   npx tsx scripts/templates/generate-store-art.ts          (--out <folder> writes there instead)
  *
  * Reads data/home.json and writes public/stores/{slug}.svg for every store: a browser
  * window with the shop's header, product tiles in a palette derived from the store's first
@@ -10,8 +10,9 @@
  * (no external references, no scripts) and kept under 3 KB per file.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { outputFolder } from './output.js';
 
 type Overlay = 'modal' | 'slidein' | 'bar' | 'panel' | 'sidebar';
 
@@ -257,7 +258,7 @@ function main(): void {
   const home = JSON.parse(readFileSync(join(root, 'data', 'home.json'), 'utf8')) as {
     storeExamples: { stores: Store[] };
   };
-  const outDir = join(root, 'public', 'stores');
+  const outDir = outputFolder(join(root, 'public', 'stores'));
   mkdirSync(outDir, { recursive: true });
   let tooBig = 0;
   for (const store of home.storeExamples.stores) {
@@ -271,7 +272,7 @@ function main(): void {
     }
     writeFileSync(join(outDir, `${slug}.svg`), svg);
   }
-  console.log(`Wrote ${home.storeExamples.stores.length} store images to public/stores/`);
+  console.log(`Wrote ${home.storeExamples.stores.length} store images to ${relative(root, outDir) || '.'}/`);
   if (tooBig) process.exitCode = 1;
 }
 

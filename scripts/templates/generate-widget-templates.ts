@@ -1,6 +1,7 @@
 /**
  * Writes data/generated/widget-groups.json and widget-templates.json from the copy in
- * scripts/templates/widget-template-copy.ts: `npx tsx scripts/templates/generate-widget-templates.ts`.
+ * scripts/templates/widget-template-copy.ts: `npx tsx scripts/templates/generate-widget-templates.ts`
+ * (`-- --out <folder>` writes them there instead).
  *
  * Deterministic: the same input gives the same files, byte for byte. A template's id is derived
  * from its key (family/slug), so ids stay put when templates are added, reordered or restyled.
@@ -46,7 +47,7 @@ import {
 import { COUNTDOWN_TINT } from '../../server/gallery/widget-render.js'
 import { contrast, hslToHex, luminance, mix } from '../lib/colour.js'
 import { contrastProblems, NON_TEXT, TEXT, textSurfaces } from './widget-contrast.js'
-import { generatedDir } from '../../server/project-root.js'
+import { outputFolder } from './output.js'
 
 
 // ---------------------------------------------------------------- colours
@@ -718,7 +719,9 @@ export const generatedGroups = widgetGroupsFileSchema.parse(groupsFile)
 export const generatedTemplates = widgetTemplatesFileSchema.parse(templates)
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  fs.writeFileSync(path.join(generatedDir, 'widget-groups.json'), `${JSON.stringify(generatedGroups, null, 2)}\n`)
-  fs.writeFileSync(path.join(generatedDir, 'widget-templates.json'), `${JSON.stringify(generatedTemplates, null, 2)}\n`)
+  const out = outputFolder()
+  fs.mkdirSync(out, { recursive: true })
+  fs.writeFileSync(path.join(out, 'widget-groups.json'), `${JSON.stringify(generatedGroups, null, 2)}\n`)
+  fs.writeFileSync(path.join(out, 'widget-templates.json'), `${JSON.stringify(generatedTemplates, null, 2)}\n`)
   console.log(`wrote ${generatedTemplates.length} widget templates in ${generatedGroups.groups.length} groups`)
 }

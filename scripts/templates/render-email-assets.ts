@@ -1,6 +1,7 @@
 /**
- * Draws the pictures of the email templates into data/generated/emails/assets/ (palette PNGs, each well
- * under 60 KB): `npx tsx scripts/templates/render-email-assets.ts`. The drawings live in
+ * Draws the pictures of the email templates into data/generated/emails/assets/ (palette PNGs,
+ * each well under 60 KB): `npx tsx scripts/templates/render-email-assets.ts` (`--out <folder>`
+ * draws into <folder>/emails/assets/ instead). The drawings live in
  * scripts/templates/email-assets.ts; files no longer drawn there are removed.
  */
 import fs from 'node:fs'
@@ -8,10 +9,10 @@ import path from 'node:path'
 import { createCanvas } from '@napi-rs/canvas'
 import sharp from 'sharp'
 import { EMAIL_ASSETS, HERO_SIZE, PRODUCT_SIZE } from './email-assets.js'
-import { generatedDir } from '../../server/project-root.js'
+import { outputFolder } from './output.js'
 
 const MAX_BYTES = 60 * 1024
-const dir = path.join(generatedDir, 'emails', 'assets')
+const dir = path.join(outputFolder(), 'emails', 'assets')
 fs.mkdirSync(dir, { recursive: true })
 
 let total = 0

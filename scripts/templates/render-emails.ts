@@ -1,19 +1,20 @@
 /**
- * Renders every template of data/generated/email-templates.json to data/generated/emails/{id}.html and {id}.txt
- * (`npm run emails`), and removes the files of templates that no longer exist. Stops on the
- * first template that does not validate, refers to a missing picture or grows past the size
- * Gmail clips at.
+ * Renders every template of data/generated/email-templates.json to data/generated/emails/{id}.html
+ * and {id}.txt (`npm run emails`), and removes the files of templates that no longer exist. Stops
+ * on the first template that does not validate, refers to a missing picture (in emails/assets/)
+ * or grows past the size Gmail clips at. `-- --out <folder>` reads and writes that folder instead
+ * of data/generated/.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { renderEmail } from './email-mjml.js'
-import { generatedDir } from '../../server/project-root.js'
+import { outputFolder } from './output.js'
 import { checkEmailCatalog, emailGroupsFileSchema, emailTemplatesFileSchema } from '../../shared/gallery/email-schema.js'
 
 /** Gmail clips messages past about 102 KB; stay under it. */
 const MAX_HTML_BYTES = 102_000
 
-const data = generatedDir
+const data = outputFolder()
 const out = path.join(data, 'emails')
 const groups = emailGroupsFileSchema.parse(JSON.parse(fs.readFileSync(path.join(data, 'email-groups.json'), 'utf8'))).groups
 const { templates } = emailTemplatesFileSchema.parse(JSON.parse(fs.readFileSync(path.join(data, 'email-templates.json'), 'utf8')))
