@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import type { Logger } from 'pino'
+import { AUTH_PATHS, AUTH_TEXT } from '../../shared/accounts/client.js'
 import { transaction, type Database } from '../dashboard/db.js'
 import { FieldErrors, TooManyAttempts } from '../dashboard/errors.js'
 import type { LoginThrottleStore } from './login-throttle.js'
@@ -23,9 +24,9 @@ const FREE_FAILURES = 5
 const MAX_LOGIN_DELAY_S = 300
 
 export const MESSAGES = {
-  emailRequired: 'Email is required',
+  emailRequired: AUTH_TEXT.emailRequired,
   emailInvalid: 'Enter a valid email address.',
-  passwordRequired: 'Password is required',
+  passwordRequired: AUTH_TEXT.passwordRequired,
   wrongCredentials: 'Incorrect email or password.',
   emailTaken: 'An account with this email already exists. Log in, or reset the password if you forgot it.',
   socialEmailTaken: 'This email already has an account. Log in to it first, or log in with its password.',
@@ -221,7 +222,7 @@ export class Accounts {
       this.db.prepare('UPDATE reset_tokens SET used_at = ? WHERE user_id = ? AND used_at IS NULL').run(at, userId)
       this.db.prepare('INSERT INTO reset_tokens (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(hashToken(token), userId, at, at + RESET_TOKEN_LIFETIME_MS)
     })
-    const link = `${this.options.siteOrigin}/reset/new/?token=${token}`
+    const link = `${this.options.siteOrigin}${AUTH_PATHS['new-password']}?token=${token}`
     this.options.mailer.sendLater({
       to: email,
       subject: 'Reset your Poplift password',

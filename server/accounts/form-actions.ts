@@ -5,12 +5,10 @@
  */
 import { parse as parseCookies } from 'cookie'
 import { data, redirect, type ActionFunction } from 'react-router'
-import { cloneIdOf, destinationAfterAuth, safeNext } from '../../shared/accounts/next.js'
-import { trackingPayloadOf } from '../../shared/tracking/tracking.js'
 import type { AuthActionData } from '../../shared/accounts/accounts.route.js'
+import { AUTH_TEXT, errorOf, trackingPayload } from '../../shared/accounts/client.js'
+import { destinationAfterAuth, safeNext } from '../../shared/accounts/next.js'
 import type { AccountsGateway, GatewayAnswer } from './gateway.js'
-
-const AUTH_TEXT = { emailRequired: 'Email is required', passwordRequired: 'Password is required', serverError: 'Server error' }
 
 export interface AuthActionDependencies {
   accounts: AccountsGateway
@@ -26,12 +24,11 @@ function text(form: FormData, name: string): string {
   return typeof value === 'string' ? value : ''
 }
 
+/** The page again with the dashboard's answer read as the script reads it: the first field error, else the message. */
 function failure(answer: Extract<GatewayAnswer<unknown>, { ok: false }>, email: string) {
-  const body = answer.body as { errors?: Record<string, string[]>; message?: string }
-  const [field, messages] = Object.entries(body.errors ?? {})[0] ?? []
-  const error = messages?.[0] ?? body.message ?? AUTH_TEXT.serverError
+  const { message: error, field } = errorOf(answer.body)
   const headers: HeadersInit = answer.retryAfter ? { 'Retry-After': String(answer.retryAfter) } : {}
-  return data<AuthActionData>({ error, field: field ?? null, missing: [], email, done: null }, { status: answer.status, headers })
+  return data<AuthActionData>({ error, field, missing: [], email, done: null }, { status: answer.status, headers })
 }
 
 function missingFields(form: FormData, names: string[], email: string) {
@@ -43,8 +40,7 @@ function missingFields(form: FormData, names: string[], email: string) {
 
 /** The sign-up's tracking payload, from the traffic cookies the site set (no script needed). */
 function trackingFromCookies(request: Request, next: string | null) {
-  const cloneId = cloneIdOf(next)
-  return trackingPayloadOf(parseCookies(request.headers.get('cookie') ?? ''), { page: new URL(request.url).pathname, ...(cloneId ? { clone_id: cloneId } : {}) })
+  return trackingPayload(next, { cookies: parseCookies(request.headers.get('cookie') ?? ''), page: new URL(request.url).pathname })
 }
 
 export function authActions({ accounts, origin, appOrigin }: AuthActionDependencies): Record<string, ActionFunction> {

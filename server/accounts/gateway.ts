@@ -3,6 +3,7 @@
  * straight into the local dashboard when it runs in this process, or over HTTP to DASHBOARD_URL.
  * Either way the answer has the shape of the dashboard's JSON.
  */
+import { AUTH_API, SERVER_ERROR } from '../../shared/accounts/client.js'
 import { ServiceBusyError } from '../errors.js'
 import { rescopeCookiePath } from '../upstream-proxy.js'
 import type { DashboardContext } from '../dashboard/context.js'
@@ -56,6 +57,9 @@ export function localGateway(context: DashboardContext): AccountsGateway {
   }
 }
 
+/** An account call's path under the dashboard's own address: the browser's (`AUTH_API`) without the site's `/app/`. */
+const dashboardPath = (sitePath: string) => sitePath.replace(/^\/app\//, '')
+
 export function remoteGateway(dashboardUrl: string, siteOrigin: string, timeoutMs: number): AccountsGateway {
   const base = dashboardUrl.endsWith('/') ? dashboardUrl : `${dashboardUrl}/`
   async function post<T>(path: string, body: unknown, visitor?: VisitorAddress): Promise<GatewayAnswer<T>> {
@@ -70,7 +74,7 @@ export function remoteGateway(dashboardUrl: string, siteOrigin: string, timeoutM
       redirect: 'error',
       signal: AbortSignal.timeout(timeoutMs),
     })
-    const parsed = (await response.json().catch(() => ({ message: 'Server error' }))) as T & DashboardErrorBody
+    const parsed = (await response.json().catch(() => ({ message: SERVER_ERROR }))) as T & DashboardErrorBody
     if (response.ok) {
       // As through the proxy: the site's cookies, scoped under /app.
       const cookies = response.headers.getSetCookie().map((cookie) => rescopeCookiePath(cookie.replace(/;\s*domain=[^;]*/i, ''), '/app'))
@@ -80,12 +84,12 @@ export function remoteGateway(dashboardUrl: string, siteOrigin: string, timeoutM
     return { ok: false, status: response.status, body: parsed, retryAfter }
   }
   return {
-    register: (input, visitor) => post('api/v1/users/register', input, visitor),
-    login: (input, visitor) => post('api/v1/users/login?dual=1', input, visitor),
-    requestReset: (input, visitor) => post('api/v1/users/password_reset?dual=1', input, visitor),
-    confirmReset: (input, visitor) => post('api/v1/users/password_reset/confirm', input, visitor),
+    register: (input, visitor) => post(dashboardPath(AUTH_API.register), input, visitor),
+    login: (input, visitor) => post(dashboardPath(AUTH_API.login), input, visitor),
+    requestReset: (input, visitor) => post(dashboardPath(AUTH_API.reset), input, visitor),
+    confirmReset: (input, visitor) => post(dashboardPath(AUTH_API.resetConfirm), input, visitor),
     resetTokenUsable: async (token) => {
-      const result = await post<{ usable?: boolean }>('api/v1/users/password_reset/check', { token })
+      const result = await post<{ usable?: boolean }>(dashboardPath(AUTH_API.resetCheck), { token })
       return result.ok && result.body.usable === true
     },
   }

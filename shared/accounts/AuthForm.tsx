@@ -8,24 +8,19 @@ import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import type { AuthActionData } from './accounts.route.js'
 import {
   AUTH_API,
+  AUTH_PATHS,
+  AUTH_TEXT,
   checkLogin,
   postJson,
   rememberUser,
   trackAuthEvent,
   trackingPayload,
+  type AuthFormKind,
   type SignedInBody,
 } from './client.js'
 import { destinationAfterAuth } from './next.js'
 
-export type AuthFormKind = 'login' | 'signup' | 'reset' | 'new-password'
-
-export const AUTH_PATHS: Record<AuthFormKind, string> = { login: '/login/', signup: '/start/', reset: '/reset/', 'new-password': '/reset/new/' }
-
-export const AUTH_TEXT = {
-  emailRequired: 'Email is required',
-  passwordRequired: 'Password is required',
-  checkEmail: 'Check your email',
-} as const
+export type { AuthFormKind } from './client.js'
 
 const SUBMIT: Record<AuthFormKind, [idle: string, loading: string]> = {
   login: ['Log in', 'Logging in…'],

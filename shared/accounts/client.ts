@@ -1,6 +1,8 @@
 /**
  * What the auth forms do in the browser: call the dashboard API (always same-origin, /app/…),
- * read its answers, remember the user, check the session, send the analytics event.
+ * read its answers, remember the user, check the session, send the analytics event. The forms
+ * posted without JavaScript (server/accounts/form-actions.ts) use the same paths, wording,
+ * error reading and tracking payload, so this module stays free of browser work at load.
  */
 import { trackingPayloadOf } from '../tracking/tracking.js'
 import { cloneIdOf, NEXT_STORAGE_KEY } from './next.js'
@@ -8,19 +10,33 @@ import { forgetLoginCheck, storage, type AuthUser } from './session.js'
 
 export { checkLogin, isLoggedIn, type AuthUser } from './session.js'
 
+export type AuthFormKind = 'login' | 'signup' | 'reset' | 'new-password'
+
+/** The site's pages of each auth form. */
+export const AUTH_PATHS: Record<AuthFormKind, string> = { login: '/login/', signup: '/start/', reset: '/reset/', 'new-password': '/reset/new/' }
+
+export const SERVER_ERROR = 'Server error'
+
+/** What the forms say themselves, before or after the dashboard answers. */
+export const AUTH_TEXT = {
+  emailRequired: 'Email is required',
+  passwordRequired: 'Password is required',
+  checkEmail: 'Check your email',
+} as const
+
 /** The dashboard's paths, same-origin whether it is local or proxied. */
 export const AUTH_API = {
   register: '/app/api/v1/users/register',
   login: '/app/api/v1/users/login?dual=1',
   reset: '/app/api/v1/users/password_reset?dual=1',
   resetConfirm: '/app/api/v1/users/password_reset/confirm',
+  resetCheck: '/app/api/v1/users/password_reset/check',
   /** With the sign-up's tracking payload when the visitor's cookies are at hand (in the browser). */
   social: (mode: 'signup-popup' | 'signin-popup', tracking?: ReturnType<typeof trackingPayload>) =>
     `/app/api/v1/socialauth-begin/google-oauth2/?mode=${mode}${mode === 'signin-popup' ? '&dual=1' : ''}` +
     (tracking ? `&tracking=${encodeURIComponent(JSON.stringify(tracking))}` : ''),
 } as const
 
-export const SERVER_ERROR = 'Server error'
 const REQUEST_TIMEOUT_MS = 20_000
 
 /** The body of a successful log-in or sign-up. */
@@ -104,10 +120,24 @@ function pageCookies(): Record<string, string> {
   return cookies
 }
 
-/** What sign-up sends along: where the visitor came from, their referral and promo code. */
-export function trackingPayload(next: string | null) {
+/** What the tracking payload is made of: the visitor's cookies, the page and, when known, the referrer. */
+export interface TrackingSource {
+  cookies: Record<string, string | undefined>
+  page: string
+  referrer?: string | null
+}
+
+/** In the browser: the page's own cookies, address and referrer. */
+const browserTrackingSource = (): TrackingSource => ({ cookies: pageCookies(), page: window.location.pathname, referrer: document.referrer || null })
+
+/**
+ * What sign-up sends along: where the visitor came from, their referral and promo code, and
+ * the template a `next` leads to. From the page by default; the server passes a posted form's.
+ */
+export function trackingPayload(next: string | null, source: TrackingSource = browserTrackingSource()) {
   const cloneId = cloneIdOf(next)
-  return trackingPayloadOf(pageCookies(), { page: window.location.pathname, referrer: document.referrer || null, ...(cloneId ? { clone_id: cloneId } : {}) })
+  const { cookies, ...context } = source
+  return trackingPayloadOf(cookies, { ...context, ...(cloneId ? { clone_id: cloneId } : {}) })
 }
 
 type DataLayerEvent = Record<string, unknown> & { eventCallback?: () => void; eventTimeout?: number }
