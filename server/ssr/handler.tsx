@@ -8,6 +8,7 @@ import {
   isRouteErrorResponse,
   matchRoutes,
   StaticRouterProvider,
+  type StaticHandler,
   type StaticHandlerContext,
 } from 'react-router'
 import { ShellContext } from '../../shared/layout/shell.js'
@@ -87,142 +88,189 @@ function toFetchRequest(req: ExpressRequest, origin: string, signal: AbortSignal
 const isPrivate = (context: StaticHandlerContext) =>
   context.matches.some((match) => (match.route.handle as { private?: boolean } | undefined)?.private)
 
-export function createPageHandler({ loaderFor, actionFor, client, cache, origin, logger }: PageHandlerOptions) {
-  const manifest = client?.manifest
-  const css = client?.css ?? ''
-  const staticHandler = createStaticHandler(createRoutes(loaderFor, actionFor))
-  /** Whether the page at a path takes a form: its deepest route has an action. */
-  const acceptsPost = (path: string) => {
-    const matches = matchRoutes(staticHandler.dataRoutes, path)
-    return Boolean(matches?.at(-1)?.route.action)
-  }
+/** What every page request reads, made once by `createPageHandler`. */
+interface PageDependencies {
+  staticHandler: StaticHandler
+  client: ClientAssets | null
+  cache: PageCache
+  origin: string
+  logger: Logger
+}
 
-  const assetsFor = (context: StaticHandlerContext): DocumentAssets => {
-    if (!manifest) return { modules: [] }
-    const modules = context.matches.flatMap((match) => {
-      const module = (match.route.handle as { module?: string } | undefined)?.module
-      return module ? (manifest.modules[module] ?? []) : []
-    })
-    return { modules: [...new Set([...manifest.app, ...modules])] }
-  }
+/** The moments a page's `Server-Timing` is measured from. */
+interface PageTiming {
+  started: number
+  loaded: number
+}
 
-  /** The browser's loaders ask for one route's data as JSON: `?_data={routeId}`. */
-  async function sendRouteData(req: ExpressRequest, res: ExpressResponse, routeId: string, signal: AbortSignal) {
-    const url = new URL(origin + req.originalUrl)
-    url.searchParams.delete('_data')
-    try {
-      const result = await staticHandler.queryRoute(new Request(url, { signal }), { routeId })
-      res.set('Cache-Control', cache.cacheControl).json(result ?? null)
-    } catch (thrown) {
-      // The client went away: React Router throws the abort; there is nobody to answer.
-      if (signal.aborted) return
-      if (thrown instanceof Response || isRouteErrorResponse(thrown)) {
-        const status = thrown.status
-        res.status(status).json(errorBody(status === 404 ? 'not_found' : 'route_error', thrown.statusText || 'Not found'))
-        return
-      }
-      throw thrown
+/** Whether the page at a path takes a form: its deepest route has an action. */
+function acceptsPost(pages: PageDependencies, path: string): boolean {
+  const matches = matchRoutes(pages.staticHandler.dataRoutes, path)
+  return Boolean(matches?.at(-1)?.route.action)
+}
+
+/**
+ * Refuses what no page answers: a path that is not valid percent-encoding (thrown, a 400), and a
+ * method other than GET and HEAD, or POST to a page with a form (a 405). True when it answered.
+ */
+function refusedRequest(pages: PageDependencies, req: ExpressRequest, res: ExpressResponse): boolean {
+  if (!isDecodablePath(req.path)) throw new HttpError(400, 'invalid_path', 'The path is not valid percent-encoding.', 'path')
+  // Pages are read; a few take a form (POST). This is the last handler, so other methods end here.
+  if (req.method === 'GET' || req.method === 'HEAD' || (req.method === 'POST' && acceptsPost(pages, req.path))) return false
+  res.status(405).set('Allow', acceptsPost(pages, req.path) ? 'GET, HEAD, POST' : 'GET, HEAD').type('text/plain').send('Method not allowed')
+  return true
+}
+
+/** A signal that aborts when the client goes away before the answer is complete. */
+function abortedOnClose(res: ExpressResponse): AbortController {
+  const controller = new AbortController()
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort()
+  })
+  return controller
+}
+
+/** The browser's loaders ask for one route's data as JSON: `?_data={routeId}`. */
+async function sendRouteData(pages: PageDependencies, req: ExpressRequest, res: ExpressResponse, routeId: unknown, signal: AbortSignal) {
+  if (typeof routeId !== 'string' || !/^[a-z0-9-]{1,40}$/.test(routeId)) {
+    res.status(400).json(errorBody('invalid_parameter', '_data: must be a route id', '_data'))
+    return
+  }
+  const url = new URL(pages.origin + req.originalUrl)
+  url.searchParams.delete('_data')
+  try {
+    const result = await pages.staticHandler.queryRoute(new Request(url, { signal }), { routeId })
+    res.set('Cache-Control', pages.cache.cacheControl).json(result ?? null)
+  } catch (thrown) {
+    // The client went away: React Router throws the abort; there is nobody to answer.
+    if (signal.aborted) return
+    if (thrown instanceof Response || isRouteErrorResponse(thrown)) {
+      const status = thrown.status
+      res.status(status).json(errorBody(status === 404 ? 'not_found' : 'route_error', thrown.statusText || 'Not found'))
+      return
     }
+    throw thrown
   }
+}
+
+/**
+ * Runs the loaders (and a posted form's action) of every matched route; undefined when the
+ * client left meanwhile. React Router then throws its abort: that is not a failure of the page,
+ * so nothing is logged or sent.
+ */
+async function runLoaders(pages: PageDependencies, req: ExpressRequest, signal: AbortSignal) {
+  try {
+    const context = await pages.staticHandler.query(toFetchRequest(req, pages.origin, signal))
+    return signal.aborted ? undefined : context
+  } catch (error) {
+    if (signal.aborted) return undefined
+    throw error
+  }
+}
+
+/** A loader or action answered with a redirect or a bare status instead of data. */
+function sendLoaderResponse(res: ExpressResponse, response: Response) {
+  const location = response.headers.get('Location')
+  for (const cookie of response.headers.getSetCookie()) res.append('Set-Cookie', cookie)
+  if (response.status >= 300 && response.status < 400 && location) return res.set('Cache-Control', 'no-store').redirect(response.status, location)
+  res.status(response.status).end()
+}
+
+/** The status and headers of a page, the same for HEAD and for the rendered document. */
+function setPageResponseHeaders(res: ExpressResponse, context: StaticHandlerContext, cacheControl: string, timing: string) {
+  res.status(context.statusCode)
+  setPageHeaders(res, cacheControl)
+  // A form handler that limits attempts says when to try again.
+  for (const [name, value] of context.actionHeaders ? Object.values(context.actionHeaders).flatMap((headers) => [...headers]) : []) {
+    if (name.toLowerCase() === 'retry-after') res.setHeader('Retry-After', value)
+  }
+  res.setHeader('Server-Timing', timing)
+}
+
+function assetsFor(pages: PageDependencies, context: StaticHandlerContext): DocumentAssets {
+  const manifest = pages.client?.manifest
+  if (!manifest) return { modules: [] }
+  const modules = context.matches.flatMap((match) => {
+    const module = (match.route.handle as { module?: string } | undefined)?.module
+    return module ? (manifest.modules[module] ?? []) : []
+  })
+  return { modules: [...new Set([...manifest.app, ...modules])] }
+}
+
+/**
+ * Renders the document around the matched routes and streams it out, keeping a copy for the
+ * page cache when the page is the same for everyone, came out whole and its address is short.
+ */
+function streamPage(pages: PageDependencies, req: ExpressRequest, res: ExpressResponse, context: StaticHandlerContext, personal: boolean, timing: PageTiming, signal: AbortSignal) {
+  const { cache, client, logger } = pages
+  const shell = { assets: assetsFor(pages, context), css: client?.css ?? '', pageState: serializePageState(context) }
+  const cacheKey = req.originalUrl
+  const cacheable = cache.enabled && !personal && context.statusCode === 200 && cacheKey.length <= MAX_CACHED_URL_LENGTH
+  let failed = false
+  let timeout: NodeJS.Timeout | undefined
+
+  const stream = renderToPipeableStream(
+    <ShellContext value={shell}>
+      <StaticRouterProvider router={createStaticRouter(pages.staticHandler.dataRoutes, context)} context={context} hydrate={false} />
+    </ShellContext>,
+    {
+      bootstrapModules: client ? [client.manifest.boot] : [],
+      // Every page's data is loaded before rendering and nothing suspends, so the shell is the
+      // whole page: people and crawlers alike get it in one piece.
+      onShellReady() {
+        setPageResponseHeaders(res, context, personal ? PERSONAL : cache.cacheControl, serverTiming(timing.loaded - timing.started, performance.now() - timing.loaded))
+        const tee = new TeeToResponse(res)
+        tee.on('finish', () => {
+          clearTimeout(timeout)
+          if (cacheable && !failed) cache.store(cacheKey, context.statusCode, Buffer.concat(tee.chunks))
+        })
+        stream.pipe(tee)
+      },
+      onShellError(error) {
+        clearTimeout(timeout)
+        logger.error({ err: error }, 'page shell failed to render')
+        if (!res.headersSent) res.status(500).type('html').send(FALLBACK_500)
+      },
+      onError(error) {
+        failed = true
+        if (!signal.aborted) logger.error({ err: error }, 'page render error')
+      },
+    },
+  )
+  timeout = setTimeout(() => stream.abort(), RENDER_TIMEOUT_MS)
+  signal.addEventListener('abort', () => {
+    clearTimeout(timeout)
+    stream.abort()
+  })
+}
+
+export function createPageHandler({ loaderFor, actionFor, client, cache, origin, logger }: PageHandlerOptions) {
+  const pages: PageDependencies = { staticHandler: createStaticHandler(createRoutes(loaderFor, actionFor)), client, cache, origin, logger }
 
   return async function handlePage(req: ExpressRequest, res: ExpressResponse) {
-    if (!isDecodablePath(req.path)) throw new HttpError(400, 'invalid_path', 'The path is not valid percent-encoding.', 'path')
-    // Pages are read; a few take a form (POST). This is the last handler, so other methods end here.
-    if (req.method !== 'GET' && req.method !== 'HEAD' && !(req.method === 'POST' && acceptsPost(req.path))) {
-      res.status(405).set('Allow', acceptsPost(req.path) ? 'GET, HEAD, POST' : 'GET, HEAD').type('text/plain').send('Method not allowed')
-      return
-    }
-    const controller = new AbortController()
-    // A client that goes away stops the loaders and, once it has begun, the render.
-    res.on('close', () => {
-      if (!res.writableFinished) controller.abort()
-    })
+    // 1. Refuse what no page answers: a malformed path, a method the page does not take.
+    if (refusedRequest(pages, req, res)) return
+    // 2. A client that goes away stops the loaders and, once it has begun, the render.
+    const controller = abortedOnClose(res)
     const started = performance.now()
+    // 3. The browser's own navigations ask for one route's data as JSON, not a document.
+    if (req.query._data !== undefined) return sendRouteData(pages, req, res, req.query._data, controller.signal)
 
-    const routeId = req.query._data
-    if (routeId !== undefined) {
-      if (typeof routeId !== 'string' || !/^[a-z0-9-]{1,40}$/.test(routeId)) {
-        res.status(400).json(errorBody('invalid_parameter', '_data: must be a route id', '_data'))
-        return
-      }
-      return sendRouteData(req, res, routeId, controller.signal)
-    }
+    // 4. Run the loaders of every matched route; they may answer with a redirect instead.
+    const context = await runLoaders(pages, req, controller.signal)
+    const timing = { started, loaded: performance.now() }
+    if (!context) return
+    if (context instanceof Response) return sendLoaderResponse(res, context)
+    const personal = req.method === 'POST' || isPrivate(context)
 
-    // 1. Run the loaders of every matched route. A client that leaves meanwhile makes React
-    //    Router throw its abort: that is not a failure of the page, so nothing is logged or sent.
-    let context: Awaited<ReturnType<typeof staticHandler.query>>
-    try {
-      context = await staticHandler.query(toFetchRequest(req, origin, controller.signal))
-    } catch (error) {
-      if (controller.signal.aborted) return
-      throw error
-    }
-    const loaded = performance.now()
-    if (controller.signal.aborted) return
-    if (context instanceof Response) {
-      const location = context.headers.get('Location')
-      for (const cookie of context.headers.getSetCookie()) res.append('Set-Cookie', cookie)
-      if (context.status >= 300 && context.status < 400 && location) return res.set('Cache-Control', 'no-store').redirect(context.status, location)
-      res.status(context.status).end()
-      return
-    }
-
-    // A HEAD request learns the status and headers; there is no body to render.
+    // 5. A HEAD request learns the status and headers; there is no body to render.
     if (req.method === 'HEAD') {
-      res.status(context.statusCode)
-      setPageHeaders(res, isPrivate(context) ? PERSONAL : cache.cacheControl)
-      res.setHeader('Server-Timing', serverTiming(loaded - started))
+      setPageResponseHeaders(res, context, personal ? PERSONAL : cache.cacheControl, serverTiming(timing.loaded - timing.started))
       res.end()
       return
     }
 
-    // 2. Render the document around the matched routes and stream it out.
-    const router = createStaticRouter(staticHandler.dataRoutes, context)
-    const assets = assetsFor(context)
-    const shell = { assets, css, pageState: serializePageState(context) }
-    const cacheKey = req.originalUrl
-    const personal = req.method === 'POST' || isPrivate(context)
-    const cacheable = cache.enabled && !personal && context.statusCode === 200 && cacheKey.length <= MAX_CACHED_URL_LENGTH
-    let failed = false
-    let timeout: NodeJS.Timeout | undefined
-
-    const stream = renderToPipeableStream(
-      <ShellContext value={shell}>
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
-      </ShellContext>,
-      {
-        bootstrapModules: manifest ? [manifest.boot] : [],
-        // Every page's data is loaded before rendering and nothing suspends, so the shell is the
-        // whole page: people and crawlers alike get it in one piece.
-        onShellReady() {
-          res.status(context.statusCode)
-          setPageHeaders(res, personal ? PERSONAL : cache.cacheControl)
-          for (const [name, value] of context.actionHeaders ? Object.values(context.actionHeaders).flatMap((headers) => [...headers]) : []) {
-            if (name.toLowerCase() === 'retry-after') res.setHeader('Retry-After', value)
-          }
-          res.setHeader('Server-Timing', serverTiming(loaded - started, performance.now() - loaded))
-          const tee = new TeeToResponse(res)
-          tee.on('finish', () => {
-            clearTimeout(timeout)
-            if (cacheable && !failed) cache.store(cacheKey, context.statusCode, Buffer.concat(tee.chunks))
-          })
-          stream.pipe(tee)
-        },
-        onShellError(error) {
-          clearTimeout(timeout)
-          logger.error({ err: error }, 'page shell failed to render')
-          if (!res.headersSent) res.status(500).type('html').send(FALLBACK_500)
-        },
-        onError(error) {
-          failed = true
-          if (!controller.signal.aborted) logger.error({ err: error }, 'page render error')
-        },
-      },
-    )
-    timeout = setTimeout(() => stream.abort(), RENDER_TIMEOUT_MS)
-    controller.signal.addEventListener('abort', () => {
-      clearTimeout(timeout)
-      stream.abort()
-    })
+    // 6. Render and stream the document; 7. a page the same for everyone is kept in the cache.
+    streamPage(pages, req, res, context, personal, timing, controller.signal)
   }
 }
