@@ -11,6 +11,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import express, { type Request, type Response } from 'express'
+import { LRUCache } from 'lru-cache'
 import sharp from 'sharp'
 import { TEMPLATE_ID_SOURCE } from '../../shared/gallery/paths.js'
 import { THUMBNAIL_WIDTHS, type ThumbnailKind } from '../../shared/gallery/thumbnail-sizes.js'
@@ -32,47 +33,11 @@ export interface ThumbnailSource {
   revisionOf(kind: ThumbnailKind, hid: string): string | undefined
 }
 
-/** Least-recently-used bytes, bounded by their total size. */
-class ByteCache {
-  private readonly entries = new Map<string, Buffer>()
-  private bytes = 0
-  constructor(private readonly maxBytes: number) {}
-
-  get(key: string): Buffer | undefined {
-    const value = this.entries.get(key)
-    if (value) {
-      this.entries.delete(key)
-      this.entries.set(key, value)
-    }
-    return value
-  }
-
-  set(key: string, value: Buffer) {
-    if (value.length > this.maxBytes) return
-    this.entries.set(key, value)
-    this.bytes += value.length
-    for (const [oldest, old] of this.entries) {
-      if (this.bytes <= this.maxBytes) break
-      this.entries.delete(oldest)
-      this.bytes -= old.length
-    }
-  }
-}
-
-/** Runs at most `limit` tasks at once, the others in order of arrival. */
-function limiter(limit: number) {
-  let running = 0
-  const waiting: (() => void)[] = []
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve))
-    running++
-    try {
-      return await task()
-    } finally {
-      running--
-      waiting.shift()?.()
-    }
-  }
+/** What an image is cut from: its master, and the width and format asked for. */
+interface Cut {
+  master: string
+  width: number
+  format: Format
 }
 
 export function masterPath(dataDir: string, kind: ThumbnailKind, hid: string): string {
@@ -88,9 +53,26 @@ const FILE_PATTERN = new RegExp(`^(${TEMPLATE_ID_SOURCE})-(\\d{1,4})\\.(webp|avi
 
 export function thumbnailRouter(dataDir: string, source: ThumbnailSource): express.Router {
   const router = express.Router()
-  const cache = new ByteCache(CACHE_BYTES)
-  const inFlight = new Map<string, Promise<Buffer>>()
-  const limit = limiter(ENCODE_CONCURRENCY)
+  // At most ENCODE_CONCURRENCY encodes run; the others wait their turn in order of arrival.
+  let encoding = 0
+  const waiting: (() => void)[] = []
+  const encodeInTurn = async ({ master, width, format }: Cut): Promise<Buffer> => {
+    while (encoding >= ENCODE_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve))
+    encoding++
+    try {
+      await fs.access(master)
+      return await encode(master, width, format)
+    } finally {
+      encoding--
+      waiting.shift()?.()
+    }
+  }
+  // Images bounded by their total size; `fetch` encodes a missing one once, however many ask at once.
+  const cache = new LRUCache<string, Buffer, Cut>({
+    maxSize: CACHE_BYTES,
+    sizeCalculation: (image) => image.length,
+    fetchMethod: (_key, _stale, { context }) => encodeInTurn(context),
+  })
 
   const notFound = (res: Response, message: string) => res.status(404).set('Cache-Control', 'public, max-age=60').json(errorBody('not_found', message))
 
@@ -109,23 +91,7 @@ export function thumbnailRouter(dataDir: string, source: ThumbnailSource): expre
 
     const key = `${kind}/${hid}-${width}.${format}`
     try {
-      let image = cache.get(key)
-      if (!image) {
-        let pending = inFlight.get(key)
-        if (!pending) {
-          const master = masterPath(dataDir, kind, hid)
-          pending = limit(async () => {
-            await fs.access(master)
-            return encode(master, width, format)
-          })
-          inFlight.set(key, pending)
-          void pending.then(
-            (buffer) => cache.set(key, buffer),
-            () => undefined,
-          ).finally(() => inFlight.delete(key))
-        }
-        image = await pending
-      }
+      const image = await cache.forceFetch(key, { context: { master: masterPath(dataDir, kind, hid), width, format } })
       res.set({
         'Content-Type': FORMATS[format],
         'Cache-Control': req.query.v === revision ? IMMUTABLE : REVISIONLESS,
