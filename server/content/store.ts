@@ -55,7 +55,7 @@ const baseName = (file: string) => path.basename(file, '.md')
 
 type HelpArticle = Article & z.infer<typeof helpMetaSchema>
 
-/** The site's pages, read and validated once from data/. Every lookup afterwards is in memory. */
+/** The site's pages, read and validated once from the content folder. Every lookup afterwards is in memory. */
 export interface ContentStore {
   nav: SiteNav
   home: HomeContent
@@ -73,13 +73,9 @@ export interface ContentStore {
   paths(): string[]
 }
 
-export function loadContent(dataDir: string): ContentStore {
-  const contentDir = path.join(dataDir, 'content')
-
-  const nav = readJson(path.join(dataDir, 'nav.json'), navSchema)
-  const home = readJson(path.join(dataDir, 'home.json'), homeSchema)
-  const faqData = readJson(path.join(contentDir, 'faq.json'), faqFileSchema)
-  const faq: FaqContent = {
+function readFaq(file: string): FaqContent {
+  const faqData = readJson(file, faqFileSchema)
+  return {
     title: faqData.title,
     description: faqData.description,
     groups: faqData.groups.map((group) => ({
@@ -87,17 +83,23 @@ export function loadContent(dataDir: string): ContentStore {
       items: group.items.map((item) => ({ q: item.q, html: renderMarkdown(item.a).html })),
     })),
   }
+}
 
+function readPages(dir: string): Map<string, Article> {
   const pages = new Map<string, Article>()
-  for (const file of markdownFiles(path.join(contentDir, 'pages'))) {
+  for (const file of markdownFiles(dir)) {
     const { meta, html, headings } = readMarkdown(file, pageMetaSchema)
     pages.set(baseName(file), { slug: baseName(file), ...meta, html, headings })
   }
+  return pages
+}
 
-  const blogThemes = readJson(path.join(contentDir, 'blog', 'themes.json'), sectionListSchema)
+/** The blog's themes and every post, newest first. */
+function readBlog(dir: string): { themes: BlogTheme[]; posts: BlogPost[] } {
+  const themes = readJson(path.join(dir, 'themes.json'), sectionListSchema)
   const posts: BlogPost[] = []
-  for (const theme of blogThemes) {
-    for (const file of markdownFiles(path.join(contentDir, 'blog', theme.slug))) {
+  for (const theme of themes) {
+    for (const file of markdownFiles(path.join(dir, theme.slug))) {
       const { meta, html, words } = readMarkdown(file, postMetaSchema)
       posts.push({
         slug: baseName(file),
@@ -109,27 +111,30 @@ export function loadContent(dataDir: string): ContentStore {
     }
   }
   posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug))
-  const summarise = ({ html: _html, ...summary }: BlogPost): BlogPostSummary => summary
+  return { themes, posts }
+}
 
-  const sectionList = readJson(path.join(contentDir, 'help', 'sections.json'), helpSectionListSchema)
-  const helpByListing = new Map<string, HelpArticle[]>()
-  const listingKey = (section: string, sub?: string) => (sub ? `${section}/${sub}` : section)
-  const articlePath = (key: string, slug: string) => `/help/${key}/${slug}/`
-  const readHelpListing = (section: string, sub?: string): HelpArticle[] => {
-    const dir = path.join(contentDir, 'help', section, ...(sub ? [sub] : []))
-    const articles = markdownFiles(dir).map((file) => {
+const listingKey = (section: string, sub?: string) => (sub ? `${section}/${sub}` : section)
+const articlePath = (key: string, slug: string) => `/help/${key}/${slug}/`
+const countsOf = (articles: HelpArticle[]) => ({
+  articles: articles.length,
+  videos: articles.filter((article) => article.video).length,
+})
+
+/** The help center's sections (with their subs and counts) and its articles by listing (`section` or `section/sub`). */
+function readHelp(dir: string): { sections: HelpSection[]; byListing: Map<string, HelpArticle[]> } {
+  const sectionList = readJson(path.join(dir, 'sections.json'), helpSectionListSchema)
+  const byListing = new Map<string, HelpArticle[]>()
+  const readListing = (section: string, sub?: string): HelpArticle[] => {
+    const articles = markdownFiles(path.join(dir, section, ...(sub ? [sub] : []))).map((file) => {
       const { meta, html, headings } = readMarkdown(file, helpMetaSchema)
       return { slug: baseName(file), ...meta, html, headings }
     })
     articles.sort((a, b) => a.order - b.order || a.title.localeCompare(b.title))
-    helpByListing.set(listingKey(section, sub), articles)
+    byListing.set(listingKey(section, sub), articles)
     return articles
   }
-  const countsOf = (articles: HelpArticle[]) => ({
-    articles: articles.length,
-    videos: articles.filter((article) => article.video).length,
-  })
-  const helpSections: HelpSection[] = sectionList.map((section) => {
+  const sections: HelpSection[] = sectionList.map((section) => {
     const sectionPath = `/help/${section.slug}/`
     const subs: HelpSub[] = (section.subs ?? []).map((sub) => ({
       slug: sub.slug,
@@ -137,9 +142,9 @@ export function loadContent(dataDir: string): ContentStore {
       title: sub.name,
       description: sub.description,
       path: `${sectionPath}${sub.slug}/`,
-      ...countsOf(readHelpListing(section.slug, sub.slug)),
+      ...countsOf(readListing(section.slug, sub.slug)),
     }))
-    const own = countsOf(readHelpListing(section.slug))
+    const own = countsOf(readListing(section.slug))
     return {
       slug: section.slug,
       name: section.name,
@@ -151,46 +156,59 @@ export function loadContent(dataDir: string): ContentStore {
       videos: own.videos + subs.reduce((sum, sub) => sum + sub.videos, 0),
     }
   })
-  const helpArticles = (section: string, sub?: string): HelpArticleSummary[] =>
-    (helpByListing.get(listingKey(section, sub)) ?? []).map((article) => ({
-      slug: article.slug,
-      title: article.title,
-      description: article.description,
-      path: articlePath(listingKey(section, sub), article.slug),
-      hasVideo: Boolean(article.video),
-    }))
+  return { sections, byListing }
+}
 
-  const useCaseList = readJson(path.join(contentDir, 'usecase', 'sections.json'), sectionListSchema)
-  const useCaseArticles = new Map<string, Article & z.infer<typeof useCaseMetaSchema>>()
+/** The use cases in listing order, and each one's article. */
+function readUseCases(dir: string): { useCases: UseCaseSummary[]; articles: Map<string, Article> } {
+  const useCaseList = readJson(path.join(dir, 'sections.json'), sectionListSchema)
+  const articles = new Map<string, Article & z.infer<typeof useCaseMetaSchema>>()
   for (const section of useCaseList) {
-    const file = path.join(contentDir, 'usecase', `${section.slug}.md`)
-    const { meta, html, headings } = readMarkdown(file, useCaseMetaSchema)
-    useCaseArticles.set(section.slug, { slug: section.slug, ...meta, html, headings })
+    const { meta, html, headings } = readMarkdown(path.join(dir, `${section.slug}.md`), useCaseMetaSchema)
+    articles.set(section.slug, { slug: section.slug, ...meta, html, headings })
   }
-  const useCases: UseCaseSummary[] = useCaseList.map((section) => {
-    const article = useCaseArticles.get(section.slug)!
+  const useCases = useCaseList.map((section) => {
+    const article = articles.get(section.slug)!
     return { slug: section.slug, name: section.name, title: article.title, description: article.description, summary: article.summary }
   })
+  return { useCases, articles }
+}
+
+/** Reads nav.json, home.json and content/ of the content folder. */
+export function loadContent(contentDir: string): ContentStore {
+  const articlesDir = path.join(contentDir, 'content')
+  const pages = readPages(path.join(articlesDir, 'pages'))
+  const blog = readBlog(path.join(articlesDir, 'blog'))
+  const help = readHelp(path.join(articlesDir, 'help'))
+  const useCases = readUseCases(path.join(articlesDir, 'usecase'))
+  const summarise = ({ html: _html, ...summary }: BlogPost): BlogPostSummary => summary
 
   return {
-    nav,
-    home,
-    faq,
+    nav: readJson(path.join(contentDir, 'nav.json'), navSchema),
+    home: readJson(path.join(contentDir, 'home.json'), homeSchema),
+    faq: readFaq(path.join(articlesDir, 'faq.json')),
     page: (slug) => pages.get(slug),
-    blogThemes,
-    blogPosts: (theme) => (theme ? posts.filter((post) => post.theme === theme) : posts).map(summarise),
-    blogPost: (theme, slug) => posts.find((post) => post.theme === theme && post.slug === slug),
-    helpSections,
-    helpArticles,
-    helpArticle: (section, sub, slug) => helpByListing.get(listingKey(section, sub))?.find((article) => article.slug === slug),
-    useCases,
-    useCase: (slug) => useCaseArticles.get(slug),
+    blogThemes: blog.themes,
+    blogPosts: (theme) => (theme ? blog.posts.filter((post) => post.theme === theme) : blog.posts).map(summarise),
+    blogPost: (theme, slug) => blog.posts.find((post) => post.theme === theme && post.slug === slug),
+    helpSections: help.sections,
+    helpArticles: (section, sub) =>
+      (help.byListing.get(listingKey(section, sub)) ?? []).map((article) => ({
+        slug: article.slug,
+        title: article.title,
+        description: article.description,
+        path: articlePath(listingKey(section, sub), article.slug),
+        hasVideo: Boolean(article.video),
+      })),
+    helpArticle: (section, sub, slug) => help.byListing.get(listingKey(section, sub))?.find((article) => article.slug === slug),
+    useCases: useCases.useCases,
+    useCase: (slug) => useCases.articles.get(slug),
     paths: () => [
-      ...blogThemes.map((theme) => `/blog/${theme.slug}/`),
-      ...posts.map((post) => `/blog/${post.theme}/${post.slug}/`),
-      ...helpSections.flatMap((section) => [section.path, ...section.subs.map((sub) => sub.path)]),
-      ...[...helpByListing].flatMap(([key, articles]) => articles.map((article) => articlePath(key, article.slug))),
-      ...useCases.map((useCase) => `/usecase/${useCase.slug}/`),
+      ...blog.themes.map((theme) => `/blog/${theme.slug}/`),
+      ...blog.posts.map((post) => `/blog/${post.theme}/${post.slug}/`),
+      ...help.sections.flatMap((section) => [section.path, ...section.subs.map((sub) => sub.path)]),
+      ...[...help.byListing].flatMap(([key, articles]) => articles.map((article) => articlePath(key, article.slug))),
+      ...useCases.useCases.map((useCase) => `/usecase/${useCase.slug}/`),
     ],
   }
 }
