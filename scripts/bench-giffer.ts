@@ -195,15 +195,15 @@ function autocannon(url: string, seconds: number): Promise<AutocannonResult> {
 }
 
 async function benchSiteUnderLoad(): Promise<void> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'giffer-bench-'))
-  const giffer = createGifferRouter({ dataDir, publicPath: '/giffer', logger })
+  const stateDir = await mkdtemp(path.join(os.tmpdir(), 'giffer-bench-'))
+  const giffer = createGifferRouter({ stateDir, publicPath: '/giffer', logger })
   const outer = express()
   outer.use('/bench-giffer', giffer)
   let site = 'a trivial express route (server/app.ts is not there)'
   try {
     const { loadConfig } = await import('../server/config.js')
     const { createApp } = await import('../server/app.js')
-    const config = loadConfig({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: dataDir }, projectRoot)
+    const config = loadConfig({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: stateDir }, projectRoot)
     outer.use(createApp(config, { logger }).app)
     site = 'the site (createApp), `/`'
   } catch (error) {
@@ -242,7 +242,7 @@ async function benchSiteUnderLoad(): Promise<void> {
 
   server.close()
   await giffer.close()
-  await rm(dataDir, { recursive: true, force: true })
+  await rm(stateDir, { recursive: true, force: true })
 
   const row = (name: string, r: AutocannonResult) => [name, String(r.requests.total), String(r.latency.p50), String(r.latency.p99), String(r.latency.max), String(r.non2xx + r.errors)]
   printTable(`${site}: 100 requests/s over 4 connections for ${LOAD_SECONDS} s (ms)`, [

@@ -112,8 +112,8 @@ console.log(`a cache miss costs ${missCost.toFixed(2)}× a plain render (target 
 // 4. Log-ins: what scrypt at production cost allows, and whether pages stay fast meanwhile.
 const LOGIN_CONNECTIONS = 4
 const PAGE_CONNECTIONS = 10
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-site-'))
-const accounts = await startSite({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' })
+const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-site-'))
+const accounts = await startSite({ DATA_DIR: stateDir, LOG_LEVEL: 'warn' })
 const siteOrigin = `http://127.0.0.1:${accounts.port}`
 const account = { email: 'bench@example.com', password: 'violet kettle zebra 42' }
 const registered = await fetch(`http://127.0.0.1:${accounts.port}/app/api/v1/users/register`, {
@@ -140,7 +140,7 @@ const pagesAlone = await pages(DURATION_S)
 const loginsAlone = await logins(DURATION_S)
 const [pagesDuringLogins, loginsWithPages] = await Promise.all([pages(DURATION_S), logins(DURATION_S)])
 await stop(accounts.child)
-fs.rmSync(dataDir, { recursive: true, force: true })
+fs.rmSync(stateDir, { recursive: true, force: true })
 for (const result of [loginsAlone, loginsWithPages]) {
   if (result.non2xx > 0) throw new Error(`log-ins: ${result.non2xx} answers were not 2xx`)
 }

@@ -285,8 +285,8 @@ async function startEdge(nginx: string, dir: string, port: number, sites: Site[]
 
 async function startCluster(nginx: string, dir: string): Promise<Cluster> {
   const edgeDir = path.join(dir, 'nginx')
-  const dataDir = path.join(dir, 'data')
-  for (const folder of [edgeDir, dataDir]) mkdirSync(folder)
+  const stateDir = path.join(dir, 'state')
+  for (const folder of [edgeDir, stateDir]) mkdirSync(folder)
   // nginx's workers drop root for `nobody`, and must reach their cache and temporary files.
   chmodSync(dir, 0o755)
   chmodSync(edgeDir, 0o755)
@@ -297,7 +297,7 @@ async function startCluster(nginx: string, dir: string): Promise<Cluster> {
   const siteEnv = {
     HOST: '127.0.0.1',
     REDIS_URL: redis.url,
-    DATA_DIR: dataDir,
+    DATA_DIR: stateDir,
     GIFFER_SECRET: randomBytes(32).toString('hex'),
     PUBLIC_URL: publicUrl,
     LOG_LEVEL: 'warn',

@@ -1,21 +1,18 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import express, { type RequestHandler } from 'express'
+import express, { type Express, type RequestHandler } from 'express'
 import helmet from 'helmet'
 import type { Logger } from 'pino'
 import { canonicalPath } from './canonical.js'
-import { pages } from '../shared/pages.js'
 import { createApiRouter } from './api/router.js'
-import { loadHolidayDefinitions } from './holidays/api.js'
-import { loadPriceList, type PriceList } from './pricing/api.js'
+import type { PriceList } from './pricing/api.js'
 import type { Config } from './config.js'
-import { loadContent } from './content/store.js'
 import { createDashboard, type Dashboard } from './dashboard/router.js'
-import { createErrorHandler } from './errors.js'
-import { connectSharedCounters } from './shared-counters.js'
-import { aiSettings } from './dashboard/config.js'
-import { localGateway, remoteGateway } from './accounts/gateway.js'
-import { accountLimiters, DEFAULT_LIMITS } from './accounts/rate-limits.js'
+import { dashboardSettings } from './dashboard/config.js'
+import { plainTextErrorHandler } from './errors.js'
+import { connectSharedCounters, type SharedCounters } from './shared-counters.js'
+import { localGateway, remoteGateway, type AccountsGateway } from './accounts/gateway.js'
+import { accountLimiters, DEFAULT_LIMITS, type AccountLimiters } from './accounts/rate-limits.js'
 import { authActions } from './accounts/form-actions.js'
 import { pageForms } from './accounts/forms.js'
 import type { DashboardOptions } from './dashboard/context.js'
@@ -23,16 +20,15 @@ import { createGifferRouter, type GifferRouter } from './giffer/router.js'
 import { gifferOptionsFromEnv } from './giffer/config.js'
 import { createLogger, requestLogger } from './logger.js'
 import { createUpstreamProxy } from './upstream-proxy.js'
-import { robotsTxt, sitemapXml } from './seo.js'
+import { seoRoutes } from './seo.js'
 import { siteMetrics } from './site-metrics.js'
-import { loadGalleries } from './gallery/catalogs.js'
+import { loadSiteData, type SiteData } from './site-data.js'
 import { thumbnailRouter } from './gallery/thumbnails.js'
 import { cloneLinks } from './gallery/clone-links.js'
-import { widgetCatalog } from './gallery/widget-catalog.js'
-import { emailCatalog, EMAIL_ASSETS_PATH } from './gallery/email-catalog.js'
+import { EMAIL_ASSETS_PATH } from './gallery/email-catalog.js'
 import { createPageHandler } from './ssr/handler.js'
 import { createServerLoaders } from './ssr/loaders.js'
-import { loadClientAssets } from './ssr/manifest.js'
+import { loadClientAssets, type ClientAssets } from './ssr/manifest.js'
 import { PageCache, serveCachedPages } from './ssr/page-cache.js'
 import { dashboardReferralTracker, visitTracking, type TrackingOptions } from './tracking/middleware.js'
 import { compressResponses, IMMUTABLE } from './http-cache.js'
@@ -40,7 +36,11 @@ import { GENERATED } from './project-root.js'
 
 export interface AppOverrides {
   logger?: Logger
-  /** Replaces the price list read from data/ (tests use it to make prices fail). */
+  /** Replaces the content folder (config `contentDir`, `<root>/data`): tests point the site at a changed copy. */
+  contentDir?: string
+  /** The site's data, already read from the content folder (tests share one copy between sites). */
+  data?: SiteData
+  /** Replaces the price list read from the content folder (tests use it to make prices fail). */
   prices?: PriceList
   now?: () => Date
   /** Replaces the partner tracking call made for a visitor's first `?ref=`. */
@@ -48,7 +48,6 @@ export interface AppOverrides {
   /** Settings of the local dashboard that tests change (a database in memory, a cheaper scrypt, limits). */
   dashboard?: Partial<Pick<DashboardOptions, 'databaseFile' | 'scryptCost' | 'limits' | 'now'>>
 }
-
 
 function securityHeaders(config: Config, inlineStyleSource?: string): RequestHandler {
   const https = config.publicOrigin.startsWith('https:')
@@ -104,164 +103,179 @@ const canonicalRedirect: RequestHandler = (req, res, next) => {
   res.redirect(301, target + (query === -1 ? '' : req.originalUrl.slice(query)))
 }
 
-export function createApp(config: Config, overrides: AppOverrides = {}) {
+/** What the mounts share, made once by createApp. */
+interface Site {
+  config: Config
+  overrides: AppOverrides
+  logger: Logger
+  /** Everything read from the content folder at start-up. */
+  data: SiteData
+  client: ClientAssets | null
+  /** With REDIS_URL, the counts every process must share; otherwise each process counts alone. */
+  sharedCounters: SharedCounters | null
+  cache: PageCache
+  metrics: ReturnType<typeof siteMetrics>
+}
+
+function siteOf(config: Config, overrides: AppOverrides): Site {
   const logger = overrides.logger ?? createLogger(config)
-  const dataDir = path.join(config.rootDir, 'data')
-  const content = loadContent(dataDir)
-  const prices = overrides.prices ?? loadPriceList(dataDir)
-  const holidays = loadHolidayDefinitions(dataDir)
-  const gallery = loadGalleries(dataDir)
+  const loaded = overrides.data ?? loadSiteData(overrides.contentDir ?? config.contentDir)
+  const data = overrides.prices ? { ...loaded, prices: overrides.prices } : loaded
   const client = loadClientAssets(config.rootDir)
   if (!client && config.NODE_ENV === 'production') {
     logger.warn('dist/manifest.json is missing: pages are served without scripts and styles. Run `npm run build`.')
   }
-  // With REDIS_URL, the counts every process must share; otherwise each process counts alone.
   const sharedCounters = config.REDIS_URL ? connectSharedCounters(config.REDIS_URL, logger) : null
   const cache = new PageCache(config.PAGE_CACHE_ENTRIES, { maxAge: config.PAGE_SHARED_MAX_AGE, staleWhileRevalidate: config.PAGE_STALE_WHILE_REVALIDATE })
+  const metrics = siteMetrics({ rootDir: config.rootDir, cache, token: config.METRICS_TOKEN })
+  return { config, overrides, logger, data, client, sharedCounters, cache, metrics }
+}
 
-  const app = express()
-  app.disable('x-powered-by')
-  app.set('trust proxy', config.TRUST_PROXY)
-
+/** Request log, health check, metrics and security headers, ahead of everything. */
+function mountFront(app: Express, { config, logger, metrics, client }: Site) {
   app.use(requestLogger(logger))
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' })
   })
   // Prometheus text for operators, ahead of cookies and the page cache; scrapes and probes are not counted.
-  const metrics = siteMetrics({ rootDir: config.rootDir, cache, token: config.METRICS_TOKEN })
   app.get('/metrics', metrics.endpoint)
   app.use(metrics.countRequests)
   app.use(securityHeaders(config, client?.cssHashSource))
+}
 
-  // The image service answers before the page machinery: its URLs have no canonical slash, and
-  // its images carry no cookies so that caches may keep them.
-  let giffer: GifferRouter | undefined
+/**
+ * The image service at /giffer, before the page machinery: its URLs have no canonical slash, and
+ * its images carry no cookies so that caches may keep them. Proxied with GIFFER_URL; otherwise
+ * in-process, created on first use, so a process that never draws an image starts no render threads.
+ */
+function mountGiffer(app: Express, { config, logger, metrics }: Site): { close(): Promise<void> } {
   if (config.GIFFER_URL) {
     app.use('/giffer', createUpstreamProxy({ target: config.GIFFER_URL, name: 'giffer', timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }))
-  } else {
-    // Created on first use, so a process that never draws an image starts no render threads.
-    const gifferOptions = gifferOptionsFromEnv(config, { dataDir: config.dataDir, publicPath: '/giffer', publicOrigin: config.publicOrigin, logger, renderObserver: metrics.watchGiffer(() => giffer?.stats) })
-    app.use('/giffer', (req, res, next) => {
-      giffer ??= createGifferRouter(gifferOptions)
-      giffer(req, res, next)
-    })
+    return { close: async () => {} }
   }
-  // The dashboard's paths are its own (no canonical slash, no page cookies), proxied or local.
-  let dashboard: Dashboard | undefined
+  let giffer: GifferRouter | undefined
+  const options = gifferOptionsFromEnv(config, { stateDir: config.stateDir, publicPath: '/giffer', publicOrigin: config.publicOrigin, logger, renderObserver: metrics.watchGiffer(() => giffer?.stats) })
+  app.use('/giffer', (req, res, next) => {
+    giffer ??= createGifferRouter(options)
+    giffer(req, res, next)
+  })
+  return { close: async () => giffer?.close() }
+}
+
+/** The dashboard as the rest of the site sees it, local or proxied. */
+interface DashboardMount {
+  /** The in-process dashboard; undefined with DASHBOARD_URL. */
+  local?: Dashboard
+  /** The account calls of the page forms and loaders. */
+  accounts: AccountsGateway
+  /** The per-address counters of the page forms. */
+  limiters: AccountLimiters
+  /** Tells the dashboard of a visitor's first `?ref=`. */
+  trackReferral: TrackingOptions['trackReferral']
+  close(): Promise<void>
+}
+
+/** The dashboard at /app (its paths are its own: no canonical slash, no page cookies): proxied with DASHBOARD_URL, else local. */
+function mountDashboard(app: Express, { config, overrides, logger, data, sharedCounters }: Site): DashboardMount {
   if (config.DASHBOARD_URL) {
     app.use('/app', createUpstreamProxy({ target: config.DASHBOARD_URL, name: 'dashboard', timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }))
-  } else {
-    dashboard = createDashboard({
-      sharedCounters,
-      dataDir: config.dataDir,
-      siteOrigin: config.publicOrigin,
-      appUrl: config.APP_URL,
-      smtpUrl: config.SMTP_URL,
-      mailFrom: config.MAIL_FROM,
-      showOutbox: config.NODE_ENV !== 'production' || config.DASHBOARD_OUTBOX,
-      ai: aiSettings(config),
-      logger,
-      ...overrides.dashboard,
-    })
-    app.use('/app', dashboard.router)
+    return {
+      accounts: remoteGateway(config.DASHBOARD_URL, config.publicOrigin, config.UPSTREAM_TIMEOUT_MS),
+      // Proxied, the site keeps counters of its own for its page forms.
+      limiters: accountLimiters({ ...DEFAULT_LIMITS, ...overrides.dashboard?.limits }, sharedCounters),
+      trackReferral: dashboardReferralTracker(config.DASHBOARD_URL),
+      close: async () => {},
+    }
   }
-  const localDashboard = dashboard?.context
-  // The site's JSON: no canonical slash, no cookies, no page cache; only compression on the way.
-  app.use('/api', compressResponses(), createApiRouter({ prices, holidays, now: overrides.now }))
+  const local = createDashboard({
+    ...dashboardSettings(config, { stateDir: config.stateDir, siteOrigin: config.publicOrigin }),
+    data,
+    sharedCounters,
+    logger,
+    ...overrides.dashboard,
+  })
+  app.use('/app', local.router)
+  return {
+    local,
+    accounts: localGateway(local.context),
+    limiters: local.context.limiters,
+    trackReferral: async (code: string) => local.context.recordReferral(code, true),
+    close: () => local.close(),
+  }
+}
+
+/** The site's JSON at /api: no canonical slash, no cookies, no page cache; only compression on the way. */
+function mountApi(app: Express, { data, overrides }: Site) {
+  app.use('/api', compressResponses(), createApiRouter({ prices: data.prices, holidays: data.holidays, catalogs: data.galleries.catalogs, now: overrides.now }))
+}
+
+/** Canonical slashes, the page cache, then the page-view reports and compression for what the cache did not answer. */
+function mountVisits(app: Express, { config, overrides, logger, cache }: Site, dashboard: DashboardMount) {
   app.use(canonicalRedirect)
   app.use(serveCachedPages(cache))
   // After the page cache: a repeat visit is answered before these two paths are even looked at.
-  app.use(
-    visitTracking({
-      origin: config.publicOrigin,
-      trackReferral:
-        overrides.trackReferral ??
-        (config.DASHBOARD_URL
-          ? dashboardReferralTracker(config.DASHBOARD_URL)
-          : async (code: string) => localDashboard!.recordReferral(code, true)),
-      logger,
-      now: overrides.now,
-    }),
-  )
+  app.use(visitTracking({ origin: config.publicOrigin, trackReferral: overrides.trackReferral ?? dashboard.trackReferral, logger, now: overrides.now }))
   app.use(compressResponses())
+}
 
-  app.use(
-    '/assets',
-    express.static(path.join(config.rootDir, 'dist', 'public', 'assets'), {
-      index: false,
-      fallthrough: false,
-      setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE),
-    }),
-  )
+/** Files: client bundles, public/, the gallery card images and email pictures, clone links, sitemap and robots.txt. */
+function mountFiles(app: Express, { config, data }: Site) {
+  const assets = path.join(config.rootDir, 'dist', 'public', 'assets')
+  app.use('/assets', express.static(assets, { index: false, fallthrough: false, setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE) }))
   app.use(publicFiles(path.join(config.rootDir, 'public')))
-
-  app.use('/thumbnails', thumbnailRouter(dataDir, gallery.thumbnails))
+  app.use('/thumbnails', thumbnailRouter(data.contentDir, data.galleries.thumbnails))
   // The email templates' images: fixed names, so a day's caching; mail clients fetch them too.
-  app.use(EMAIL_ASSETS_PATH, express.static(path.join(dataDir, GENERATED, 'emails', 'assets'), { index: false, fallthrough: false, maxAge: '1d' }))
+  app.use(EMAIL_ASSETS_PATH, express.static(path.join(data.contentDir, GENERATED, 'emails', 'assets'), { index: false, fallthrough: false, maxAge: '1d' }))
+  const { catalogs } = data.galleries
   app.use(
     cloneLinks([
-      { kind: 'widgets', prefix: 't', exists: (hid) => Boolean(widgetCatalog().byId(hid)) },
-      { kind: 'emails', prefix: 'te', exists: (hid) => Boolean(emailCatalog().byId(hid)) },
+      { kind: 'widgets', prefix: 't', exists: (hid) => Boolean(catalogs.widgets.byId(hid)) },
+      { kind: 'emails', prefix: 'te', exists: (hid) => Boolean(catalogs.emails.byId(hid)) },
     ]),
   )
+  app.use(seoRoutes(config.publicOrigin, data))
+}
 
-  const staticPaths = pages.filter((page) => !page.path?.match(/[:*]/) && !('private' in page) && !('bare' in page)).map((page) => `/${page.path ?? ''}`)
-  const sitemap = sitemapXml(config.publicOrigin, [...staticPaths, ...content.paths(), ...gallery.widgets.paths(), ...gallery.emails.paths()])
-  app.get('/sitemap.xml', (_req, res) => {
-    res.type('application/xml').set('Cache-Control', 'public, max-age=3600').send(sitemap)
-  })
-  const robots = robotsTxt(config.publicOrigin)
-  app.get('/robots.txt', (_req, res) => {
-    res.type('text/plain').set('Cache-Control', 'public, max-age=3600').send(robots)
-  })
-
+/** The page forms' posts and the server-rendered pages, last. */
+function mountPages(app: Express, { config, overrides, logger, data, client, cache }: Site, dashboard: DashboardMount) {
   const appOrigin = config.APP_URL ? new URL(config.APP_URL).origin : null
-  const accounts = localDashboard
-    ? localGateway(localDashboard)
-    : remoteGateway(config.DASHBOARD_URL!, config.publicOrigin, config.UPSTREAM_TIMEOUT_MS)
-  const actions = authActions({ accounts, origin: config.publicOrigin, appOrigin })
-  app.use(
-    pageForms({
-      siteOrigin: config.publicOrigin,
-      appOrigin,
-      // The local dashboard's own counters; proxied, the site keeps its own as well.
-      limiters: localDashboard?.limiters ?? accountLimiters({ ...DEFAULT_LIMITS, ...overrides.dashboard?.limits }, sharedCounters),
-    }),
-  )
-  app.use(
-    createPageHandler({
-      loaderFor: createServerLoaders({
-        content,
-        prices,
-        origin: config.publicOrigin,
-        appOrigin,
-        appBase: config.APP_URL ?? `${config.publicOrigin}/app/`,
-        accounts,
-        gallery,
-        dataDir,
-        holidays,
-        now: overrides.now ?? (() => new Date()),
-      }),
-      actionFor: (routeId) => actions[routeId],
-      client,
-      cache,
-      origin: config.publicOrigin,
-      logger,
-    }),
-  )
+  const actions = authActions({ accounts: dashboard.accounts, origin: config.publicOrigin, appOrigin })
+  app.use(pageForms({ siteOrigin: config.publicOrigin, appOrigin, limiters: dashboard.limiters }))
+  const loaderFor = createServerLoaders({
+    ...data,
+    origin: config.publicOrigin,
+    appOrigin,
+    appBase: config.APP_URL ?? `${config.publicOrigin}/app/`,
+    accounts: dashboard.accounts,
+    now: overrides.now ?? (() => new Date()),
+  })
+  app.use(createPageHandler({ loaderFor, actionFor: (routeId) => actions[routeId], client, cache, origin: config.publicOrigin, logger }))
+}
 
-  // The last stop of the one error path: what no mount answered in its own shape, as plain text.
-  app.use(
-    createErrorHandler('request failed', (res, answer) => {
-      res.status(answer.status).type('text/plain').send(answer.status === 500 ? 'Something went wrong.' : answer.message)
-    }),
-  )
+/**
+ * The site: each mount in the order requests meet them, each deciding once whether its part runs
+ * in this process or is proxied. `close` lets the image service, the dashboard and the shared
+ * counters finish (call it after the server closes).
+ */
+export function createApp(config: Config, overrides: AppOverrides = {}) {
+  const site = siteOf(config, overrides)
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', config.TRUST_PROXY)
 
-  /** Lets the image service finish its jobs and stop its threads; call after the server closes. */
+  mountFront(app, site)
+  const giffer = mountGiffer(app, site)
+  const dashboard = mountDashboard(app, site)
+  mountApi(app, site)
+  mountVisits(app, site, dashboard)
+  mountFiles(app, site)
+  mountPages(app, site, dashboard)
+  app.use(plainTextErrorHandler)
+
   const close = async () => {
-    await Promise.all([giffer?.close(), dashboard?.close()])
-    await sharedCounters?.close()
+    await Promise.all([giffer.close(), dashboard.close()])
+    await site.sharedCounters?.close()
   }
 
-  return { app, logger, close, dashboard }
+  return { app, logger: site.logger, close, dashboard: dashboard.local, data: site.data }
 }

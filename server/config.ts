@@ -30,7 +30,10 @@ export interface Config extends Omit<Env, 'PUBLIC_URL'> {
   PUBLIC_URL: string
   /** Absolute path of the project root, where data/, public/ and dist/ live. */
   rootDir: string
-  dataDir: string
+  /** The read-only content folder, `<rootDir>/data`: copy, prices, galleries, read once by server/site-data.ts. */
+  contentDir: string
+  /** The writable folder of local state (DATA_DIR, `.data`): the local dashboard's database, the image service's uploads and secret. */
+  stateDir: string
   /** PUBLIC_URL without a trailing slash, used for canonical links and the sitemap. */
   publicOrigin: string
 }
@@ -47,7 +50,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proje
     ...values,
     PUBLIC_URL: publicUrl,
     rootDir,
-    dataDir: path.resolve(rootDir, values.DATA_DIR),
+    contentDir: path.join(rootDir, 'data'),
+    stateDir: path.resolve(rootDir, values.DATA_DIR),
     publicOrigin: new URL(publicUrl).origin,
   }
 }

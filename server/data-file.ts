@@ -7,6 +7,11 @@ import type { z } from 'zod'
 
 type ErrorClass = new (message: string) => Error
 
+/** A data file that is missing, malformed or fails its checks (for readers without an error class of their own). */
+export class DataFileError extends Error {
+  override name = 'DataFileError'
+}
+
 /** The value, checked; otherwise an error of the given class naming the file and up to 5 issues. */
 export function checkDataWith<S extends z.ZodType>(schema: S, value: unknown, file: string, Failure: ErrorClass): z.output<S> {
   const result = schema.safeParse(value)

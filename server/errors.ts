@@ -138,3 +138,8 @@ export function createJsonErrorHandler(logMessage: string): ErrorRequestHandler 
 }
 
 export const jsonErrorHandler = createJsonErrorHandler('unhandled error')
+
+/** The last stop of the one error path: what no mount answered in its own shape, as plain text. */
+export const plainTextErrorHandler = createErrorHandler('request failed', (res, answer) => {
+  res.status(answer.status).type('text/plain').send(answer.status === 500 ? 'Something went wrong.' : answer.message)
+})

@@ -20,8 +20,11 @@ function findProjectRoot(from: string): string {
  */
 export const projectRoot = findProjectRoot(path.dirname(fileURLToPath(import.meta.url)))
 
-/** Copy and numbers of the site: JSON and Markdown read at start-up. */
-export const dataDir = path.join(projectRoot, 'data')
+/**
+ * The project's content folder, data/: copy and numbers of the site, JSON and Markdown read once
+ * at start-up (server/site-data.ts). Read-only; local state goes to DATA_DIR (config `stateDir`).
+ */
+export const contentDir = path.join(projectRoot, 'data')
 
 /**
  * The folder of data/ that scripts write from their sources (scripts/templates/, the font files):
@@ -29,4 +32,4 @@ export const dataDir = path.join(projectRoot, 'data')
  * hand; each file is rewritten by its generator (see docs/galleries.md and docs/emails.md).
  */
 export const GENERATED = 'generated'
-export const generatedDir = path.join(dataDir, GENERATED)
+export const generatedDir = path.join(contentDir, GENERATED)

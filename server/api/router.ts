@@ -3,8 +3,7 @@ import { z } from 'zod'
 import { parseIsoDate, todayUtc, upcomingHolidays, type HolidayDefinition } from '../../shared/holidays/holidays.js'
 import { badRequest, HttpError, jsonErrorHandler } from '../errors.js'
 import { parseRequest } from '../validation.js'
-import { emailCatalog } from '../gallery/email-catalog.js'
-import { widgetCatalog } from '../gallery/widget-catalog.js'
+import type { Galleries } from '../gallery/catalogs.js'
 import { keepAnswers } from './answer-cache.js'
 import { emailsApi } from '../gallery/emails-api.js'
 import { openApiDocument } from './openapi.js'
@@ -14,6 +13,8 @@ import { widgetsApi } from '../gallery/widgets-api.js'
 export interface ApiDependencies {
   prices: PriceList
   holidays: HolidayDefinition[]
+  /** The galleries' catalogs, read with the rest of the site's data. */
+  catalogs: Galleries['catalogs']
   now?: () => Date
 }
 
@@ -29,7 +30,7 @@ function publicJson(res: Response, body: unknown, maxAgeSeconds: number) {
 }
 
 /** The site's own read-only JSON API, mounted at /api; errors are `{"error":{"code","message","field"}}`. */
-export function createApiRouter({ prices, holidays, now = () => new Date() }: ApiDependencies): express.Router {
+export function createApiRouter({ prices, holidays, catalogs, now = () => new Date() }: ApiDependencies): express.Router {
   const router = express.Router()
 
   router.use((_req, res, next) => {
@@ -60,8 +61,8 @@ export function createApiRouter({ prices, holidays, now = () => new Date() }: Ap
 
   // The galleries' answers depend on the URL alone: repeats come from memory.
   router.use(keepAnswers())
-  router.use(widgetsApi(widgetCatalog()))
-  router.use(emailsApi(emailCatalog()))
+  router.use(widgetsApi(catalogs.widgets))
+  router.use(emailsApi(catalogs.emails))
 
   router.get('/openapi.json', (_req, res) => publicJson(res, openApiDocument, 3600))
 

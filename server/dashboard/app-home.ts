@@ -6,13 +6,14 @@
 import type { Request, Response, Router } from 'express'
 import { safeNext } from '../../shared/accounts/next.js'
 import { TEMPLATE_ID } from '../../shared/gallery/paths.js'
-import { emailCatalog } from '../gallery/email-catalog.js'
-import { widgetCatalog } from '../gallery/widget-catalog.js'
 import type { DashboardContext } from './context.js'
 import { html, page } from './html.js'
 import { dashboardStaticFiles } from './static-files.js'
 
 type Kind = 'widget' | 'email'
+
+/** The catalog of the site's data that holds templates of this kind. */
+const catalogOf = (context: DashboardContext, kind: Kind) => context.data.galleries.catalogs[kind === 'widget' ? 'widgets' : 'emails']
 
 function appHome(context: DashboardContext, user: { id: number; email: string }) {
   const items = context.db.prepare('SELECT kind, hid, created_at FROM templates WHERE user_id = ? ORDER BY id DESC LIMIT 200').all(user.id)
@@ -22,7 +23,7 @@ function appHome(context: DashboardContext, user: { id: number; email: string })
     return html`<h2>${title}</h2>${
       own.length
         ? html`<ul class="items">${own.map((item) => {
-            const name = (kind === 'widget' ? widgetCatalog() : emailCatalog()).byId(String(item.hid))?.name
+            const name = catalogOf(context, kind).byId(String(item.hid))?.name
             return html`<li>${name ? html`<strong>${name}</strong> ` : ''}${kind === 'widget' ? 'Widget' : 'Email'} from template <code>${String(item.hid)}</code>, added ${new Date(Number(item.created_at)).toUTCString()}</li>`
           })}</ul>`
         : html`<p class="muted">${empty} <a href="${gallery}">Browse the templates</a>.</p>`
@@ -64,7 +65,7 @@ export function appHomeRoutes(router: Router, context: DashboardContext): void {
 
   const clone = (kind: Kind) => (req: Request, res: Response) => {
     const hid = String(req.params.hid)
-    if (!TEMPLATE_ID.test(hid) || !(kind === 'widget' ? widgetCatalog() : emailCatalog()).byId(hid)) {
+    if (!TEMPLATE_ID.test(hid) || !catalogOf(context, kind).byId(hid)) {
       res.status(404).json({ message: 'No such template.' })
       return
     }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { flag } from '../env.js'
+import { flag, type processEnvSchema } from '../env.js'
+import type { DashboardOptions } from './context.js'
 
 /**
  * The local dashboard's own environment variables (the site's configuration extends these;
@@ -38,6 +39,28 @@ export interface AiSettings {
 export function aiSettings(env: Pick<DashboardEnv, 'AI_API_URL' | 'AI_API_KEY' | 'AI_MODEL' | 'AI_TIMEOUT_MS'>): AiSettings | undefined {
   if (!env.AI_API_URL || !env.AI_MODEL) return undefined
   return { url: env.AI_API_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL, timeoutMs: env.AI_TIMEOUT_MS }
+}
+
+/** What a process that runs the local dashboard reads of its environment (the site's, or the standalone dashboard's). */
+export type DashboardHostEnv = DashboardEnv & Pick<z.infer<typeof processEnvSchema>, 'NODE_ENV'> & { APP_URL?: string }
+
+/** The dashboard's settings that come from the environment and where the process runs. */
+export type DashboardSettings = Pick<DashboardOptions, 'stateDir' | 'siteOrigin' | 'appUrl' | 'smtpUrl' | 'mailFrom' | 'showOutbox' | 'ai'>
+
+/**
+ * The one place where the environment becomes dashboard settings, for the site's in-process
+ * dashboard and `npm run dashboard` alike: `stateDir` is the resolved DATA_DIR, `siteOrigin` the
+ * site's public origin.
+ */
+export function dashboardSettings(env: DashboardHostEnv, where: Pick<DashboardOptions, 'stateDir' | 'siteOrigin'>): DashboardSettings {
+  return {
+    ...where,
+    appUrl: env.APP_URL,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    showOutbox: env.NODE_ENV !== 'production' || env.DASHBOARD_OUTBOX,
+    ai: aiSettings(env),
+  }
 }
 
 /** A check for the whole environment: a model server without a model name is a mistake worth stopping for. */

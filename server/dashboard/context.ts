@@ -7,6 +7,7 @@ import type { Request, Response } from 'express'
 import { parse as parseCookies } from 'cookie'
 import type { Logger } from 'pino'
 import type { SharedCounters } from '../shared-counters.js'
+import type { SiteData } from '../site-data.js'
 import { Accounts } from '../accounts/accounts.js'
 import { databaseThrottle, sharedThrottle } from '../accounts/login-throttle.js'
 import type { AiSettings } from './config.js'
@@ -16,10 +17,15 @@ import { PasswordHasher, type ScryptCost } from '../accounts/passwords.js'
 import { accountLimiters, DEFAULT_LIMITS, type AccountLimiters, type DashboardLimits } from '../accounts/rate-limits.js'
 import { sessionCookie, Sessions, type SessionUser } from '../accounts/sessions.js'
 
+/** What the dashboard shows of the site's data: the galleries' catalogs and the subject-line phrases. */
+export type DashboardData = Pick<SiteData, 'galleries' | 'subjectPhrases'>
+
 export interface DashboardOptions {
-  /** Holds dashboard.sqlite; `:memory:` as `databaseFile` keeps nothing. */
-  dataDir: string
+  /** The writable folder of local state (DATA_DIR): holds dashboard.sqlite; `:memory:` as `databaseFile` keeps nothing. */
+  stateDir: string
   databaseFile?: string
+  /** The site's data, read once at start-up (server/site-data.ts). */
+  data: DashboardData
   /** The site's public origin: reset links, the postMessage target, the allowed request origin. */
   siteOrigin: string
   /** The logged-in app (APP_URL), where a log-in leads; unset: this dashboard's own `/app/`. */
@@ -57,6 +63,8 @@ export interface DashboardContext {
   allowedOrigins: string[]
   logger: Logger
   now: () => number
+  /** The templates (previews, email views, the app home, clones) and the subject-line phrases. */
+  data: DashboardData
   ai: AiSettings | undefined
   /** The counters shared with other processes (Redis), when there are any. */
   sharedCounters: SharedCounters | null
@@ -71,7 +79,7 @@ export function createDashboardContext(options: DashboardOptions): DashboardCont
   const now = options.now ?? Date.now
   const limits = { ...DEFAULT_LIMITS, ...options.limits }
   const logger = options.logger.child({ module: 'dashboard' })
-  const file = options.databaseFile ?? path.join(options.dataDir, 'dashboard.sqlite')
+  const file = options.databaseFile ?? path.join(options.stateDir, 'dashboard.sqlite')
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true })
   const db = openDatabase(file)
   const sessions = new Sessions(db, sessionCookie(options.siteOrigin.startsWith('https:')), now)
@@ -98,6 +106,7 @@ export function createDashboardContext(options: DashboardOptions): DashboardCont
     allowedOrigins: [options.siteOrigin, ...(options.appUrl ? [new URL(options.appUrl).origin] : [])],
     logger,
     now,
+    data: options.data,
     ai: options.ai,
     sharedCounters: counters,
     sessionToken,

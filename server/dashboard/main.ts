@@ -9,8 +9,10 @@ import { z } from 'zod'
 import { processEnvSchema } from '../env.js'
 import { createLogger, requestLogger } from '../logger.js'
 import { loadEnvOrExit, serve } from '../standalone.js'
-import { aiSettings, dashboardEnvSchema, requireAiModel } from './config.js'
+import { dashboardEnvSchema, dashboardSettings, requireAiModel } from './config.js'
+import { contentDir as projectContentDir } from '../project-root.js'
 import { connectSharedCounters } from '../shared-counters.js'
+import { loadSiteData } from '../site-data.js'
 import { createDashboard } from './router.js'
 
 const env = loadEnvOrExit(
@@ -24,14 +26,10 @@ const env = loadEnvOrExit(
 const logger = createLogger(env)
 const sharedCounters = env.REDIS_URL ? connectSharedCounters(env.REDIS_URL, logger) : null
 const dashboard = createDashboard({
+  ...dashboardSettings(env, { stateDir: path.resolve(env.DATA_DIR), siteOrigin: new URL(env.PUBLIC_URL).origin }),
+  // The project's own templates and phrases (the previews, email views, app home and clones show them).
+  data: loadSiteData(projectContentDir),
   sharedCounters,
-  dataDir: path.resolve(env.DATA_DIR),
-  siteOrigin: new URL(env.PUBLIC_URL).origin,
-  appUrl: env.APP_URL,
-  smtpUrl: env.SMTP_URL,
-  mailFrom: env.MAIL_FROM,
-  showOutbox: env.NODE_ENV !== 'production' || env.DASHBOARD_OUTBOX,
-  ai: aiSettings(env),
   logger,
 })
 

@@ -2,8 +2,9 @@
  * The email gallery in memory: data/generated/email-groups.json, email-templates.json and each
  * template's rendered HTML and plain text in data/generated/emails/ (written by `npm run emails`), read and
  * checked once; a bad or missing file stops the start with the file and the problem named.
- * The API, the listing pages, the dashboard's email view and the clone links read it through
- * `emailCatalog()`.
+ * `loadEmailCatalog(contentDir)` reads it once, with the rest of the site's data
+ * (server/site-data.ts); the API, the listing pages, the dashboard's email view and the clone
+ * links all get that one copy.
  */
 import { readDataFile } from '../data-file.js'
 import fs from 'node:fs'
@@ -18,7 +19,7 @@ import {
   type EmailGroupsFile,
   type EmailTemplate,
 } from '../../shared/gallery/email-schema.js'
-import { GENERATED, dataDir as projectDataDir } from '../project-root.js'
+import { GENERATED } from '../project-root.js'
 
 export class EmailCatalogError extends Error {
   override name = 'EmailCatalogError'
@@ -119,13 +120,4 @@ export function loadEmailCatalog(dir: string): EmailCatalog {
     html: (template, assetsBase) => rendered.get(template.id)!.html.replaceAll(EMAIL_ASSETS_MARK, assetsBase),
     text: (template) => rendered.get(template.id)!.text,
   }
-}
-
-const loaded = new Map<string, EmailCatalog>()
-
-/** The catalog of a data folder (the project's by default), read once per process. */
-export function emailCatalog(dir: string = projectDataDir): EmailCatalog {
-  let catalog = loaded.get(dir)
-  if (!catalog) loaded.set(dir, (catalog = loadEmailCatalog(dir)))
-  return catalog
 }

@@ -7,7 +7,7 @@
 import type { Router } from 'express'
 import { z } from 'zod'
 import { TEMPLATE_ID } from '../../shared/gallery/paths.js'
-import { emailCatalog, EMAIL_ASSETS_PATH } from './email-catalog.js'
+import { EMAIL_ASSETS_PATH } from './email-catalog.js'
 import type { DashboardContext } from '../dashboard/context.js'
 
 const viewQuery = z.object({
@@ -41,7 +41,7 @@ function contentSecurityPolicy(siteOrigin: string): string {
 }
 
 export function emailViewRoutes(router: Router, context: DashboardContext): void {
-  const catalog = emailCatalog()
+  const catalog = context.data.galleries.catalogs.emails
   const assetsBase = `${context.siteOrigin}${EMAIL_ASSETS_PATH}`
   const headers = {
     'Content-Security-Policy': contentSecurityPolicy(context.siteOrigin),

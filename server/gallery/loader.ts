@@ -10,7 +10,7 @@ function segmentsOf(params: LoaderFunctionArgs['params']): string[] {
   return [params.segment ?? params.group, params.sub].filter((segment): segment is string => Boolean(segment))
 }
 
-export const galleryLoaders = ({ gallery, origin, appOrigin }: LoaderDependencies): RouteLoaders<PageIdOf<typeof galleryPages | typeof standalonePreviewPages>> => {
+export const galleryLoaders = ({ galleries: gallery, origin, appOrigin }: LoaderDependencies): RouteLoaders<PageIdOf<typeof galleryPages | typeof standalonePreviewPages>> => {
   const widgetPage = ({ params, request }: LoaderFunctionArgs) => gallery.widgets.page(segmentsOf(params), new URL(request.url).searchParams, notFound)
   const emailPage = ({ params, request }: LoaderFunctionArgs) => gallery.emails.page(segmentsOf(params), new URL(request.url).searchParams, notFound)
 

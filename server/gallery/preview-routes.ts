@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import type { Response, Router } from 'express'
 import { z } from 'zod'
 import { TEMPLATE_ID } from '../../shared/gallery/paths.js'
-import { widgetCatalog, type CatalogTemplate } from './widget-catalog.js'
+import type { CatalogTemplate } from './widget-catalog.js'
 import { renderWidget } from './widget-render.js'
 import type { DashboardContext } from '../dashboard/context.js'
 import { html, SafeHtml } from '../dashboard/html.js'
@@ -72,8 +72,8 @@ function missingPage(res: Response, status: number, title: string, text: string)
     .send(body.value)
 }
 
-export function previewRoutes(router: Router, _context: DashboardContext): void {
-  const catalog = widgetCatalog()
+export function previewRoutes(router: Router, context: DashboardContext): void {
+  const catalog = context.data.galleries.catalogs.widgets
 
   router.get('/preview/:hid', (req, res) => {
     const hid = String(req.params.hid)

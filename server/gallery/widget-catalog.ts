@@ -1,8 +1,9 @@
 /**
  * The widget gallery in memory: data/generated/widget-groups.json and widget-templates.json, read
  * and checked once (a bad file stops the start with the file and the problem named), then
- * answered from indexes. The API, the dashboard's previews and clone links, and the listing
- * pages all read it through `widgetCatalog()`.
+ * answered from indexes. `loadWidgetCatalog(contentDir)` reads it once, with the rest of the
+ * site's data (server/site-data.ts); the API, the dashboard's previews and clone links, and the
+ * listing pages all get that one copy.
  */
 import { readDataFile } from '../data-file.js'
 import fs from 'node:fs'
@@ -19,7 +20,7 @@ import {
   type WidgetItem,
   type WidgetTemplate,
 } from '../../shared/gallery/widget-schema.js'
-import { GENERATED, dataDir as projectDataDir, projectRoot } from '../project-root.js'
+import { GENERATED, projectRoot } from '../project-root.js'
 import { renderWidget } from './widget-render.js'
 
 export class WidgetCatalogError extends Error {
@@ -181,13 +182,4 @@ export function loadWidgetCatalog(dir: string): WidgetCatalog {
     },
     revisionOf: (kind, hid) => (kind === 'widgets' ? byId.get(hid)?.revision : undefined),
   }
-}
-
-const loaded = new Map<string, WidgetCatalog>()
-
-/** The catalog of a data folder (the project's by default), read once per process. */
-export function widgetCatalog(dir: string = projectDataDir): WidgetCatalog {
-  let catalog = loaded.get(dir)
-  if (!catalog) loaded.set(dir, (catalog = loadWidgetCatalog(dir)))
-  return catalog
 }

@@ -1,15 +1,16 @@
 /**
- * The generator pages' copy and examples (data/generators.json) and the fonts the GIF generators
- * offer (data/fonts.json through the image service's catalogue), read once at start-up.
+ * The generator pages' copy and examples (generators.json of the content folder) and the fonts
+ * the GIF generators offer (fonts.json, with what each font's files cover), read once at
+ * start-up as part of the site's data (server/site-data.ts).
  */
 import { createHash } from 'node:crypto'
-import fs from 'node:fs'
 import path from 'node:path'
 import type { FontOption, FontOptionGroup, GeneratorPageBase } from '../../shared/generators/types.js'
 import type { TextStyleGroup } from '../../shared/generators/text-image/text-image.js'
 import { generatorsFileSchema, type GeneratorExampleDefinition, type GeneratorsFile } from '../../shared/generators/schema.js'
-import { fontScripts } from '../giffer/font-coverage.js'
-import { fontsInGroup, type FontEntry, type FontGroup } from '../giffer/fonts.js'
+import { DataFileError, readDataFile } from '../data-file.js'
+import { fontScripts, loadFontCoverage, type FontCoverage } from '../giffer/font-coverage.js'
+import { fontsInGroup, loadFontCatalogue, type FontEntry, type FontGroup } from '../giffer/fonts.js'
 
 /** Where scripts/render-generator-examples.ts keeps the POST examples' images (served at /examples/). */
 export const EXAMPLES_DIR = path.join('public', 'examples')
@@ -19,19 +20,28 @@ export function exampleFile(request: GeneratorExampleDefinition['request']): str
   return `${createHash('sha256').update(JSON.stringify(request)).digest('base64url').slice(0, 16)}.gif`
 }
 
-export function loadGeneratorsFile(dataDir: string): GeneratorsFile {
-  return generatorsFileSchema.parse(JSON.parse(fs.readFileSync(path.join(dataDir, 'generators.json'), 'utf8')))
+export function loadGeneratorsFile(contentDir: string): GeneratorsFile {
+  return readDataFile(path.join(contentDir, 'generators.json'), generatorsFileSchema, DataFileError)
+}
+
+/** The fonts the generator pages offer, with the scripts each one covers. */
+export interface GeneratorFonts {
+  /** The scrolling-text and countdown generators' fonts, under their select headings. */
+  gif: FontOptionGroup[]
+  /** The text-image generator's fonts by style group. */
+  textImage: Record<TextStyleGroup, FontOption[]>
 }
 
 export interface GeneratorContent {
   /** A generator page's copy with example URLs, and the cards of the other generators. */
   page(name: string): GeneratorPageBase
   file: GeneratorsFile
+  fonts: GeneratorFonts
 }
 
 /** GET examples are shown by their image service URL; POST examples by the image drawn beforehand. */
-export function loadGeneratorContent(dataDir: string): GeneratorContent {
-  const file = loadGeneratorsFile(dataDir)
+export function loadGeneratorContent(contentDir: string): GeneratorContent {
+  const file = loadGeneratorsFile(contentDir)
   const pages = new Map<string, GeneratorPageBase>()
   for (const card of file.cards) {
     const copy = file.pages[card.name]
@@ -44,6 +54,7 @@ export function loadGeneratorContent(dataDir: string): GeneratorContent {
   }
   return {
     file,
+    fonts: loadGeneratorFonts(contentDir),
     page(name) {
       const page = pages.get(name)
       if (!page) throw new Error(`data/generators.json has no page "${name}"`)
@@ -52,23 +63,24 @@ export function loadGeneratorContent(dataDir: string): GeneratorContent {
   }
 }
 
-/** The fonts of the scrolling-text and countdown generators, under their select headings. */
-export function gifFontGroups(): FontOptionGroup[] {
-  const groups: [FontGroup, string][] = [
-    ['general', 'General'],
-    ['monospaced', 'Monospaced'],
-    ['seasonal', 'Seasonal'],
-  ]
-  return groups.map(([group, label]) => ({ label, fonts: fontsInGroup(group).map(fontOption) }))
-}
+const GIF_FONT_GROUPS: [FontGroup, string][] = [
+  ['general', 'General'],
+  ['monospaced', 'Monospaced'],
+  ['seasonal', 'Seasonal'],
+]
 
-const fontOption = (font: FontEntry): FontOption => ({ id: font.id, family: font.family, weights: [...font.weights], scripts: fontScripts(font) })
-
-/** The text-image generator's fonts by style group. */
-export function textImageFonts(): Record<TextStyleGroup, FontOption[]> {
+/**
+ * The generator pages' font lists: fonts.json of the content folder, with what each font's files
+ * cover (generated/font-coverage.json). The image service draws with the project's own list; a
+ * content folder should name the same fonts.
+ */
+function loadGeneratorFonts(contentDir: string): GeneratorFonts {
+  const catalogue = loadFontCatalogue(contentDir)
+  const coverage: FontCoverage = loadFontCoverage(contentDir, catalogue)
+  const options = (group: FontGroup) =>
+    fontsInGroup(group, catalogue).map((font: FontEntry): FontOption => ({ id: font.id, family: font.family, weights: [...font.weights], scripts: fontScripts(font, coverage) }))
   return {
-    calligraphy: fontsInGroup('calligraphy').map(fontOption),
-    gothic: fontsInGroup('gothic').map(fontOption),
-    themed: fontsInGroup('themed').map(fontOption),
+    gif: GIF_FONT_GROUPS.map(([group, label]) => ({ label, fonts: options(group) })),
+    textImage: { calligraphy: options('calligraphy'), gothic: options('gothic'), themed: options('themed') },
   }
 }

@@ -3,18 +3,15 @@ import { isoDate, todayUtc, upcomingHolidays } from '../../shared/holidays/holid
 import type { PageIdOf } from '../../shared/page-route.js'
 import type { generatorPages } from '../../shared/generators/generators.route.js'
 import { countdownSettingsFromQuery } from './countdown/query.js'
-import { gifFontGroups, loadGeneratorContent, textImageFonts } from './content.js'
 import { textImageSettingsFromQuery } from './text-image/query.js'
 import { scrollingTextSettingsFromQuery } from './scrolling-text/query.js'
 import { slideshowSettingsFromQuery } from './slideshow/query.js'
 import { subjectSettingsFromQuery } from '../../shared/generators/subject-lines/subject-lines.js'
 import type { LoaderDependencies, RouteLoaders } from '../ssr/loader.js'
 
-export const generatorLoaders = ({ dataDir, holidays, now: clock }: LoaderDependencies): RouteLoaders<PageIdOf<typeof generatorPages>> => {
-  // Read once, when the server starts.
-  const content = loadGeneratorContent(dataDir)
-  const fonts = gifFontGroups()
-  const textFonts = textImageFonts()
+export const generatorLoaders = ({ generators: content, holidays, now: clock }: LoaderDependencies): RouteLoaders<PageIdOf<typeof generatorPages>> => {
+  const fonts = content.fonts.gif
+  const textFonts = content.fonts.textImage
   const countdownPath = content.file.cards.find((card) => card.name === 'countdown')!.link
 
   return {

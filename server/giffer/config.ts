@@ -59,13 +59,13 @@ export type GifferEnv = z.infer<typeof gifferEnvSchema>
 
 /** What a caller gives: where the files are and the paths browsers see; everything else may be left out. */
 export interface GifferOptions {
-  /** Root of the giffer's files: uploads in `<dataDir>/uploads`, the default secret in `<dataDir>/giffer-secret`. */
-  dataDir: string
+  /** The writable folder of local state (DATA_DIR): uploads in `<stateDir>/uploads`, the default secret in `<stateDir>/giffer-secret`. */
+  stateDir: string
   /** The path prefix browsers see: '/giffer' in the site or behind its proxy, '' when reached directly. */
   publicPath: string
   /** The origin browsers see (`https://example.com`): absolute URLs (live timers) and accepted slideshow URLs. */
   publicOrigin?: string
-  /** Signs upload policies and live-timer URLs; unset: one kept in the data folder (`resolveGifferConfig`). */
+  /** Signs upload policies and live-timer URLs; unset: one kept in the state folder (`resolveGifferConfig`). */
   secret?: string
   s3?: S3StoreOptions
   workers?: number
@@ -128,18 +128,18 @@ export function withDefaults(options: GifferOptions): GifferSettings {
 }
 
 /**
- * The secret kept in the data folder (`giffer-secret`), created with 32 random bytes the first
+ * The secret kept in the state folder (`giffer-secret`), created with 32 random bytes the first
  * time, so that restarts and sibling processes agree.
  */
-function loadOrCreateSecret(dataDir: string, logger: Logger): string {
-  const file = path.join(dataDir, 'giffer-secret')
+function loadOrCreateSecret(stateDir: string, logger: Logger): string {
+  const file = path.join(stateDir, 'giffer-secret')
   try {
     return readFileSync(file, 'utf8').trim()
   } catch {
-    mkdirSync(dataDir, { recursive: true })
+    mkdirSync(stateDir, { recursive: true })
     try {
       writeFileSync(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 })
-      logger.warn({ file }, 'GIFFER_SECRET is not set: created a random secret in the data folder')
+      logger.warn({ file }, 'GIFFER_SECRET is not set: created a random secret in the state folder')
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
     }
@@ -149,18 +149,18 @@ function loadOrCreateSecret(dataDir: string, logger: Logger): string {
 
 /**
  * The service's configuration: every default applied and the secret set up (GIFFER_SECRET, or
- * the one in the data folder). Called when the service starts, not when the site reads its
+ * the one in the state folder). Called when the service starts, not when the site reads its
  * environment: a site that never draws an image writes no secret.
  */
 export function resolveGifferConfig(options: GifferOptions): GifferConfig {
   const settings = withDefaults(options)
-  return { ...settings, secret: settings.secret || loadOrCreateSecret(settings.dataDir, settings.logger) }
+  return { ...settings, secret: settings.secret || loadOrCreateSecret(settings.stateDir, settings.logger) }
 }
 
 /** Settings from a parsed environment; `base` carries what the host app knows (paths, logger). */
 export function gifferOptionsFromEnv(
   env: GifferEnv,
-  base: Pick<GifferOptions, 'dataDir' | 'publicPath' | 'logger' | 'renderObserver'> & { publicOrigin?: string },
+  base: Pick<GifferOptions, 'stateDir' | 'publicPath' | 'logger' | 'renderObserver'> & { publicOrigin?: string },
 ): GifferSettings {
   const publicUrl = env.GIFFER_PUBLIC_URL ? new URL(env.GIFFER_PUBLIC_URL) : null
   return withDefaults({

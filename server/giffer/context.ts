@@ -49,7 +49,7 @@ export function createGifferContext(config: GifferConfig): GifferContext {
   const local = config.s3
     ? null
     : new LocalUploadStore({
-        dir: path.join(config.dataDir, 'uploads'),
+        dir: path.join(config.stateDir, 'uploads'),
         uploadUrl: `${config.publicPath}/uploads`,
         secret: config.secret,
         now: config.now,

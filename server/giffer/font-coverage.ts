@@ -3,10 +3,12 @@
  * build time: scripts/copy-fonts.ts writes data/generated/font-coverage.json, and a test keeps it in step
  * with the files and with the subsets data/fonts.json declares.
  */
+import path from 'node:path'
 import { z } from 'zod'
-import coverageJson from '../../data/generated/font-coverage.json' with { type: 'json' }
 import { FONT_SCRIPTS, scriptOfLetter, type FontScript } from '../../shared/generators/font-coverage.js'
-import { pickableFonts, type FontEntry } from './fonts.js'
+import { DataFileError, readDataFile } from '../data-file.js'
+import { contentDir as projectContentDir, GENERATED } from '../project-root.js'
+import { isPickable, pickableFonts, type FontEntry } from './fonts.js'
 
 const coverageEntrySchema = z.object({
   scripts: z.array(z.enum(FONT_SCRIPTS)),
@@ -15,15 +17,24 @@ const coverageEntrySchema = z.object({
 export type FontCoverageEntry = z.infer<typeof coverageEntrySchema>
 export const fontCoverageFile = z.object({ fonts: z.record(z.string(), coverageEntrySchema) })
 
-const coverage = fontCoverageFile.parse(coverageJson).fonts
-const uncovered = pickableFonts.filter((font) => !coverage[font.id]).map((font) => font.id)
-if (uncovered.length) {
-  throw new Error(`data/generated/font-coverage.json has no entry for ${uncovered.join(', ')}: run npm run build:fonts`)
+/** What each font of a catalogue covers, by font id. */
+export type FontCoverage = Record<string, FontCoverageEntry>
+
+/** generated/font-coverage.json of a content folder, checked to have an entry for every pickable font of the catalogue. */
+export function loadFontCoverage(contentDir: string, catalogue: readonly FontEntry[]): FontCoverage {
+  const file = path.join(contentDir, GENERATED, 'font-coverage.json')
+  const coverage = readDataFile(file, fontCoverageFile, DataFileError).fonts
+  const uncovered = catalogue.filter((font) => isPickable(font) && !coverage[font.id]).map((font) => font.id)
+  if (uncovered.length) throw new DataFileError(`${file} has no entry for ${uncovered.join(', ')}: run npm run build:fonts`)
+  return coverage
 }
 
-/** The scripts whose whole basic alphabet the font has (latin, cyrillic, greek). */
-export function fontScripts(font: FontEntry): FontScript[] {
-  return [...(coverage[font.id]?.scripts ?? [])]
+/** What the image service's own fonts cover. */
+const coverage = loadFontCoverage(projectContentDir, pickableFonts)
+
+/** The scripts whose whole basic alphabet the font has (latin, cyrillic, greek); of the image service's fonts unless told. */
+export function fontScripts(font: FontEntry, table: FontCoverage = coverage): FontScript[] {
+  return [...(table[font.id]?.scripts ?? [])]
 }
 
 /** Sorted, non-overlapping [first, last] code point ranges: is `code` in one? */

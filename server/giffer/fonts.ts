@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { projectRoot } from '../project-root.js'
+import { contentDir as projectContentDir, projectRoot } from '../project-root.js'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
-import fontsJson from '../../data/fonts.json' with { type: 'json' }
+import { DataFileError, readDataFile } from '../data-file.js'
 
 /** The lists a font can belong to: three text-image groups, three GIF-generator lists, and the helpers. */
 export const fontGroups = ['calligraphy', 'gothic', 'themed', 'general', 'monospaced', 'seasonal', 'fallback', 'icons'] as const
@@ -21,10 +21,21 @@ const fontEntrySchema = z.object({
 })
 export type FontEntry = z.infer<typeof fontEntrySchema>
 
-export const fontCatalogue: readonly FontEntry[] = z.object({ fonts: z.array(fontEntrySchema) }).parse(fontsJson).fonts
+const fontsFileSchema = z.object({ fonts: z.array(fontEntrySchema) })
+
+/** fonts.json of a content folder, read and checked. */
+export function loadFontCatalogue(contentDir: string): FontEntry[] {
+  return readDataFile(path.join(contentDir, 'fonts.json'), fontsFileSchema, DataFileError).fonts
+}
+
+/** Whether users may pick the font: every font is, but the fallback and icon helpers. */
+export const isPickable = (font: FontEntry) => !font.groups.includes('fallback') && !font.groups.includes('icons')
+
+/** The fonts the image service draws with: the project's own fonts.json, whose files ship with it. */
+export const fontCatalogue: readonly FontEntry[] = loadFontCatalogue(projectContentDir)
 
 /** The fonts users may pick: every font but the fallback and icon helpers. */
-export const pickableFonts: readonly FontEntry[] = fontCatalogue.filter((font) => !font.groups.includes('fallback') && !font.groups.includes('icons'))
+export const pickableFonts: readonly FontEntry[] = fontCatalogue.filter(isPickable)
 const byKey = new Map<string, FontEntry>()
 for (const font of pickableFonts) {
   byKey.set(font.id, font)
@@ -36,8 +47,9 @@ export function findFont(idOrFamily: string): FontEntry | undefined {
   return byKey.get(idOrFamily.trim().toLowerCase())
 }
 
-export function fontsInGroup(group: FontGroup): FontEntry[] {
-  return fontCatalogue.filter((font) => font.groups.includes(group))
+/** The fonts of a group, of the image service's catalogue unless another is given. */
+export function fontsInGroup(group: FontGroup, catalogue: readonly FontEntry[] = fontCatalogue): FontEntry[] {
+  return catalogue.filter((font) => font.groups.includes(group))
 }
 
 /** The shipped weight closest to the requested one (ties go to the heavier face). */

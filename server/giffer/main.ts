@@ -24,7 +24,7 @@ const env = loadEnvOrExit(
 const logger = createLogger(env)
 const registry = new Registry()
 const giffer = createGifferRouter(
-  gifferOptionsFromEnv(env, { dataDir: path.resolve(env.DATA_DIR), publicPath: '', logger, renderObserver: gifferMetrics(registry, () => giffer.stats) }),
+  gifferOptionsFromEnv(env, { stateDir: path.resolve(env.DATA_DIR), publicPath: '', logger, renderObserver: gifferMetrics(registry, () => giffer.stats) }),
 )
 
 const app = express()

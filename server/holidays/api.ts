@@ -1,14 +1,14 @@
-import fs from 'node:fs'
 import path from 'node:path'
 import { holidaysFileSchema, type HolidayDefinition } from '../../shared/holidays/schema.js'
+import { DataFileError, readDataFile } from '../data-file.js'
 
-/** Reads data/holidays.json once; every `days-after` rule must name a holiday of the same list. */
-export function loadHolidayDefinitions(dataDir: string): HolidayDefinition[] {
-  const definitions = holidaysFileSchema.parse(JSON.parse(fs.readFileSync(path.join(dataDir, 'holidays.json'), 'utf8')))
+/** Reads holidays.json of the content folder once; every `days-after` rule must name a holiday of the same list. */
+export function loadHolidayDefinitions(contentDir: string): HolidayDefinition[] {
+  const definitions = readDataFile(path.join(contentDir, 'holidays.json'), holidaysFileSchema, DataFileError)
   const titles = new Set(definitions.map((definition) => definition.title))
   for (const { title, rule } of definitions) {
     if (rule.kind === 'days-after' && (!titles.has(rule.holiday) || rule.holiday === title)) {
-      throw new Error(`holidays.json: "${title}" is relative to unknown holiday "${rule.holiday}"`)
+      throw new DataFileError(`holidays.json: "${title}" is relative to unknown holiday "${rule.holiday}"`)
     }
   }
   return definitions

@@ -2,6 +2,7 @@ import type { GalleryKind } from '../../shared/gallery/paths.js'
 import type { PageIdOf } from '../../shared/page-route.js'
 import type { HomeTemplateCards, homePages } from '../../shared/home/home.route.js'
 import type { HomeContent } from '../../shared/content/schema.js'
+import type { Galleries } from '../gallery/catalogs.js'
 import type { LoaderDependencies, RouteLoaders } from '../ssr/loader.js'
 
 /** Every template id home.json names, by gallery: the hero's showcase, the rows and the sections' art. */
@@ -14,11 +15,11 @@ function templateIdsOf(home: HomeContent): Record<GalleryKind, string[]> {
 }
 
 /**
- * The cards of the templates the home page shows, looked up once when the loaders are made (at
- * start-up): an id the catalog does not have stops the site from starting, naming it, rather
+ * The cards of the templates the home page shows, looked up once with the rest of the site's data
+ * (at start-up): an id the catalog does not have stops the site from starting, naming it, rather
  * than leaving a hole in the page.
  */
-function homeTemplateCards(home: HomeContent, gallery: LoaderDependencies['gallery']): HomeTemplateCards {
+export function homeTemplateCards(home: HomeContent, gallery: Pick<Galleries, GalleryKind>): HomeTemplateCards {
   const wanted = templateIdsOf(home)
   const cards: HomeTemplateCards = { widgets: {}, emails: {} }
   for (const kind of ['widgets', 'emails'] as const) {
@@ -30,9 +31,6 @@ function homeTemplateCards(home: HomeContent, gallery: LoaderDependencies['galle
   return cards
 }
 
-export const homeLoaders = ({ content, gallery }: LoaderDependencies): RouteLoaders<PageIdOf<typeof homePages>> => {
-  const cards = homeTemplateCards(content.home, gallery)
-  return {
-    home: () => ({ home: content.home, cards }),
-  }
-}
+export const homeLoaders = ({ content, homeCards }: LoaderDependencies): RouteLoaders<PageIdOf<typeof homePages>> => ({
+  home: () => ({ home: content.home, cards: homeCards }),
+})

@@ -1,5 +1,5 @@
-import fs from 'node:fs'
 import path from 'node:path'
+import { DataFileError, readDataFile } from '../data-file.js'
 import { EMAILS_PRICE_CURRENCY, formatAmount } from '../../shared/pricing/price-math.js'
 import { plansFileSchema, type Currency, type Plan, type PlanFeatureRow, type PricesResponse } from '../../shared/pricing/schema.js'
 
@@ -11,13 +11,13 @@ export interface PriceList {
   forCurrency(code?: string): PricesResponse | undefined
 }
 
-/** Reads data/plans.json once and prepares the /api/prices response for every currency. */
-export function loadPriceList(dataDir: string): PriceList {
-  const data = plansFileSchema.parse(JSON.parse(fs.readFileSync(path.join(dataDir, 'plans.json'), 'utf8')))
+/** Reads plans.json of the content folder once and prepares the /api/prices response for every currency. */
+export function loadPriceList(contentDir: string): PriceList {
+  const data = readDataFile(path.join(contentDir, 'plans.json'), plansFileSchema, DataFileError)
   const currencyByCode = new Map(data.currencies.map((currency) => [currency.code, currency]))
   const currentCurrency = currencyByCode.get(data.currentCurrency)
-  if (!currentCurrency) throw new Error(`plans.json: currentCurrency ${data.currentCurrency} is not listed`)
-  if (!currencyByCode.has(EMAILS_PRICE_CURRENCY)) throw new Error(`plans.json: ${EMAILS_PRICE_CURRENCY}, the currency of email prices, is not listed`)
+  if (!currentCurrency) throw new DataFileError(`plans.json: currentCurrency ${data.currentCurrency} is not listed`)
+  if (!currencyByCode.has(EMAILS_PRICE_CURRENCY)) throw new DataFileError(`plans.json: ${EMAILS_PRICE_CURRENCY}, the currency of email prices, is not listed`)
 
   const plans: Plan[] = data.plans.map((plan) => ({
     resource_uri: `/api/v1/plans/${plan.id}/`,
@@ -29,7 +29,7 @@ export function loadPriceList(dataDir: string): PriceList {
     prices: Object.fromEntries(
       Object.entries(plan.prices).map(([code, price]) => {
         const currency = currencyByCode.get(code)
-        if (!currency) throw new Error(`plans.json: plan ${plan.id} is priced in unlisted currency ${code}`)
+        if (!currency) throw new DataFileError(`plans.json: plan ${plan.id} is priced in unlisted currency ${code}`)
         return [
           code,
           {

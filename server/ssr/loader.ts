@@ -1,16 +1,13 @@
-import type { HolidayDefinition } from '../../shared/holidays/schema.js'
 import { data, type LoaderFunctionArgs } from 'react-router'
 import type { RouteData, RouteId } from '../../shared/page-data.js'
-import type { PriceList } from '../pricing/api.js'
-import type { ContentStore } from '../content/store.js'
 import type { AccountsGateway } from '../accounts/gateway.js'
-import type { EmailListings } from '../gallery/email-listings.js'
-import type { WidgetListings } from '../gallery/widget-listings.js'
+import type { SiteData } from '../site-data.js'
 
-/** What the server's loaders read: the content and prices loaded at start-up, never the disk. */
-export interface LoaderDependencies {
-  content: ContentStore
-  prices: PriceList
+/**
+ * What the server's loaders read: the site's data loaded at start-up (server/site-data.ts), never
+ * the disk, and what the process knows of where it runs.
+ */
+export interface LoaderDependencies extends Pick<SiteData, 'content' | 'prices' | 'holidays' | 'galleries' | 'generators' | 'homeCards'> {
   origin: string
   /** The logged-in app's origin (APP_URL), an allowed `next`. */
   appOrigin: string | null
@@ -18,11 +15,7 @@ export interface LoaderDependencies {
   appBase: string
   /** The dashboard's account calls: the new-password page asks whether its link still works. */
   accounts: AccountsGateway
-  /** The widget and email galleries' listings. */
-  gallery: { widgets: WidgetListings; emails: EmailListings }
-  /** The site's data folder, holidays read from it once, and the clock (tests set both). */
-  dataDir: string
-  holidays: readonly HolidayDefinition[]
+  /** The clock (tests set it). */
   now: () => Date
 }
 

@@ -1,11 +1,11 @@
 import { parse } from 'node-html-parser'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
-import { emailCatalog } from '../../server/gallery/email-catalog.js'
+import { projectSiteData } from '../routes/app.js'
 import { dashboardSite } from './helpers.js'
 
 const { app } = dashboardSite()
-const catalog = emailCatalog()
+const catalog = projectSiteData().galleries.catalogs.emails
 const sample = catalog.templates[0]!
 const withImages = catalog.templates.find((template) => catalog.html(template, 'X').includes('X/'))
 

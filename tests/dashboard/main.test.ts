@@ -9,8 +9,8 @@ import { startStandalone } from '../support/standalone.js'
 
 describe('standalone dashboard (npm run dashboard)', () => {
   it('serves /app on its own port, keeps accounts in DATA_DIR, and exits 0 on SIGTERM', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dashboard-main-'))
-    const { child, port } = await startStandalone('server/dashboard/main.ts', 'dashboard', { DASHBOARD_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', PUBLIC_URL: 'https://site.example' })
+    const stateDir = await mkdtemp(path.join(os.tmpdir(), 'dashboard-main-'))
+    const { child, port } = await startStandalone('server/dashboard/main.ts', 'dashboard', { DASHBOARD_PORT: '0', HOST: '127.0.0.1', DATA_DIR: stateDir, LOG_LEVEL: 'info', PUBLIC_URL: 'https://site.example' })
     try {
       const base = `http://127.0.0.1:${port}/app`
       expect(await (await fetch(`${base}/api/v2/users/login_check`)).json()).toEqual({ status: 'anonymous' })
@@ -24,7 +24,7 @@ describe('standalone dashboard (npm run dashboard)', () => {
       expect(code).toBe(0)
     } finally {
       child.kill('SIGKILL')
-      await rm(dataDir, { recursive: true, force: true })
+      await rm(stateDir, { recursive: true, force: true })
     }
   }, 40_000)
 

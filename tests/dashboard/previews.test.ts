@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto'
 import { parse } from 'node-html-parser'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
-import { widgetCatalog } from '../../server/gallery/widget-catalog.js'
+import { projectSiteData } from '../routes/app.js'
 import { dashboardSite, register } from './helpers.js'
 
 const { app } = dashboardSite()
-const catalog = widgetCatalog()
+const catalog = projectSiteData().galleries.catalogs.widgets
 const themed = catalog.templates.find((template) => template.themed && template.layout === 'modal')!
 const custom = catalog.templates.find((template) => template.isCustom)!
 const inline = catalog.templates.find((template) => template.layout === 'inline')!

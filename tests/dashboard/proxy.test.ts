@@ -5,7 +5,7 @@ import { pino } from 'pino'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDashboard, type Dashboard } from '../../server/dashboard/router.js'
-import { TEST_SCRYPT_COST, testSite } from '../routes/app.js'
+import { projectSiteData, TEST_SCRYPT_COST, testSite } from '../routes/app.js'
 import { ORIGIN, PASSWORD, SITE, freshEmail, setCookies } from './helpers.js'
 
 function listen(app: http.RequestListener): Promise<{ server: http.Server; url: string }> {
@@ -27,8 +27,9 @@ const postedFrom: Array<string | undefined> = []
 
 beforeAll(async () => {
   const dashboard = createDashboard({
-    dataDir: '',
+    stateDir: '',
     databaseFile: ':memory:',
+    data: projectSiteData(),
     siteOrigin: SITE,
     mailFrom: 'Site <no-reply@site.example>',
     showOutbox: true,

@@ -2,7 +2,7 @@ import { pino } from 'pino'
 import { describe, expect, it } from 'vitest'
 import { gifferEnvSchema, gifferOptionsFromEnv } from '../../server/giffer/config.js'
 
-const base = { dataDir: '/srv/data', publicPath: '/giffer', publicOrigin: 'https://site.example', logger: pino({ level: 'silent' }) }
+const base = { stateDir: '/srv/data', publicPath: '/giffer', publicOrigin: 'https://site.example', logger: pino({ level: 'silent' }) }
 
 describe('giffer configuration', () => {
   it('needs no variable at all: every one has a default', () => {

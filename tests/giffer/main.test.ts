@@ -10,10 +10,10 @@ import { projectRoot } from '../../server/project-root.js'
 
 describe('standalone giffer (npm run giffer)', () => {
   it('serves at / on its own port and, on SIGTERM, finishes the request in flight and exits 0', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'giffer-main-'))
+    const stateDir = await mkdtemp(path.join(os.tmpdir(), 'giffer-main-'))
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/giffer/main.ts'], {
       cwd: projectRoot,
-      env: { ...process.env, GIFFER_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', GIFFER_WORKERS: '1' },
+      env: { ...process.env, GIFFER_PORT: '0', HOST: '127.0.0.1', DATA_DIR: stateDir, LOG_LEVEL: 'info', GIFFER_WORKERS: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     try {
@@ -60,7 +60,7 @@ describe('standalone giffer (npm run giffer)', () => {
       expect(await exited).toBe(0)
     } finally {
       child.kill('SIGKILL')
-      await rm(dataDir, { recursive: true, force: true })
+      await rm(stateDir, { recursive: true, force: true })
     }
   }, 60_000)
 })

@@ -17,15 +17,15 @@ export const SECRET = 'test-secret-not-for-production'
 export interface TestGiffer {
   app: express.Express
   giffer: GifferRouter
-  dataDir: string
+  stateDir: string
   close(): Promise<void>
 }
 
-/** The giffer mounted at /giffer of a bare express app, with one worker and a temporary data folder. */
+/** The giffer mounted at /giffer of a bare express app, with one worker and a temporary state folder. */
 export async function startGiffer(overrides: Partial<GifferOptions> = {}): Promise<TestGiffer> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'giffer-test-'))
+  const stateDir = await mkdtemp(path.join(os.tmpdir(), 'giffer-test-'))
   const giffer = createGifferRouter({
-    dataDir,
+    stateDir,
     publicPath: '/giffer',
     publicOrigin: PUBLIC_ORIGIN,
     secret: SECRET,
@@ -40,10 +40,10 @@ export async function startGiffer(overrides: Partial<GifferOptions> = {}): Promi
   return {
     app,
     giffer,
-    dataDir,
+    stateDir,
     async close() {
       await giffer.close()
-      await rm(dataDir, { recursive: true, force: true })
+      await rm(stateDir, { recursive: true, force: true })
     },
   }
 }

@@ -174,7 +174,7 @@ describe('upload protocol (local folder behind S3 presigned POST)', () => {
   })
 
   it('leaves no temporary files behind after refusals', async () => {
-    const tmp = await readdir(path.join(g.dataDir, 'uploads', 'tmp'))
+    const tmp = await readdir(path.join(g.stateDir, 'uploads', 'tmp'))
     expect(tmp).toEqual([])
   })
 

@@ -7,6 +7,7 @@ import { expect } from 'vitest'
 import { pino } from 'pino'
 import { createApp, type AppOverrides } from '../../server/app.js'
 import { loadConfig } from '../../server/config.js'
+import { loadSiteData, type SiteData } from '../../server/site-data.js'
 
 import { projectRoot } from '../../server/project-root.js'
 
@@ -16,14 +17,23 @@ export const ROOT = projectRoot
 /** Password hashing at a test's pace: the production cost is checked in tests/dashboard/passwords.test.ts. */
 export const TEST_SCRYPT_COST = { logN: 10, r: 8, p: 1 }
 
+let projectData: SiteData | undefined
+
+/** The project's own data (data/), read once for every site a test file makes and for its checks. */
+export function projectSiteData(): SiteData {
+  return (projectData ??= loadSiteData(path.join(ROOT, 'data')))
+}
+
 /**
  * The site as tests see it: project data, no build output unless `rootDir` says otherwise,
  * silent logs, and a local dashboard whose database lives in memory.
  */
 export function testSite(env: Record<string, string> = {}, overrides: AppOverrides = {}, rootDir = ROOT) {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'https://site.example', ...env }, rootDir)
+  const ownData = !overrides.contentDir && fs.realpathSync(config.contentDir) === fs.realpathSync(path.join(ROOT, 'data'))
   return createApp(config, {
     logger: pino({ level: 'silent' }),
+    ...(ownData ? { data: projectSiteData() } : {}),
     ...overrides,
     dashboard: { databaseFile: ':memory:', scryptCost: TEST_SCRYPT_COST, ...overrides.dashboard },
   })

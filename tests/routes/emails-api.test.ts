@@ -1,11 +1,10 @@
 import SwaggerParser from '@apidevtools/swagger-parser'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
-import { emailCatalog } from '../../server/gallery/email-catalog.js'
-import { testApp } from './app.js'
+import { projectSiteData, testApp } from './app.js'
 
 const app = testApp()
-const catalog = emailCatalog()
+const catalog = projectSiteData().galleries.catalogs.emails
 const visible = catalog.groups.filter((group) => !group.hidden)
 const blackFriday = catalog.groups.find((group) => group.slug === 'black-friday-email-templates')!
 const welcome = catalog.groups.find((group) => group.slug === 'welcome-email-templates')!

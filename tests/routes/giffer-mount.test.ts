@@ -12,8 +12,8 @@ import { pino } from 'pino'
 import { ROOT, testApp } from './app.js'
 
 describe('/giffer in the site', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-data-'))
-  const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', DATA_DIR: dataDir, GIFFER_WORKERS: '1' }, ROOT)
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-data-'))
+  const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', DATA_DIR: stateDir, GIFFER_WORKERS: '1' }, ROOT)
   const site = createApp(config, { logger: pino({ level: 'silent' }) })
   afterAll(() => site.close())
 

@@ -53,8 +53,8 @@ function promtoolCheck(text: string) {
 }
 
 describe('/metrics', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-metrics-'))
-  const site = testSite({ DATA_DIR: dataDir, GIFFER_WORKERS: '1' })
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-metrics-'))
+  const site = testSite({ DATA_DIR: stateDir, GIFFER_WORKERS: '1' })
   let text = ''
 
   beforeAll(async () => {
@@ -70,7 +70,7 @@ describe('/metrics', () => {
   })
   afterAll(async () => {
     await site.close()
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    fs.rmSync(stateDir, { recursive: true, force: true })
   })
 
   it('answers Prometheus text that no cache may keep, without cookies', async () => {
@@ -198,8 +198,8 @@ describe('/metrics with METRICS_TOKEN', () => {
 
 describe('/metrics of the standalone image service', () => {
   it('serves its own metrics behind METRICS_TOKEN', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giffer-metrics-'))
-    const { child, port } = await startStandalone('server/giffer/main.ts', 'giffer', { GIFFER_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', GIFFER_WORKERS: '1', METRICS_TOKEN: TOKEN })
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giffer-metrics-'))
+    const { child, port } = await startStandalone('server/giffer/main.ts', 'giffer', { GIFFER_PORT: '0', HOST: '127.0.0.1', DATA_DIR: stateDir, LOG_LEVEL: 'info', GIFFER_WORKERS: '1', METRICS_TOKEN: TOKEN })
     try {
       const base = `http://127.0.0.1:${port}`
       expect((await fetch(`${base}/metrics`)).status).toBe(401)
@@ -213,7 +213,7 @@ describe('/metrics of the standalone image service', () => {
       if (promtool) expect(promtoolCheck(scraped)).toEqual({ status: 0, output: '' })
     } finally {
       child.kill('SIGKILL')
-      fs.rmSync(dataDir, { recursive: true, force: true })
+      fs.rmSync(stateDir, { recursive: true, force: true })
     }
   }, 60_000)
 })

@@ -1,11 +1,10 @@
 import SwaggerParser from '@apidevtools/swagger-parser'
 import request from 'supertest'
 import { describe, expect, it, vi } from 'vitest'
-import { widgetCatalog } from '../../server/gallery/widget-catalog.js'
-import { testApp } from './app.js'
+import { projectSiteData, testApp } from './app.js'
 
 const app = testApp()
-const catalog = widgetCatalog()
+const catalog = projectSiteData().galleries.catalogs.widgets
 
 interface Group {
   value: string

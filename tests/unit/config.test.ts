@@ -6,7 +6,8 @@ describe('loadConfig', () => {
     const config = loadConfig({}, '/srv/site')
     expect(config.PORT).toBe(3000)
     expect(config.publicOrigin).toBe('http://localhost:3000')
-    expect(config.dataDir).toBe('/srv/site/.data')
+    expect(config.stateDir).toBe('/srv/site/.data')
+    expect(config.contentDir).toBe('/srv/site/data')
     expect(config.DASHBOARD_URL).toBeUndefined()
   })
 

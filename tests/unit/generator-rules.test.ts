@@ -12,8 +12,11 @@ import {
 import { limitText, snapLineHeight, snapStroke, TEXT_IMAGE_DEFAULTS, textImageFileName, textImagePadding, textImageQuery, textLines, textPreviewUrl } from '../../shared/generators/text-image/text-image.js'
 import { scrollingTextSettingsFromQuery } from '../../server/generators/scrolling-text/query.js'
 import { textImageSettingsFromQuery } from '../../server/generators/text-image/query.js'
-import { gifFontGroups } from '../../server/generators/content.js'
+import { loadGeneratorContent } from '../../server/generators/content.js'
+import { contentDir } from '../../server/project-root.js'
 import { countdownSettingsFromQuery } from '../../server/generators/countdown/query.js'
+
+const gifFonts = loadGeneratorContent(contentDir).fonts.gif
 
 describe('scrolling text rules', () => {
   it('offers font sizes 16 to 72 in steps of 2', () => {
@@ -62,11 +65,11 @@ describe('scrolling text rules', () => {
     const settings = { ...SCROLLING_TEXT_DEFAULTS, text: 'Привет, мир', size: 36, background: '#000000', direction: 'right' as const, flicker: 'pulse' as const }
     const query = scrollingTextQuery(settings)
     expect(query).toContain('background=000000')
-    expect(scrollingTextSettingsFromQuery(new URLSearchParams(query), gifFontGroups())).toEqual(settings)
+    expect(scrollingTextSettingsFromQuery(new URLSearchParams(query), gifFonts)).toEqual(settings)
   })
 
   it('falls back to a default for each bad setting of a shared link', () => {
-    const settings = scrollingTextSettingsFromQuery(new URLSearchParams('text=&size=abc&font=nope&color=red&direction=up&flicker=x&weight=5'), gifFontGroups())
+    const settings = scrollingTextSettingsFromQuery(new URLSearchParams('text=&size=abc&font=nope&color=red&direction=up&flicker=x&weight=5'), gifFonts)
     expect(settings).toEqual(SCROLLING_TEXT_DEFAULTS)
   })
 })
@@ -165,8 +168,8 @@ describe('subject line page rules', async () => {
 describe('countdown settings read from a link', () => {
   const now = new Date('2026-11-25T12:00:00Z')
   it('takes a field given twice by its last value, as the form sends the captions checkbox', () => {
-    expect(countdownSettingsFromQuery(new URLSearchParams('captions=0&captions=1'), gifFontGroups(), now).captions).toBe(true)
-    expect(countdownSettingsFromQuery(new URLSearchParams('captions=0'), gifFontGroups(), now).captions).toBe(false)
-    expect(countdownSettingsFromQuery(new URLSearchParams('amount=5&amount=9&unit=days'), gifFontGroups(), now).amount).toBe(9)
+    expect(countdownSettingsFromQuery(new URLSearchParams('captions=0&captions=1'), gifFonts, now).captions).toBe(true)
+    expect(countdownSettingsFromQuery(new URLSearchParams('captions=0'), gifFonts, now).captions).toBe(false)
+    expect(countdownSettingsFromQuery(new URLSearchParams('amount=5&amount=9&unit=days'), gifFonts, now).amount).toBe(9)
   })
 })

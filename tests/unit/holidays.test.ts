@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { loadHolidayDefinitions } from '../../server/holidays/api.js'
 import { easterSunday, isoDate, nextOccurrence, parseIsoDate, upcomingHolidays } from '../../shared/holidays/holidays.js'
-import { dataDir } from '../../server/project-root.js'
+import { contentDir } from '../../server/project-root.js'
 
-const definitions = loadHolidayDefinitions(dataDir)
+const definitions = loadHolidayDefinitions(contentDir)
 const byTitle = (title: string) => definitions.find((definition) => definition.title === title)!
 const YEARS = [2025, 2026, 2027, 2028, 2029, 2030, 2031, 2032]
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { loadPriceList } from '../../server/pricing/api.js'
-import { dataDir } from '../../server/project-root.js'
+import { contentDir } from '../../server/project-root.js'
 import {
   crossedOutPrice,
   discountPercent,
@@ -12,7 +12,7 @@ import {
   yearlySavingPercent,
 } from '../../shared/pricing/price-math.js'
 
-const priceList = loadPriceList(dataDir)
+const priceList = loadPriceList(contentDir)
 const usd = priceList.forCurrency('USD')!
 const rub = priceList.forCurrency('RUB')!
 const plan = (name: string) => usd.plans.find((candidate) => candidate.name === name)!

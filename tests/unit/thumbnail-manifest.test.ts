@@ -3,16 +3,16 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { galleryThumbnailSources } from '../../scripts/templates/thumbnail-sources.js'
 import { masterPath } from '../../server/gallery/thumbnails.js'
-import { dataDir, generatedDir } from '../../server/project-root.js'
+import { contentDir, generatedDir } from '../../server/project-root.js'
 import type { ThumbnailKind } from '../../shared/gallery/thumbnail-sizes.js'
 
 const manifest = JSON.parse(fs.readFileSync(path.join(generatedDir, 'thumbnails', 'manifest.json'), 'utf8')) as Record<ThumbnailKind, Record<string, string>>
-const sources = galleryThumbnailSources(dataDir)
+const sources = galleryThumbnailSources(contentDir)
 
 describe('card images match their templates', () => {
   for (const kind of ['widgets', 'emails'] as const) {
     it(`every ${kind.slice(0, -1)} template has an image drawn from its current version (else run npm run thumbnails)`, () => {
-      const stale = sources[kind].filter(({ hid, revision }) => manifest[kind][hid] !== revision || !fs.existsSync(masterPath(dataDir, kind, hid)))
+      const stale = sources[kind].filter(({ hid, revision }) => manifest[kind][hid] !== revision || !fs.existsSync(masterPath(contentDir, kind, hid)))
       expect(stale.map(({ hid }) => hid)).toEqual([])
     })
 

@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest'
 import { generatedGroups, generatedTemplates } from '../../scripts/templates/generate-widget-templates.js'
 import { contrast } from '../../scripts/lib/colour.js'
 import { contrastChecks, contrastProblems, textSurfaces } from '../../scripts/templates/widget-contrast.js'
-import { widgetCatalog } from '../../server/gallery/widget-catalog.js'
+import { loadWidgetCatalog } from '../../server/gallery/widget-catalog.js'
 import { PATTERN_COLOURS, WIDGET_BASE_CSS } from '../../server/gallery/widget-render.js'
-import { generatedDir } from '../../server/project-root.js'
+import { contentDir, generatedDir } from '../../server/project-root.js'
 
-const catalog = widgetCatalog()
+const catalog = loadWidgetCatalog(contentDir)
 const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(generatedDir, file), 'utf8'))
 
 describe('the colours of every widget template meet WCAG 2.1 AA', () => {

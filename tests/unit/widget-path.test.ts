@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { resolveWidgetPath, widgetListingPath, type WidgetPathIndex } from '../../server/gallery/widget-path.js'
-import { widgetCatalog } from '../../server/gallery/widget-catalog.js'
+import { loadWidgetCatalog } from '../../server/gallery/widget-catalog.js'
+import { contentDir } from '../../server/project-root.js'
 
 const index: WidgetPathIndex = {
   groups: [
@@ -59,7 +60,7 @@ describe('resolveWidgetPath', () => {
 })
 
 describe('resolveWidgetPath on the real gallery', () => {
-  const catalog = widgetCatalog()
+  const catalog = loadWidgetCatalog(contentDir)
 
   it('treats the 8-letter slugs of the data as groups and subs, never as ids', () => {
     const eightLetters = catalog.groups.filter((group) => /^[a-z]{8}$/.test(group.slug))

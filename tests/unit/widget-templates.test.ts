@@ -2,11 +2,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadWidgetCatalog, widgetCatalog, WidgetCatalogError } from '../../server/gallery/widget-catalog.js'
+import { loadWidgetCatalog, WidgetCatalogError } from '../../server/gallery/widget-catalog.js'
 import { renderWidget } from '../../server/gallery/widget-render.js'
-import { GENERATED, generatedDir } from '../../server/project-root.js'
+import { contentDir, GENERATED, generatedDir } from '../../server/project-root.js'
 
-const catalog = widgetCatalog()
+const catalog = loadWidgetCatalog(contentDir)
 
 describe('the widget templates in data/', () => {
   it('holds about 250 templates in every family and layout', () => {

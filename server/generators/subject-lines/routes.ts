@@ -6,13 +6,11 @@
  *   → {"industry": "fashion", "tone": "playful", "topic": "summer sale", "emoji": true}
  *   ← {"subjects": ["…", …], "preheaders": ["…", …]}   5 to 10 of each, preheaders[i] goes with subjects[i]
  */
-import path from 'node:path'
 import type { Router } from 'express'
 import { subjectRequestSchema } from '../../../shared/generators/subject-lines/schema.js'
 import { HttpError } from '../../errors.js'
-import { projectRoot } from '../../project-root.js'
 import { parseRequest } from '../../validation.js'
-import { loadSubjectPhrases, SubjectComposer } from './composer.js'
+import { SubjectComposer } from './composer.js'
 import { SubjectGenerator } from './generator.js'
 import { SubjectModel } from './model.js'
 import type { DashboardContext } from '../../dashboard/context.js'
@@ -21,7 +19,7 @@ const SUBJECTS_PATH = '/api/v2/public/ai/email-subject-generate'
 
 export function aiSubjectRoutes(router: Router, context: DashboardContext): void {
   const generator = new SubjectGenerator({
-    composer: new SubjectComposer(loadSubjectPhrases(path.join(projectRoot, 'data', 'subject-lines.json'))),
+    composer: new SubjectComposer(context.data.subjectPhrases),
     model: context.ai && new SubjectModel(context.ai),
     logger: context.logger.child({ feature: 'subject-lines' }),
     now: context.now,
