@@ -1,73 +1,19 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react'
-import { useNavigate } from 'react-router'
+import { useEffect, useRef, useState } from 'react'
 import { Breadcrumbs } from '../components/Breadcrumbs.js'
 import { Seo } from '../components/Seo.js'
 import { isPlainClick, SiteLink } from '../components/SiteLink.js'
-import { GALLERY_ROOT, openTemplateOf, templatePath, thumbnailSrcSet, thumbnailUrl, type GalleryKind } from './paths.js'
+import { GALLERY_ROOT, templatePath, thumbnailSrcSet, thumbnailUrl, type GalleryKind } from './paths.js'
+import { GalleryFilter, useFilterChange } from './GalleryFilter.js'
+import { GallerySidebar } from './GallerySidebar.js'
+import { usePreviewHistory } from './use-preview-history.js'
 import PreviewDialog from './PreviewDialog.js'
 import { THUMBNAIL_ASPECT, THUMBNAIL_WIDTHS } from './thumbnail-sizes.js'
 import { usePageData } from '../page-data.js'
 import type { GalleryListingData, GalleryRootData, GalleryRow, TemplateCard } from './gallery.route.js'
 import { GALLERY_ROUTE_IDS } from './gallery.route.js'
 
-
-/** After a filter change the page scrolls back up to here, where the listing starts. */
-export const FILTER_SCROLL_TOP = 258
 const CARD_SIZES = '(max-width: 600px) 92vw, (max-width: 1230px) 45vw, 376px'
 const EAGER_CARDS = 4
-
-const NAMES: Record<GalleryKind, string> = { widgets: 'Widgets', emails: 'Emails' }
-
-/**
- * A template's preview over the page the visitor is on, kept in the browser's history: opening
- * pushes the template's address, previous/next replace it, and closing goes back, so the page
- * behind is left as it was and the browser's Back closes the preview too. A preview the visit
- * began on (a template's own address) has nothing here to go back to: closing leads to `leavePath`.
- */
-function usePreviewHistory(kind: GalleryKind, initial: string | null, leavePath: string) {
-  const navigate = useNavigate()
-  const [open, setOpen] = useState<string | null>(initial)
-  /** Whether the preview was opened on this page (so closing goes back) or the visit began on it. */
-  const openedHere = useRef(false)
-
-  useEffect(() => setOpen(initial), [initial])
-
-  // Back and forward between the page and a preview opened from it.
-  useEffect(() => {
-    const onPop = () => setOpen(openTemplateOf(window.location.pathname))
-    window.addEventListener('popstate', onPop)
-    return () => window.removeEventListener('popstate', onPop)
-  }, [])
-
-  const openTemplate = useCallback(
-    (hid: string) => {
-      openedHere.current = true
-      window.history.pushState({ ...window.history.state, gallery: hid }, '', templatePath(kind, hid))
-      setOpen(hid)
-    },
-    [kind],
-  )
-
-  const step = useCallback(
-    (hid: string) => {
-      window.history.replaceState(window.history.state, '', templatePath(kind, hid) + window.location.search)
-      setOpen(hid)
-    },
-    [kind],
-  )
-
-  const close = useCallback(() => {
-    if (openedHere.current && window.history.state?.gallery) {
-      openedHere.current = false
-      window.history.back()
-    } else {
-      setOpen(null)
-      void navigate(leavePath)
-    }
-  }, [leavePath, navigate])
-
-  return { open, openTemplate, step, close }
-}
 
 /** The page's title, description and image while a template's preview is open over it. */
 function TemplateSeo({ kind, card }: { kind: GalleryKind; card: TemplateCard }) {
@@ -196,44 +142,39 @@ function GalleryRoot({ data }: { data: GalleryRootData }) {
   )
 }
 
-/** Sends filter changes to the analytics layer, as the other tracked actions of the site. */
-function trackFilter(kind: GalleryKind, url: string) {
-  const win = window as Window & { dataLayer?: object[] }
-  win.dataLayer ??= []
-  win.dataLayer.push({ event: 'galleryFilter', gallery: kind, url })
+/** What a listing found: its count, its cards by section, or a way out when nothing matched. */
+function ListingResults({ data, onOpen }: { data: GalleryListingData; onOpen: (hid: string) => void }) {
+  if (data.total === 0) {
+    return (
+      <p className="gallery-empty">
+        No matches found, try resetting filter. <SiteLink href={data.listingPath}>Reset filter</SiteLink> or{' '}
+        <a href="mailto:templates@poplift.io?subject=Template%20request">request a template</a>.
+      </p>
+    )
+  }
+  const shownSections = data.sections.filter((section) => section.cards.length)
+  return shownSections.map((section) => (
+    <section key={section.key} className="gallery-section" aria-label={section.title}>
+      {shownSections.length > 1 && <h2>{section.title}</h2>}
+      {section.key === 'inline' && (
+        <p>
+          Inline widgets sit inside your page’s content. <SiteLink href="/help/widgets/installation/">How to embed inline widgets</SiteLink>
+        </p>
+      )}
+      <ul className="gallery-grid">
+        {section.cards.map((card, index) => (
+          <TemplateCardView key={card.hid} kind={data.gallery} card={card} index={index} onOpen={onOpen} />
+        ))}
+      </ul>
+    </section>
+  ))
 }
 
 function GalleryListing({ data }: { data: GalleryListingData }) {
   const kind = data.gallery
-  const navigate = useNavigate()
   const cards = data.sections.flatMap((section) => section.cards)
   const preview = usePreviewHistory(kind, data.open, data.listingPath)
-
-  const changeFilter = (url: string) => {
-    trackFilter(kind, url)
-    void navigate(url, { state: { scrollCap: FILTER_SCROLL_TOP } })
-  }
-
-  /** The sidebar's groups and categories are filter changes too: tracked, and the listing kept in view. */
-  const followFilterLink = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (!isPlainClick(event)) return
-    event.preventDefault()
-    changeFilter(event.currentTarget.getAttribute('href')!)
-  }
-
-  const submitFilter = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    const form = new FormData(event.currentTarget)
-    const sub = String(form.get('sub') ?? '')
-    const params = new URLSearchParams()
-    for (const name of ['position', 'q']) {
-      const value = String(form.get(name) ?? '').trim()
-      if (value) params.set(name, value)
-    }
-    const path = data.subs.find((candidate) => candidate.value === sub)?.path ?? data.listingPath
-    changeFilter(params.size ? `${path}?${params}` : path)
-  }
-
+  const { changeFilter, followFilterLink } = useFilterChange(kind)
   const openCard = preview.open ? cards.find((card) => card.hid === preview.open) : undefined
 
   return (
@@ -245,64 +186,11 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
           <h1>{data.title}</h1>
           <p className="lead">{data.description}</p>
         </header>
-        <form className="gallery-filter" action={data.listingPath} method="get" onSubmit={submitFilter}>
-          {data.subs.length > 0 && (
-            <label>
-              <span>Category</span>
-              <select name="sub" defaultValue={data.subs.find((sub) => sub.current)?.value ?? ''} onChange={(event) => event.currentTarget.form?.requestSubmit()}>
-                {data.subs.map((sub) => (
-                  <option key={sub.path} value={sub.value}>
-                    {sub.name} ({sub.count})
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
-          {data.positions.length > 0 && (
-            <label>
-              <span>Type</span>
-              <select name="position" defaultValue={data.position ?? ''} onChange={(event) => event.currentTarget.form?.requestSubmit()}>
-                {data.positions.map((position) => (
-                  <option key={position.path} value={position.value}>
-                    {position.name} ({position.count})
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
-          <label className="gallery-filter-q">
-            <span>Search</span>
-            <input name="q" type="search" maxLength={80} defaultValue={data.q} />
-          </label>
-          <button type="submit">Apply</button>
-        </form>
+        <GalleryFilter data={data} onChange={changeFilter} />
         <p className="gallery-total" aria-live="polite">
           {data.total === 1 ? '1 template' : `${data.total} templates`}
         </p>
-        {data.total === 0 ? (
-          <p className="gallery-empty">
-            No matches found, try resetting filter. <SiteLink href={data.listingPath}>Reset filter</SiteLink> or{' '}
-            <a href="mailto:templates@poplift.io?subject=Template%20request">request a template</a>.
-          </p>
-        ) : (
-          data.sections.map((section) =>
-            section.cards.length ? (
-              <section key={section.key} className="gallery-section" aria-label={section.title}>
-                {data.sections.filter((other) => other.cards.length).length > 1 && <h2>{section.title}</h2>}
-                {section.key === 'inline' && (
-                  <p>
-                    Inline widgets sit inside your page’s content. <SiteLink href="/help/widgets/installation/">How to embed inline widgets</SiteLink>
-                  </p>
-                )}
-                <ul className="gallery-grid">
-                  {section.cards.map((card, index) => (
-                    <TemplateCardView key={card.hid} kind={kind} card={card} index={index} onOpen={preview.openTemplate} />
-                  ))}
-                </ul>
-              </section>
-            ) : null,
-          )
-        )}
+        <ListingResults data={data} onOpen={preview.openTemplate} />
         {data.extensions.length > 0 && (
           <ul className="gallery-extensions">
             {data.extensions.map((extension) => (
@@ -315,41 +203,7 @@ function GalleryListing({ data }: { data: GalleryListingData }) {
       </div>
       {/* After the listing in the document, so that on phones (where it sits below) the page
           never moves down while it loads; the grid places it beside the listing on wide screens. */}
-      <aside className="sidebar gallery-sidebar" aria-label={`${NAMES[kind]} groups`}>
-        <ul>
-          {data.sidebar.map((group) => (
-            <li key={group.path} className={group.subs.length ? 'has-subs' : undefined}>
-              <SiteLink onClick={followFilterLink} href={group.path} aria-current={group.current && !group.subs.some((sub) => sub.current) ? 'page' : undefined}>
-                {group.name}
-              </SiteLink>{' '}
-              <span className="count">{group.count}</span>
-              {/* The group's link and the control that shows its categories are two elements (a
-                  link inside a <summary> would be a control inside a control); a native disclosure,
-                  so the categories open without the script too. */}
-              {group.subs.length > 0 && (
-                <details open={group.current}>
-                  <summary>
-                    <span className="visually-hidden">{group.name} categories</span>
-                    <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">
-                      <path d="M6 3.5 10.5 8 6 12.5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
-                    </svg>
-                  </summary>
-                  <ul>
-                    {group.subs.map((sub) => (
-                      <li key={sub.path}>
-                        <SiteLink onClick={followFilterLink} href={sub.path} aria-current={sub.current ? 'page' : undefined}>
-                          {sub.name}
-                        </SiteLink>{' '}
-                        <span className="count">{sub.count}</span>
-                      </li>
-                    ))}
-                  </ul>
-                </details>
-              )}
-            </li>
-          ))}
-        </ul>
-      </aside>
+      <GallerySidebar kind={kind} groups={data.sidebar} onFollow={followFilterLink} />
       {openCard && (
         <PreviewDialog
           key={kind}
