@@ -20,8 +20,8 @@ import { browserPath } from '../lib/browser.js'
 import { root, startSite, stop } from '../lib/server-process.js'
 import { GENERATED } from '../../server/project-root.js'
 
-const dataDir = path.join(root, 'data')
-const manifestFile = path.join(dataDir, GENERATED, 'thumbnails', 'manifest.json')
+const contentDir = path.join(root, 'data')
+const manifestFile = path.join(contentDir, GENERATED, 'thumbnails', 'manifest.json')
 const redrawAll = process.argv.includes('--all')
 const MASTER_WIDTH = 716
 
@@ -39,7 +39,7 @@ if (!fs.existsSync(path.join(root, 'dist/server/main.js'))) {
   process.exit(1)
 }
 
-const sources = galleryThumbnailSources(dataDir)
+const sources = galleryThumbnailSources(contentDir)
 const site = await startSite({ LOG_LEVEL: 'warn', PAGE_CACHE_ENTRIES: '0' })
 const browser = await chromium.launch({ executablePath: browserPath(), args: ['--no-sandbox', '--disable-background-networking'] })
 let drawn = 0
@@ -50,7 +50,7 @@ try {
     const context = await browser.newContext({ viewport, deviceScaleFactor: MASTER_WIDTH / viewport.width, reducedMotion: 'reduce' })
     const page = await context.newPage()
     for (const { hid, revision, framePath } of sources[kind]) {
-      const file = masterPath(dataDir, kind, hid)
+      const file = masterPath(contentDir, kind, hid)
       if (!redrawAll && manifest[kind][hid] === revision && fs.existsSync(file)) continue
       const response = await page.goto(`http://127.0.0.1:${site.port}${framePath}`, { waitUntil: 'load' })
       if (!response?.ok()) throw new Error(`${framePath} answered ${response?.status()}`)
@@ -71,7 +71,7 @@ try {
     for (const hid of Object.keys(manifest[kind])) {
       if (current.has(hid)) continue
       delete manifest[kind][hid]
-      fs.rmSync(masterPath(dataDir, kind, hid), { force: true })
+      fs.rmSync(masterPath(contentDir, kind, hid), { force: true })
     }
     await context.close()
   }

@@ -9,8 +9,8 @@ export interface ThumbnailSourceEntry {
   framePath: string
 }
 
-export function galleryThumbnailSources(dataDir: string): Record<ThumbnailKind, ThumbnailSourceEntry[]> {
-  const galleries = loadGalleries(dataDir)
+export function galleryThumbnailSources(contentDir: string): Record<ThumbnailKind, ThumbnailSourceEntry[]> {
+  const galleries = loadGalleries(contentDir)
   const list = (kind: ThumbnailKind) =>
     galleries[kind].cards().map((card) => ({ hid: card.hid, revision: card.revision, framePath: previewFramePath(kind, card.hid) }))
   return { widgets: list('widgets'), emails: list('emails') }

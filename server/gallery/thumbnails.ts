@@ -40,8 +40,8 @@ interface Cut {
   format: Format
 }
 
-export function masterPath(dataDir: string, kind: ThumbnailKind, hid: string): string {
-  return path.join(dataDir, GENERATED, 'thumbnails', kind, `${hid}.webp`)
+export function masterPath(contentDir: string, kind: ThumbnailKind, hid: string): string {
+  return path.join(contentDir, GENERATED, 'thumbnails', kind, `${hid}.webp`)
 }
 
 async function encode(master: string, width: number, format: Format): Promise<Buffer> {
@@ -51,7 +51,7 @@ async function encode(master: string, width: number, format: Format): Promise<Bu
 
 const FILE_PATTERN = new RegExp(`^(${TEMPLATE_ID_SOURCE})-(\\d{1,4})\\.(webp|avif)$`)
 
-export function thumbnailRouter(dataDir: string, source: ThumbnailSource): express.Router {
+export function thumbnailRouter(contentDir: string, source: ThumbnailSource): express.Router {
   const router = express.Router()
   // At most ENCODE_CONCURRENCY encodes run; the others wait their turn in order of arrival.
   let encoding = 0
@@ -91,7 +91,7 @@ export function thumbnailRouter(dataDir: string, source: ThumbnailSource): expre
 
     const key = `${kind}/${hid}-${width}.${format}`
     try {
-      const image = await cache.forceFetch(key, { context: { master: masterPath(dataDir, kind, hid), width, format } })
+      const image = await cache.forceFetch(key, { context: { master: masterPath(contentDir, kind, hid), width, format } })
       res.set({
         'Content-Type': FORMATS[format],
         'Cache-Control': req.query.v === revision ? IMMUTABLE : REVISIONLESS,

@@ -9,10 +9,10 @@ import { masterPath, thumbnailRouter } from '../../server/gallery/thumbnails.js'
 
 const HID = 'ab12cd34'
 const REVISION = 'rev00001'
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thumbnails-'))
+const contentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thumbnails-'))
 const app = express().use(
   '/thumbnails',
-  thumbnailRouter(dataDir, { revisionOf: (kind, hid) => (hid === HID || (kind === 'emails' && hid === 'nomastr1')) ? REVISION : undefined }),
+  thumbnailRouter(contentDir, { revisionOf: (kind, hid) => (hid === HID || (kind === 'emails' && hid === 'nomastr1')) ? REVISION : undefined }),
 )
 
 /** Reads the binary body of an image answer. */
@@ -24,7 +24,7 @@ const binary = (req: request.Test) =>
   })
 
 beforeAll(async () => {
-  const file = masterPath(dataDir, 'widgets', HID)
+  const file = masterPath(contentDir, 'widgets', HID)
   fs.mkdirSync(path.dirname(file), { recursive: true })
   await sharp({ create: { width: 716, height: 537, channels: 3, background: '#4f46e5' } }).webp().toFile(file)
 })
