@@ -3,15 +3,14 @@
  * A modal <dialog>: the page behind is inert, Escape or the close button closes it, Tab stays
  * inside, and focus goes back to what opened it. Loaded only when first opened.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
+import { trapTab } from '../components/focus-trap.js'
 import { AuthForm, type AuthFormKind } from './AuthForm.js'
 import { storedNext } from './client.js'
 import { safeNext } from './next.js'
 import { SocialSignIn } from './SocialSignIn.js'
 
 const HEADINGS: Partial<Record<AuthFormKind, string>> = { login: 'Log in to Poplift', signup: 'Create your free account', reset: 'Reset your password' }
-
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select, textarea, [tabindex]:not([tabindex="-1"])'
 
 export interface AuthDialogProps {
   kind: 'login' | 'signup'
@@ -41,22 +40,6 @@ export default function AuthDialog({ kind: startKind, siteOrigin, appOrigin, onC
     }
   }, [])
 
-  // Tab and Shift+Tab go round the dialog's own controls.
-  const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
-    if (event.key !== 'Tab') return
-    const items = Array.from(ref.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])
-    if (!items.length) return
-    const first = items[0]!
-    const last = items[items.length - 1]!
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault()
-      last.focus()
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault()
-      first.focus()
-    }
-  }
-
   const switchTo = (current: AuthFormKind) => {
     const to = (target: AuthFormKind, label: string) => (
       <button type="button" className="link-button" onClick={() => setKind(target)}>
@@ -73,7 +56,8 @@ export default function AuthDialog({ kind: startKind, siteOrigin, appOrigin, onC
       ref={ref}
       className="auth-dialog"
       aria-labelledby={headingId}
-      onKeyDown={onKeyDown}
+      // Tab and Shift+Tab go round the dialog's own controls.
+      onKeyDown={(event) => ref.current && trapTab(event, ref.current)}
       onCancel={(event) => {
         event.preventDefault()
         onClose()

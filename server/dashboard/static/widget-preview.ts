@@ -7,13 +7,13 @@
  *   out: {type: 'preview:ready', hid, theme}, {type: 'preview:submitted', hid}, {type: 'preview:closed', hid}
  */
 
+import { trapTab } from '../../../shared/components/focus-trap.js'
 import { TEMPLATE_ID_SOURCE } from '../../../shared/gallery/paths.js'
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/
 const PREVIEW_PATH = new RegExp(`^/app/preview/${TEMPLATE_ID_SOURCE}$`)
-const FOCUSABLE = 'button, input, select, textarea, a[href], [tabindex]:not([tabindex="-1"])'
 const FIELD_CONTROLS = 'input, select, textarea'
 /** How long the closing animation runs (none when the visitor asks for reduced motion). */
 const CLOSING_MS = 280
@@ -87,168 +87,181 @@ function startCountdown(timer: HTMLElement) {
   tick()
 }
 
-function livePreview(root: HTMLElement, box: HTMLElement) {
-  const hid = root.getAttribute('data-hid')
-  const layout = root.getAttribute('data-layout')
-  const overlay = root.querySelector<HTMLElement>('[data-plw-overlay]')
-  const launcher = root.querySelector<HTMLElement>('[data-plw-launcher]')
-  const main = root.querySelector<HTMLElement>('[data-plw-main]')
-  const success = root.querySelector<HTMLElement>('[data-plw-success]')
-  const refusal = root.querySelector<HTMLElement>('[data-plw-refusal]')
-  const replay = document.querySelector<HTMLElement>('[data-preview-replay]')
-  const framed = window.parent !== window
-  const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches
-  const modal = box.getAttribute('aria-modal') === 'true'
-  let isOpen = true
-  let returnFocus: Element | null = null
+/** One widget on its preview page: its parts, and whether it is showing. */
+interface Preview {
+  root: HTMLElement
+  box: HTMLElement
+  hid: string | null
+  layout: string | null
+  overlay: HTMLElement | null
+  launcher: HTMLElement | null
+  main: HTMLElement | null
+  success: HTMLElement | null
+  refusal: HTMLElement | null
+  replay: HTMLElement | null
+  /** Shown inside a frame of the embedding page. */
+  framed: boolean
+  reducedMotion: boolean
+  modal: boolean
+  isOpen: boolean
+  /** Where the focus was when the modal took it. */
+  returnFocus: Element | null
+}
 
-  const tell = (type: string, extra: Record<string, string> = {}) => {
-    if (framed) window.parent.postMessage({ type, hid, ...extra }, location.origin)
+function previewOf(root: HTMLElement, box: HTMLElement): Preview {
+  return {
+    root,
+    box,
+    hid: root.getAttribute('data-hid'),
+    layout: root.getAttribute('data-layout'),
+    overlay: root.querySelector<HTMLElement>('[data-plw-overlay]'),
+    launcher: root.querySelector<HTMLElement>('[data-plw-launcher]'),
+    main: root.querySelector<HTMLElement>('[data-plw-main]'),
+    success: root.querySelector<HTMLElement>('[data-plw-success]'),
+    refusal: root.querySelector<HTMLElement>('[data-plw-refusal]'),
+    replay: document.querySelector<HTMLElement>('[data-preview-replay]'),
+    framed: window.parent !== window,
+    reducedMotion: window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false,
+    modal: box.getAttribute('aria-modal') === 'true',
+    isOpen: true,
+    returnFocus: null,
   }
+}
 
-  const focusables = () =>
-    [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((node) => !(node as HTMLButtonElement).disabled && node.offsetParent !== null)
+/** A message to the embedding page (only inside a frame, only to this origin). */
+function tell(preview: Preview, type: string, extra: Record<string, string> = {}) {
+  if (preview.framed) window.parent.postMessage({ type, hid: preview.hid, ...extra }, location.origin)
+}
 
-  // A modal takes the keyboard when it shows: its first field, or the dialog itself when it has
-  // none (so its name is read before a choice is offered). Where the focus was comes back on close.
-  // Inside a frame the page never takes the focus by itself: the embedding page keeps it.
-  const takeFocus = () => {
-    if (framed || !modal) return
-    returnFocus = document.activeElement
-    const field = box.querySelector<HTMLElement>('input:not([type=hidden]), select, textarea')
-    if (field && field.offsetParent !== null) {
-      field.focus({ preventScroll: true })
+// A modal takes the keyboard when it shows: its first field, or the dialog itself when it has
+// none (so its name is read before a choice is offered). Where the focus was comes back on close.
+// Inside a frame the page never takes the focus by itself: the embedding page keeps it.
+function takeFocus(preview: Preview) {
+  const { box } = preview
+  if (preview.framed || !preview.modal) return
+  preview.returnFocus = document.activeElement
+  const field = box.querySelector<HTMLElement>('input:not([type=hidden]), select, textarea')
+  if (field && field.offsetParent !== null) {
+    field.focus({ preventScroll: true })
+    return
+  }
+  box.setAttribute('tabindex', '-1')
+  box.focus({ preventScroll: true })
+}
+
+function open(preview: Preview) {
+  preview.root.classList.remove('plw--closing')
+  preview.box.hidden = false
+  if (preview.overlay) preview.overlay.hidden = false
+  preview.isOpen = true
+  preview.launcher?.setAttribute('aria-expanded', 'true')
+  if (preview.replay) preview.replay.hidden = true
+  takeFocus(preview)
+}
+
+function close(preview: Preview) {
+  const { root, launcher, replay } = preview
+  if (!preview.isOpen || preview.layout === 'inline') return
+  preview.isOpen = false
+  root.classList.add('plw--closing')
+  launcher?.setAttribute('aria-expanded', 'false')
+  setTimeout(
+    () => {
+      if (preview.isOpen) return
+      preview.box.hidden = true
+      if (preview.overlay) preview.overlay.hidden = true
+      root.classList.remove('plw--closing')
+      if (replay && !launcher) replay.hidden = false
+      const target = launcher ?? replay ?? preview.returnFocus
+      if (target instanceof HTMLElement && !preview.framed) target.focus()
+    },
+    preview.reducedMotion ? 0 : CLOSING_MS,
+  )
+  tell(preview, 'preview:closed')
+}
+
+/** Shows the success or refusal state in place of the form. */
+function showState(preview: Preview, state: HTMLElement | null) {
+  if (!state) return
+  if (preview.main) preview.main.hidden = true
+  if (preview.success) preview.success.hidden = state !== preview.success
+  if (preview.refusal) preview.refusal.hidden = state !== preview.refusal
+  state.hidden = false
+  state.setAttribute('tabindex', '-1')
+  if (!preview.framed) state.focus()
+}
+
+/** The form: every field checked on submit (focus to the first wrong one), then the success state. */
+function watchForm(preview: Preview) {
+  const form = preview.root.querySelector<HTMLFormElement>('[data-plw-form]')
+  if (!form) return
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    let first: HTMLElement | null = null
+    for (const field of form.querySelectorAll('[data-plw-field]')) {
+      const message = problemOf(field)
+      setProblem(field, message)
+      if (message && !first) first = field.querySelector<HTMLElement>(FIELD_CONTROLS)
+    }
+    if (first) {
+      first.focus()
       return
     }
-    box.setAttribute('tabindex', '-1')
-    box.focus({ preventScroll: true })
+    showState(preview, preview.success)
+    tell(preview, 'preview:submitted')
+  })
+  // Editing a field clears its error.
+  const clear = (event: Event) => {
+    const field = event.target instanceof Element ? event.target.closest('[data-plw-field]') : null
+    if (field) setProblem(field, null)
   }
+  form.addEventListener('input', clear)
+  form.addEventListener('change', clear)
+}
 
-  const open = () => {
-    root.classList.remove('plw--closing')
-    box.hidden = false
-    if (overlay) overlay.hidden = false
-    isOpen = true
-    launcher?.setAttribute('aria-expanded', 'true')
-    if (replay) replay.hidden = true
-    takeFocus()
+function copyCode(root: HTMLElement, button: HTMLElement) {
+  const code = root.querySelector('[data-plw-code]')
+  const done = (text: string) => {
+    button.textContent = text
+    setTimeout(() => (button.textContent = 'Copy'), 1500)
   }
+  if (!code?.textContent || !navigator.clipboard) return done('Error')
+  navigator.clipboard.writeText(code.textContent).then(
+    () => done('Copied!'),
+    () => done('Error'),
+  )
+}
 
-  const close = () => {
-    if (!isOpen || layout === 'inline') return
-    isOpen = false
-    root.classList.add('plw--closing')
-    launcher?.setAttribute('aria-expanded', 'false')
-    setTimeout(
-      () => {
-        if (isOpen) return
-        box.hidden = true
-        if (overlay) overlay.hidden = true
-        root.classList.remove('plw--closing')
-        if (replay && !launcher) replay.hidden = false
-        const target = launcher ?? replay ?? returnFocus
-        if (target instanceof HTMLElement && !framed) target.focus()
-      },
-      reducedMotion ? 0 : CLOSING_MS,
-    )
-    tell('preview:closed')
-  }
-
-  const showState = (state: HTMLElement | null) => {
-    if (!state) return
-    if (main) main.hidden = true
-    if (success) success.hidden = state !== success
-    if (refusal) refusal.hidden = state !== refusal
-    state.hidden = false
-    state.setAttribute('tabindex', '-1')
-    if (!framed) state.focus()
-  }
-
-  const form = root.querySelector<HTMLFormElement>('[data-plw-form]')
-  if (form) {
-    form.addEventListener('submit', (event) => {
-      event.preventDefault()
-      let first: HTMLElement | null = null
-      for (const field of form.querySelectorAll('[data-plw-field]')) {
-        const message = problemOf(field)
-        setProblem(field, message)
-        if (message && !first) first = field.querySelector<HTMLElement>(FIELD_CONTROLS)
-      }
-      if (first) {
-        first.focus()
-        return
-      }
-      showState(success)
-      tell('preview:submitted')
-    })
-    // Editing a field clears its error.
-    const clear = (event: Event) => {
-      const field = event.target instanceof Element ? event.target.closest('[data-plw-field]') : null
-      if (field) setProblem(field, null)
-    }
-    form.addEventListener('input', clear)
-    form.addEventListener('change', clear)
-  }
-
-  const copyCode = (button: HTMLElement) => {
-    const code = root.querySelector('[data-plw-code]')
-    const done = (text: string) => {
-      button.textContent = text
-      setTimeout(() => (button.textContent = 'Copy'), 1500)
-    }
-    if (!code?.textContent || !navigator.clipboard) return done('Error')
-    navigator.clipboard.writeText(code.textContent).then(
-      () => done('Copied!'),
-      () => done('Error'),
-    )
-  }
-
-  root.addEventListener('click', (event) => {
+/** The widget's buttons: close (or its overlay), reveal, refuse, launcher, copy. */
+function watchClicks(preview: Preview) {
+  preview.root.addEventListener('click', (event) => {
     const target = event.target instanceof Element ? event.target.closest<HTMLElement>('button, [data-plw-overlay]') : null
     if (!target) return
-    if (target.hasAttribute('data-plw-close') || target.hasAttribute('data-plw-overlay')) close()
+    if (target.hasAttribute('data-plw-close') || target.hasAttribute('data-plw-overlay')) close(preview)
     else if (target.hasAttribute('data-plw-reveal')) {
-      showState(success)
-      tell('preview:submitted')
-    } else if (target.hasAttribute('data-plw-refuse')) showState(refusal)
+      showState(preview, preview.success)
+      tell(preview, 'preview:submitted')
+    } else if (target.hasAttribute('data-plw-refuse')) showState(preview, preview.refusal)
     else if (target.hasAttribute('data-plw-launcher')) {
-      if (isOpen) close()
-      else open()
-    } else if (target.hasAttribute('data-plw-copy')) copyCode(target)
+      if (preview.isOpen) close(preview)
+      else open(preview)
+    } else if (target.hasAttribute('data-plw-copy')) copyCode(preview.root, target)
   })
+  preview.replay?.addEventListener('click', () => open(preview))
+}
 
-  replay?.addEventListener('click', open)
-  takeFocus()
-
+/** Escape closes; a modal keeps the keyboard inside while it is open. */
+function watchKeys(preview: Preview) {
   document.addEventListener('keydown', (event) => {
-    if (!isOpen) return
-    if (event.key === 'Escape') {
-      close()
-      return
-    }
-    // A modal keeps the keyboard inside while it is open.
-    if (event.key !== 'Tab' || !modal) return
-    const items = focusables()
-    const first = items[0]
-    const last = items.at(-1)
-    if (!first || !last) return
-    const active = document.activeElement
-    if (active === box || !box.contains(active)) {
-      event.preventDefault()
-      ;(event.shiftKey ? last : first).focus()
-    } else if (event.shiftKey && active === first) {
-      event.preventDefault()
-      last.focus()
-    } else if (!event.shiftKey && active === last) {
-      event.preventDefault()
-      first.focus()
-    }
+    if (!preview.isOpen) return
+    if (event.key === 'Escape') close(preview)
+    else if (preview.modal) trapTab(event, preview.box)
   })
+}
 
-  const timer = root.querySelector<HTMLElement>('[data-plw-countdown]')
-  if (timer) startCountdown(timer)
-
-  // The embedding page steers the preview; only this origin's, and only from the parent.
+/** The embedding page steers the preview; only this origin's, and only from the parent. */
+function followParent(preview: Preview) {
+  const { root } = preview
   window.addEventListener('message', (event: MessageEvent<unknown>) => {
     if (event.origin !== location.origin || event.source !== window.parent) return
     const data = event.data as { type?: unknown; url?: unknown } | null
@@ -266,20 +279,28 @@ function livePreview(root: HTMLElement, box: HTMLElement) {
       root.setAttribute('data-theme', theme)
       document.documentElement.setAttribute('data-theme', theme)
       history.replaceState(null, '', target.pathname + target.search)
-      if (!isOpen) open()
-      tell('preview:ready', { theme })
+      if (!preview.isOpen) open(preview)
+      tell(preview, 'preview:ready', { theme })
       return
     }
     // replace(): the frame's moves must not pile up in the embedding page's history.
     location.replace(target.pathname + target.search)
   })
+}
 
-  tell('preview:ready', { theme: root.getAttribute('data-theme') === 'dark' ? 'dark' : 'light' })
+function livePreview(root: HTMLElement, box: HTMLElement) {
+  const preview = previewOf(root, box)
+  watchForm(preview)
+  watchClicks(preview)
+  takeFocus(preview)
+  watchKeys(preview)
+  const timer = root.querySelector<HTMLElement>('[data-plw-countdown]')
+  if (timer) startCountdown(timer)
+  followParent(preview)
+  tell(preview, 'preview:ready', { theme: root.getAttribute('data-theme') === 'dark' ? 'dark' : 'light' })
 }
 
 const root = document.querySelector<HTMLElement>('[data-plw]')
 const box = root?.querySelector<HTMLElement>('[data-plw-box]')
 if (root && box) livePreview(root, box)
 
-// A module, so its names stay its own.
-export {}
