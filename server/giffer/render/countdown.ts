@@ -1,16 +1,13 @@
+import { COUNTDOWN_SIZE, DELAY_CAPS } from '../../../shared/generators/countdown/countdown.js'
 import { findFont, type FontEntry } from '../fonts.js'
 import type { CountdownJob, RenderedImage } from '../jobs.js'
-import { DELAY_CAPS } from '../../../shared/generators/countdown/countdown.js'
 import { MAX_JOB_PIXELS } from '../limits.js'
 import { cssFont } from './canvas-fonts.js'
 import { GifWriter, colourRamp, coverageLut, cropIndex, type RgbColor } from './gif.js'
 import { alphaOf, assertJobSize, mapThrough, maskCanvas } from './masks.js'
 import { encodePng } from './png.js'
 
-// Layout in CSS pixels, multiplied by the scale.
-const WIDTH = 600
-const HEIGHT_WITH_CAPTIONS = 150
-const HEIGHT_PLAIN = 110
+// Layout in CSS pixels, multiplied by the scale (the GIF's own size is the generator's COUNTDOWN_SIZE).
 const MARGIN = 20
 const DIGIT_SIZE_MAX = 80
 const SEPARATOR_PAD = 6
@@ -188,8 +185,8 @@ export async function renderCountdown(job: CountdownJob): Promise<RenderedImage>
   if (!font) throw new Error(`unknown font ${job.font}`)
   const s = job.scale
   const hasCaptions = Object.values(job.captions).some((caption) => caption.length > 0)
-  const W = WIDTH * s
-  const H = (hasCaptions ? HEIGHT_WITH_CAPTIONS : HEIGHT_PLAIN) * s
+  const W = COUNTDOWN_SIZE.width * s
+  const H = (hasCaptions ? COUNTDOWN_SIZE.height : COUNTDOWN_SIZE.heightWithoutCaptions) * s
   const frames = Math.max(1, job.frames)
   assertJobSize(W, H, frames, MAX_JOB_PIXELS)
 
