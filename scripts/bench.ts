@@ -45,13 +45,15 @@ async function load(port: number, title: string, duration = DURATION_S) {
 /** Every request a URL not seen before, as a browser asks for it. */
 async function loadUniqueUrls(port: number, title: string, duration = DURATION_S) {
   let n = 0
+  // A BENCH_PATH with a query (an API URL) gets the extra parameter after its own.
+  const separator = PATH.includes('?') ? '&' : '?'
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
     duration,
     title,
     headers: { 'accept-encoding': BROWSER_ENCODINGS },
-    requests: [{ setupRequest: (request) => ({ ...request, path: `${PATH}?v=${title.length}-${n++}` }) }],
+    requests: [{ setupRequest: (request) => ({ ...request, path: `${PATH}${separator}v=${title.length}-${n++}` }) }],
   })
   if (result.non2xx > 0) throw new Error(`${title}: ${result.non2xx} non-2xx responses`)
   return result

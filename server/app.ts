@@ -6,6 +6,7 @@ import type { Logger } from 'pino'
 import { canonicalPath } from './canonical.js'
 import { createApiRouter } from './api/router.js'
 import type { PriceList } from './pricing/api.js'
+import { AnswerMemory } from './answer-memory.js'
 import type { Config } from './config.js'
 import { createDashboard, type Dashboard } from './dashboard/router.js'
 import { dashboardSettings } from './dashboard/config.js'
@@ -18,7 +19,7 @@ import { pageForms } from './accounts/forms.js'
 import type { DashboardOptions } from './dashboard/context.js'
 import { createGifferRouter, type GifferRouter } from './giffer/router.js'
 import { gifferOptionsFromEnv } from './giffer/config.js'
-import { createLogger, requestLogger } from './logger.js'
+import { createLogger, requestIdOf, requestLog, requestLogger } from './logger.js'
 import { createUpstreamProxy } from './upstream-proxy.js'
 import { seoRoutes } from './seo.js'
 import { siteMetrics } from './site-metrics.js'
@@ -131,9 +132,10 @@ function siteOf(config: Config, overrides: AppOverrides): Site {
   return { config, overrides, logger, data, client, sharedCounters, cache, metrics }
 }
 
-/** Request log, health check, metrics and security headers, ahead of everything. */
+/** Request log, health check, metrics and security headers, ahead of everything; gives the request log for answers sent before Express. */
 function mountFront(app: Express, { config, logger, metrics, client }: Site) {
-  app.use(requestLogger(logger))
+  const logRequest = requestLog(logger)
+  app.use(requestLogger(logger, logRequest))
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' })
   })
@@ -141,6 +143,7 @@ function mountFront(app: Express, { config, logger, metrics, client }: Site) {
   app.get('/metrics', metrics.endpoint)
   app.use(metrics.countRequests)
   app.use(securityHeaders(config, client?.cssHashSource))
+  return logRequest
 }
 
 /**
@@ -204,9 +207,11 @@ function mountDashboard(app: Express, { config, overrides, logger, data, sharedC
   }
 }
 
-/** The site's JSON at /api: no canonical slash, no cookies, no page cache; only compression on the way. */
-function mountApi(app: Express, { data, overrides }: Site) {
-  app.use('/api', compressResponses(), createApiRouter({ prices: data.prices, holidays: data.holidays, catalogs: data.galleries.catalogs, now: overrides.now }))
+/** The site's JSON at /api: no canonical slash, no cookies, no page cache; only compression on the way. Gives where its answers are kept. */
+function mountApi(app: Express, { data, overrides }: Site): AnswerMemory {
+  const answers = new AnswerMemory()
+  app.use('/api', compressResponses(), createApiRouter({ prices: data.prices, holidays: data.holidays, catalogs: data.galleries.catalogs, now: overrides.now, answers }))
+  return answers
 }
 
 /** Canonical slashes, the page cache, then the page-view reports and compression for what the cache did not answer. */
@@ -254,8 +259,8 @@ function mountPages(app: Express, { config, overrides, logger, data, client, cac
 
 /**
  * The site: each mount in the order requests meet them, each deciding once whether its part runs
- * in this process or is proxied. `close` lets the image service, the dashboard and the shared
- * counters finish (call it after the server closes).
+ * in this process or is proxied. `listener` is what the HTTP server runs; `close` lets the image
+ * service, the dashboard and the shared counters finish (call it after the server closes).
  */
 export function createApp(config: Config, overrides: AppOverrides = {}) {
   const site = siteOf(config, overrides)
@@ -263,10 +268,10 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   app.disable('x-powered-by')
   app.set('trust proxy', config.TRUST_PROXY)
 
-  mountFront(app, site)
+  const logRequest = mountFront(app, site)
   const giffer = mountGiffer(app, site)
   const dashboard = mountDashboard(app, site)
-  mountApi(app, site)
+  const answers = mountApi(app, site)
   mountVisits(app, site, dashboard)
   mountFiles(app, site)
   mountPages(app, site, dashboard)
@@ -276,6 +281,14 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     await Promise.all([giffer.close(), dashboard.close()])
     await site.sharedCounters?.close()
   }
+  // What the HTTP server runs: repeats of kept answers before Express, logged and counted as
+  // requestLogger and countRequests above would; everything else through Express.
+  const listener = answers.inFrontOf(app, (req, res) => {
+    const id = requestIdOf(req)
+    logRequest(req, res, id)
+    site.metrics.countRequest(req, res)
+    return id
+  })
 
-  return { app, logger: site.logger, close, dashboard: dashboard.local, data: site.data }
+  return { app, listener, logger: site.logger, close, dashboard: dashboard.local, data: site.data }
 }

@@ -33,15 +33,12 @@ export interface HttpServer {
 }
 
 export function createHttpServer(handler: http.RequestListener, logger: Logger): HttpServer {
-  const server = http.createServer(
-    {
-      headersTimeout: SERVER_TIMEOUTS.headersMs,
-      requestTimeout: SERVER_TIMEOUTS.requestMs,
-      keepAliveTimeout: SERVER_TIMEOUTS.keepAliveMs,
-      connectionsCheckingInterval: SERVER_TIMEOUTS.checkEveryMs,
-    },
-    handler,
-  )
+  const server = http.createServer({
+    headersTimeout: SERVER_TIMEOUTS.headersMs,
+    requestTimeout: SERVER_TIMEOUTS.requestMs,
+    keepAliveTimeout: SERVER_TIMEOUTS.keepAliveMs,
+    connectionsCheckingInterval: SERVER_TIMEOUTS.checkEveryMs,
+  })
   collectWhenQuiet(server)
   const sockets = new Set<TrackedSocket>()
   let closing = false
@@ -62,6 +59,9 @@ export function createHttpServer(handler: http.RequestListener, logger: Logger):
       if (closing && responses.size === 0) socket.destroySoon()
     })
   })
+  // After the listener above: the handler may answer at once (an answer from memory, /healthz),
+  // and once it has, no header (Connection: close) can be added any more.
+  server.on('request', handler)
 
   return {
     server,

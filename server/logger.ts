@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { ServerResponse } from 'node:http'
-import type { Request, RequestHandler } from 'express'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RequestHandler } from 'express'
 import { pino, type Logger } from 'pino'
 
 /** Values that must never reach a log line. */
@@ -96,14 +96,48 @@ declare global {
   }
 }
 
+/** A request as the log sees it: as Express holds it, or as it reached the server (answered before Express). */
+type LoggedRequest = IncomingMessage & { originalUrl?: string }
+
 /** What a log line says of a request: never its headers (cookies, authorization), only these. */
-function requestFields(req: Request) {
+function requestFields(req: LoggedRequest, id: string) {
   return {
-    id: req.id,
+    id,
     method: req.method,
-    url: loggableUrl(req.originalUrl ?? req.url),
+    url: loggableUrl(req.originalUrl ?? req.url ?? ''),
     remoteAddress: req.socket.remoteAddress,
     userAgent: req.headers['user-agent'],
+  }
+}
+
+/** A request's id: a well-formed incoming X-Request-Id, or a new one. */
+export function requestIdOf(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id']
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+}
+
+/** Writes the line of a request with this id when its response ends (or is cut short). */
+export type RequestLog = (req: LoggedRequest, res: ServerResponse, id: string) => void
+
+/** What requestLogger writes for each request, for answers sent before Express too (server/answer-memory.ts). */
+export function requestLog(logger: Logger, backPressure = new BackPressureLog(logger)): RequestLog {
+  return (req, res, id) => {
+    const started = Date.now()
+    const ended = () => {
+      res.off('finish', ended)
+      res.off('close', ended)
+      if (isBackPressure(res)) {
+        const code = (res as { locals?: { errorCode?: string } }).locals?.errorCode ?? (res.statusCode === 429 ? 'rate_limited' : 'busy')
+        backPressure.note(res.statusCode, code, (req.originalUrl ?? req.url ?? '').split('?')[0]!)
+        return
+      }
+      const line = { req: requestFields(req, id), res: { statusCode: res.statusCode }, responseTime: Date.now() - started }
+      const message = res.writableFinished ? 'request completed' : 'request aborted'
+      if (res.statusCode >= 500) logger.error(line, message)
+      else logger.info(line, message)
+    }
+    res.on('finish', ended)
+    res.on('close', ended)
   }
 }
 
@@ -116,30 +150,13 @@ function requestFields(req: Request) {
  * Written here rather than with pino-http: that builds a child logger for every request, one of
  * the larger costs of a small answer. Here `req.log` is made only when a handler uses it.
  */
-export function requestLogger(logger: Logger, backPressure = new BackPressureLog(logger)): RequestHandler {
+export function requestLogger(logger: Logger, log = requestLog(logger)): RequestHandler {
   return (req, res, next) => {
-    const started = Date.now()
-    const incoming = req.headers['x-request-id']
-    req.id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+    req.id = requestIdOf(req)
     res.setHeader('X-Request-Id', req.id)
+    log(req, res, req.id)
     let child: Logger | undefined
-    Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= logger.child({ req: requestFields(req) })) })
-
-    const ended = () => {
-      res.off('finish', ended)
-      res.off('close', ended)
-      if (isBackPressure(res)) {
-        const code = (res.locals as { errorCode?: string }).errorCode ?? (res.statusCode === 429 ? 'rate_limited' : 'busy')
-        backPressure.note(res.statusCode, code, (req.originalUrl ?? req.url).split('?')[0]!)
-        return
-      }
-      const line = { req: requestFields(req), res: { statusCode: res.statusCode }, responseTime: Date.now() - started }
-      const message = res.writableFinished ? 'request completed' : 'request aborted'
-      if (res.statusCode >= 500) logger.error(line, message)
-      else logger.info(line, message)
-    }
-    res.on('finish', ended)
-    res.on('close', ended)
+    Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= logger.child({ req: requestFields(req, req.id) })) })
     next()
   }
 }

@@ -18,8 +18,8 @@ function start() {
     throw error
   }
 
-  const { app, logger, close } = createApp(config)
-  const http = createHttpServer(app, logger)
+  const { listener, logger, close } = createApp(config)
+  const http = createHttpServer(listener, logger)
   http.server.listen(config.PORT, config.HOST, () => {
     const { port } = http.server.address() as AddressInfo
     logger.info({ url: `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`, port }, 'site listening')

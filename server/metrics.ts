@@ -8,6 +8,7 @@
  * process whichever app asks.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestHandler } from 'express'
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
@@ -36,12 +37,16 @@ const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** Methods named in the `method` label; any other is counted as `other`. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
+/** Counts one request when its response is handed to the socket; see requestTimer. */
+export type RequestCount = (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse) => void
+
 /**
- * Counts every request that passes it, on `finish`: one clock reading at each end and one
+ * Counts each request it is given, on `finish`: one clock reading at each end and one
  * observation. `routeOf` must map any path to one of a fixed set of names, so that a crawler or a
- * path fuzzer cannot grow the number of series.
+ * path fuzzer cannot grow the number of series. For answers sent before Express too
+ * (server/answer-memory.ts), which must be counted as Express would count them.
  */
-export function requestDurations(registry: Registry, routeOf: (pathname: string) => string): RequestHandler {
+export function requestTimer(registry: Registry, routeOf: (pathname: string) => string): RequestCount {
   const durations = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from a request reaching the app to its response handed to the socket, by route, method and status; _count is the number of requests.',
@@ -49,18 +54,32 @@ export function requestDurations(registry: Registry, routeOf: (pathname: string)
     buckets: REQUEST_BUCKETS,
     registers: [registry],
   })
-  return (req, res, next) => {
+  return (req, res) => {
     const started = process.hrtime.bigint()
     res.on('finish', () => {
-      const query = req.originalUrl.indexOf('?')
-      const pathname = query === -1 ? req.originalUrl : req.originalUrl.slice(0, query)
+      // Express's mounts rewrite req.url on the way; originalUrl is the URL as it came.
+      const url = req.originalUrl ?? req.url ?? ''
+      const query = url.indexOf('?')
+      const pathname = query === -1 ? url : url.slice(0, query)
       durations.observe(
-        { route: routeOf(pathname), method: KNOWN_METHODS.has(req.method) ? req.method : 'other', status: res.statusCode },
+        { route: routeOf(pathname), method: req.method && KNOWN_METHODS.has(req.method) ? req.method : 'other', status: res.statusCode },
         Number(process.hrtime.bigint() - started) / 1e9,
       )
     })
+  }
+}
+
+/** A RequestCount as middleware: counts every request that passes it. */
+export function countEach(count: RequestCount): RequestHandler {
+  return (req, res, next) => {
+    count(req, res)
     next()
   }
+}
+
+/** requestTimer as middleware. */
+export function requestDurations(registry: Registry, routeOf: (pathname: string) => string): RequestHandler {
+  return countEach(requestTimer(registry, routeOf))
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest()

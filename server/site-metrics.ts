@@ -9,11 +9,11 @@ import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { Counter, Registry } from 'prom-client'
 import { pageIdAt } from '../shared/pages.js'
-import { VISIT_BEACON_PATH } from '../shared/tracking.js'
+import { VISIT_BEACON_PATH } from '../shared/tracking/tracking.js'
 import { EMAIL_ASSETS_PATH } from './gallery/email-catalog.js'
 import { gifferMetrics } from './giffer/metrics.js'
 import type { PoolStats, RenderObserver } from './giffer/pool.js'
-import { metricsEndpoint, requestDurations } from './metrics.js'
+import { countEach, metricsEndpoint, requestTimer } from './metrics.js'
 import type { PageCache } from './ssr/page-cache.js'
 
 /** The names at the top of public/, served at the root by express.static. */
@@ -85,9 +85,12 @@ export interface SiteMetricsOptions {
 export function siteMetrics({ rootDir, cache, token }: SiteMetricsOptions) {
   const registry = new Registry()
   pageCacheMetrics(registry, cache)
+  const countRequest = requestTimer(registry, siteRouteOf(rootDir))
   return {
     endpoint: metricsEndpoint([registry], token),
-    countRequests: requestDurations(registry, siteRouteOf(rootDir)),
+    countRequests: countEach(countRequest),
+    /** What countRequests does for one request, for answers sent before Express (server/answer-memory.ts). */
+    countRequest,
     /** Adds the in-process image service's families; gives what its render pool reports to. */
     watchGiffer: (stats: () => PoolStats | undefined): RenderObserver => gifferMetrics(registry, stats),
   }

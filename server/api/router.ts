@@ -1,10 +1,10 @@
 import express, { type Response } from 'express'
 import { z } from 'zod'
 import { parseIsoDate, todayUtc, upcomingHolidays, type HolidayDefinition } from '../../shared/holidays/holidays.js'
+import type { AnswerMemory } from '../answer-memory.js'
 import { badRequest, HttpError, jsonErrorHandler } from '../errors.js'
 import { parseRequest } from '../validation.js'
 import type { Galleries } from '../gallery/catalogs.js'
-import { keepAnswers } from './answer-cache.js'
 import { emailsApi } from '../gallery/emails-api.js'
 import { openApiDocument } from './openapi.js'
 import type { PriceList } from '../pricing/api.js'
@@ -16,6 +16,8 @@ export interface ApiDependencies {
   /** The galleries' catalogs, read with the rest of the site's data. */
   catalogs: Galleries['catalogs']
   now?: () => Date
+  /** Where the galleries' answers are kept, for the server to send repeats before Express runs. */
+  answers: AnswerMemory
 }
 
 /** The earliest and latest years the holiday rules are computed for. */
@@ -30,7 +32,7 @@ function publicJson(res: Response, body: unknown, maxAgeSeconds: number) {
 }
 
 /** The site's own read-only JSON API, mounted at /api; errors are `{"error":{"code","message","field"}}`. */
-export function createApiRouter({ prices, holidays, catalogs, now = () => new Date() }: ApiDependencies): express.Router {
+export function createApiRouter({ prices, holidays, catalogs, now = () => new Date(), answers }: ApiDependencies): express.Router {
   const router = express.Router()
 
   router.use((_req, res, next) => {
@@ -59,8 +61,8 @@ export function createApiRouter({ prices, holidays, catalogs, now = () => new Da
     publicJson(res, upcomingHolidays(holidays, from), 3600)
   })
 
-  // The galleries' answers depend on the URL alone: repeats come from memory.
-  router.use(keepAnswers())
+  // The galleries' answers depend on the URL alone: kept, so that repeats are sent from memory.
+  router.use(answers.record())
   router.use(widgetsApi(catalogs.widgets))
   router.use(emailsApi(catalogs.emails))
 

@@ -4,6 +4,8 @@ import http from 'node:http'
 import net from 'node:net'
 import readline from 'node:readline'
 import { describe, expect, it, vi } from 'vitest'
+import { pino } from 'pino'
+import { createHttpServer } from '../../server/http-server.js'
 import { ROOT } from './app.js'
 
 /** Starts the real server entry and resolves once it logs the port it listens on. */
@@ -116,6 +118,29 @@ describe('server process', () => {
     expect(code).toBe(0)
     await closed
   }, 30_000)
+
+  it('survives a request that comes in during shutdown and is answered at once', async () => {
+    let release: (() => void) | undefined
+    const served = createHttpServer((req, res) => {
+      if (req.url === '/slow') release = () => res.end('slow')
+      else res.end('fast')
+    }, pino({ level: 'silent' }))
+    served.server.listen(0, '127.0.0.1')
+    await once(served.server, 'listening')
+    const socket = net.connect((served.server.address() as net.AddressInfo).port, '127.0.0.1')
+    let answer = ''
+    socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk))
+    socket.write('GET /slow HTTP/1.1\r\nHost: localhost\r\n\r\n')
+    await vi.waitFor(() => expect(release).toBeDefined(), { interval: 10 })
+    const closed = served.close(5_000)
+    // The next request on the same socket, which the handler answers at once: the shutdown's
+    // "Connection: close" must be set before its headers are out, not after (ERR_HTTP_HEADERS_SENT).
+    socket.write('GET /fast HTTP/1.1\r\nHost: localhost\r\n\r\n')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    release!()
+    await Promise.all([once(socket, 'close'), closed])
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*Connection: close[\s\S]*slow$/)
+  })
 
   it('refuses to start with a bad variable and names it', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {

@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser'
 import request from 'supertest'
 import { describe, expect, it, vi } from 'vitest'
-import { projectSiteData, testApp } from './app.js'
+import { projectSiteData, testApp, testSite } from './app.js'
 
 const app = testApp()
 const catalog = projectSiteData().galleries.catalogs.widgets
@@ -270,7 +270,8 @@ describe('clone links', () => {
 
 describe('repeat requests', () => {
   it('get the same bytes, headers and ETag from memory, and 304 when the client has them', async () => {
-    const fresh = testApp()
+    // The server's listener, which sends kept answers before Express (tests/routes/answer-memory.test.ts has the rest).
+    const fresh = testSite().listener
     const queried = vi.spyOn(catalog, 'query')
     const first = await request(fresh).get('/api/widgets?group=forms&limit=5').expect(200)
     const second = await request(fresh).get('/api/widgets?group=forms&limit=5').expect(200)
