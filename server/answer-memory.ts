@@ -16,8 +16,9 @@
  * shedding or redirect on the way. Requests the replay would not reproduce exactly go the full
  * way: other methods, a request body, an unkept URL, a client that takes only deflate.
  */
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http'
+import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http'
 import type { RequestHandler, Response } from 'express'
+import fresh from 'fresh'
 import { LRUCache } from 'lru-cache'
 import { COMPRESSION_THRESHOLD, compressKept, negotiatedEncoding } from './http-cache.js'
 
@@ -64,26 +65,6 @@ function keptHeaders(res: Response): OutgoingHttpHeaders | null {
     if (!PER_RESPONSE.has(name.toLowerCase())) headers[name] = res.getHeader(name)
   }
   return headers
-}
-
-const NO_CACHE = /(?:^|,)\s*?no-cache\s*?(?:,|$)/
-
-/**
- * Express's `req.fresh` for a kept answer (the rules of the `fresh` package): If-None-Match
- * naming its ETag, weak or strong, or `*`; never when the request says `no-cache`. If-Modified-Since
- * alone never matches: kept answers have no Last-Modified.
- */
-function isFresh(headers: IncomingHttpHeaders, etag: string | undefined): boolean {
-  const noneMatch = headers['if-none-match']
-  if (!noneMatch) return false
-  const cacheControl = headers['cache-control']
-  if (cacheControl && NO_CACHE.test(cacheControl)) return false
-  if (noneMatch === '*') return true
-  if (!etag) return false
-  return noneMatch.split(',').some((token) => {
-    const tag = token.replace(/^ +| +$/g, '')
-    return tag === etag || tag === `W/${etag}` || `W/${tag}` === etag
-  })
 }
 
 /** A request that may carry a body; none of the kept URLs reads one, so Express gets to decide. */
@@ -142,7 +123,8 @@ export class AnswerMemory {
    * be checked and stored twice, which costs more than the rest of the replay.
    */
   replay(req: IncomingMessage, res: ServerResponse, { key, answer, encoding }: Replay, id: string): void {
-    if (isFresh(req.headers, answer.etag)) {
+    // Express's own rules (req.fresh): If-None-Match naming the ETag, never under no-cache.
+    if (fresh(req.headers, { etag: answer.etag })) {
       res.writeHead(304, { 'X-Request-Id': id, ...answer.headers }).end()
       return
     }
