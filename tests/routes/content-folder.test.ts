@@ -9,6 +9,7 @@ import path from 'node:path'
 import request from 'supertest'
 import { afterAll, describe, expect, it } from 'vitest'
 import { GENERATED } from '../../server/project-root.js'
+import { loadSiteData } from '../../server/site-data.js'
 import { TEMPLATE_ID_SOURCE } from '../../shared/gallery/paths.js'
 import { ROOT, testSite, textOf } from './app.js'
 
@@ -100,5 +101,23 @@ describe('a site built on another content folder', () => {
     const sitemap = (await request(app).get('/sitemap.xml').expect(200)).text
     expect(sitemap).toContain(`/p/${renamed.id}<`)
     expect(sitemap).not.toContain(`/p/${removed.id}<`)
+  })
+})
+
+describe('a content folder whose font list the image service cannot draw', () => {
+  it('stops the start naming the file and the font, rather than offering a font every render refuses', () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'site-fonts-'))
+    try {
+      fs.cpSync(path.join(ROOT, 'data'), folder, { recursive: true })
+      const fontsFile = path.join(folder, 'fonts.json')
+      const fonts = readJson<{ fonts: { id: string; family: string; groups: string[] }[] }>(fontsFile)
+      const pickable = fonts.fonts.find((font) => !font.groups.includes('fallback') && !font.groups.includes('icons'))!
+      pickable.id = 'not-a-shipped-font'
+      pickable.family = 'Not A Shipped Font'
+      fs.writeFileSync(fontsFile, JSON.stringify(fonts))
+      expect(() => loadSiteData(folder)).toThrow(`${fontsFile} names fonts the image service does not ship: not-a-shipped-font`)
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true })
+    }
   })
 })
