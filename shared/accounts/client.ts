@@ -6,14 +6,12 @@
  */
 import { trackingPayloadOf } from '../tracking/tracking.js'
 import { cloneIdOf, NEXT_STORAGE_KEY } from './next.js'
+import { AUTH_PATHS, type AuthFormKind } from './paths.js'
 import { forgetLoginCheck, storage, type AuthUser } from './session.js'
 
 export { checkLogin, isLoggedIn, type AuthUser } from './session.js'
 
-export type AuthFormKind = 'login' | 'signup' | 'reset' | 'new-password'
-
-/** The site's pages of each auth form. */
-export const AUTH_PATHS: Record<AuthFormKind, string> = { login: '/login/', signup: '/start/', reset: '/reset/', 'new-password': '/reset/new/' }
+export { AUTH_PATHS, type AuthFormKind } from './paths.js'
 
 export const SERVER_ERROR = 'Server error'
 

@@ -5,6 +5,7 @@ import { isPlainClick, SiteLink } from '../components/SiteLink.js'
 import { usePageData } from '../page-data.js'
 import type { NavGroup, SiteNav } from '../content/schema.js'
 import { SITE_NAME } from '../site.js'
+import { AUTH_PATHS } from '../accounts/paths.js'
 
 function menuLinks(panel: HTMLElement | null): HTMLAnchorElement[] {
   return panel ? Array.from(panel.querySelectorAll('a')) : []
@@ -122,7 +123,8 @@ function useLoggedIn(): boolean {
   return loggedIn
 }
 
-const AUTH_PAGES = new Set(['/login/', '/start/', '/reset/', '/reset/new/'])
+/** On the auth forms' own pages the header's log-in and sign-up links navigate instead of opening the dialog. */
+const AUTH_PAGES = new Set(Object.values(AUTH_PATHS))
 
 export function SiteHeader({ nav }: { nav: SiteNav }) {
   const { origin, appBase } = usePageData('root')
