@@ -53,7 +53,6 @@ export interface DashboardContext {
   /** The outbox, when mail is kept rather than sent. */
   outbox: OutboxMailer | null
   showOutbox: boolean
-  limits: DashboardLimits
   /** The account requests' per-address counters, also used by the site's page forms. */
   limiters: AccountLimiters
   siteOrigin: string
@@ -77,7 +76,6 @@ export interface DashboardContext {
 
 export function createDashboardContext(options: DashboardOptions): DashboardContext {
   const now = options.now ?? Date.now
-  const limits = { ...DEFAULT_LIMITS, ...options.limits }
   const logger = options.logger.child({ module: 'dashboard' })
   const file = options.databaseFile ?? path.join(options.stateDir, 'dashboard.sqlite')
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true })
@@ -99,8 +97,7 @@ export function createDashboardContext(options: DashboardOptions): DashboardCont
     mailer,
     outbox,
     showOutbox: options.showOutbox,
-    limits,
-    limiters: accountLimiters(limits, counters),
+    limiters: accountLimiters({ ...DEFAULT_LIMITS, ...options.limits }, counters),
     siteOrigin: options.siteOrigin,
     loginUrl: options.appUrl ?? `${options.siteOrigin}/app/`,
     allowedOrigins: [options.siteOrigin, ...(options.appUrl ? [new URL(options.appUrl).origin] : [])],
