@@ -1,35 +1,16 @@
-import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { createInterface } from 'node:readline'
 import { describe, expect, it, vi } from 'vitest'
-import { projectRoot } from '../../server/project-root.js'
+import { startStandalone } from '../support/standalone.js'
 
 describe('standalone giffer (npm run giffer)', () => {
   it('serves at / on its own port and, on SIGTERM, finishes the request in flight and exits 0', async () => {
     const stateDir = await mkdtemp(path.join(os.tmpdir(), 'giffer-main-'))
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/giffer/main.ts'], {
-      cwd: projectRoot,
-      env: { ...process.env, GIFFER_PORT: '0', HOST: '127.0.0.1', DATA_DIR: stateDir, LOG_LEVEL: 'info', GIFFER_WORKERS: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const { child, port, logged } = await startStandalone('server/giffer/main.ts', 'giffer', { GIFFER_PORT: '0', HOST: '127.0.0.1', DATA_DIR: stateDir, LOG_LEVEL: 'info', GIFFER_WORKERS: '1' })
     try {
-      const lines = createInterface({ input: child.stdout! })
-      const logged: string[] = []
-      const port = await new Promise<number>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('giffer did not start')), 30_000)
-        lines.on('line', (line) => {
-          logged.push(line)
-          const entry = JSON.parse(line) as { msg?: string; port?: number }
-          if (entry.msg === 'giffer listening' && entry.port) {
-            clearTimeout(timer)
-            resolve(entry.port)
-          }
-        })
-      })
       const health = await fetch(`http://127.0.0.1:${port}/healthz`)
       expect(health.status).toBe(200)
 
