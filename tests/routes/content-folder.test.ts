@@ -95,12 +95,24 @@ describe('a site built on another content folder', () => {
     await request(app).get(`/app/api/v2/emailmessages/${removedEmail.id}/view`).expect(404)
     await request(project.app).get(`/app/api/v2/emailmessages/${removedEmail.id}/view`).expect(200)
     await request(app).get(`/api/emails/${removedEmail.id}`).expect(404)
+    await request(project.app).get(`/api/emails/${removedEmail.id}`).expect(200)
+    await request(app).get(`/e/${removedEmail.id}`).expect(404)
+    await request(project.app).get(`/e/${removedEmail.id}`).expect(200)
+  })
+
+  it('serves no card image for the removed templates', async () => {
+    await request(app).get(`/thumbnails/widgets/${removed.id}-376.webp`).expect(404)
+    await request(app).get(`/thumbnails/emails/${removedEmail.id}-376.webp`).expect(404)
+    await request(project.app).get(`/thumbnails/emails/${removedEmail.id}-376.webp`).expect(200)
+    await request(app).get(`/thumbnails/widgets/${renamed.id}-376.webp`).expect(200)
   })
 
   it('leaves the removed templates out of the sitemap', async () => {
     const sitemap = (await request(app).get('/sitemap.xml').expect(200)).text
     expect(sitemap).toContain(`/p/${renamed.id}<`)
     expect(sitemap).not.toContain(`/p/${removed.id}<`)
+    expect(sitemap).not.toContain(`/e/${removedEmail.id}<`)
+    expect((await request(project.app).get('/sitemap.xml').expect(200)).text).toContain(`/e/${removedEmail.id}<`)
   })
 })
 
