@@ -22,6 +22,6 @@ export function loadGalleries(contentDir: string): Galleries {
     catalogs,
     widgets,
     emails,
-    thumbnails: { revisionOf: (kind, hid) => (kind === 'widgets' ? widgets : emails).revisionOf(hid) },
+    thumbnails: { revisionOf: (kind, hid) => catalogs[kind].byId(hid)?.revision },
   }
 }

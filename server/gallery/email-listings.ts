@@ -143,7 +143,6 @@ export function emailListings(catalog: EmailCatalogData): GalleryListings {
     standalone: (hid, collection) => emailStandalone(index, hid, collection),
     paths: () => emailSitemapPaths(index),
     cards: () => index.entries.map((entry) => entry.card),
-    revisionOf: (hid) => index.byId.get(hid)?.card.revision,
   }
 }
 

@@ -16,7 +16,6 @@ export interface GalleryListings {
   paths(): string[]
   /** Every template's card, in listing order. */
   cards(): TemplateCard[]
-  revisionOf(hid: string): string | undefined
 }
 
 export interface StandaloneTemplate {

@@ -61,8 +61,6 @@ export interface WidgetCatalog {
   collectionOf(template: CatalogTemplate): string[]
   /** For server/gallery/widget-path.ts. */
   pathIndex: WidgetPathIndex
-  /** For the thumbnail images: the revision of a template, undefined when unknown. */
-  revisionOf(kind: string, hid: string): string | undefined
 }
 
 const parseFile = <S extends z.ZodType>(file: string, schema: S) => readDataFile(file, schema, WidgetCatalogError)
@@ -180,6 +178,5 @@ export function loadWidgetCatalog(dir: string): WidgetCatalog {
         return template && { group: template.group, sub: template.sub }
       },
     },
-    revisionOf: (kind, hid) => (kind === 'widgets' ? byId.get(hid)?.revision : undefined),
   }
 }

@@ -251,7 +251,6 @@ export function widgetListings(catalog: WidgetCatalog): GalleryListings {
     standalone: (hid, collection) => widgetStandalone(index, hid, collection),
     paths: () => widgetSitemapPaths(index),
     cards: () => index.entries.map((entry) => entry.card),
-    revisionOf: (hid) => index.byId.get(hid)?.card.revision,
   }
 }
 
