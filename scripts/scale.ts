@@ -34,9 +34,9 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { Redis } from 'ioredis'
 import { DEFAULT_LIMITS } from '../server/accounts/rate-limits.js'
-import { freePort, startRedis, type TestRedis } from '../tests/support/redis.js'
+import { startRedis, type TestRedis } from '../tests/support/redis.js'
 import { ensureDebianTools, NGINX, REDIS_SERVER, toolPath } from './lib/debian-tools.js'
-import { PRODUCTION_ENV, root } from './lib/server-process.js'
+import { freePort, PRODUCTION_ENV, root } from './lib/server-process.js'
 
 const NGINX_TEMPLATE = path.join(root, 'docs/nginx.conf')
 /** As many as docs/nginx.conf has upstream servers. */

@@ -37,7 +37,8 @@ export async function startProcess(args: string[], env: Record<string, string>):
  */
 export const PRODUCTION_ENV = { NODE_ENV: 'production', MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' }
 
-async function freePort(): Promise<number> {
+/** A port free on loopback right now, for a server started next. */
+export async function freePort(): Promise<number> {
   const probe = net.createServer().listen(0, '127.0.0.1')
   await once(probe, 'listening')
   const { port } = probe.address() as net.AddressInfo

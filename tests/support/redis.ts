@@ -3,22 +3,11 @@
  * disk, stopped at the end. `npm test` installs redis-server first (scripts/ensure-tools.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
 import { Redis } from 'ioredis'
 import { REDIS_SERVER, toolPath } from '../../scripts/lib/debian-tools.js'
+import { freePort } from '../../scripts/lib/server-process.js'
 
 export const redisServerPath = (): string | undefined => toolPath(REDIS_SERVER)
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 export interface TestRedis {
   url: string
