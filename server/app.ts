@@ -80,17 +80,30 @@ function securityHeaders(config: Config, inlineStyleSource?: string): RequestHan
   })
 }
 
+/** public/ as listed once at start-up: its files by URL path, and the names at its top. */
+interface PublicFolder {
+  dir: string
+  files: Set<string>
+  topNames: string[]
+}
+
+function listPublic(dir: string): PublicFolder {
+  const entries = fs.readdirSync(dir, { recursive: true, withFileTypes: true }).map((entry) => ({
+    isFile: entry.isFile(),
+    url: '/' + path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
+  }))
+  return {
+    dir,
+    files: new Set(entries.filter((entry) => entry.isFile).map((entry) => entry.url)),
+    topNames: entries.filter((entry) => entry.url.indexOf('/', 1) === -1).map((entry) => entry.url.slice(1)),
+  }
+}
+
 /**
  * The files of public/, served as they are. The folder is listed once at start-up, so the other
  * requests (pages, the API) pass by without a file-system lookup each.
  */
-function publicFiles(dir: string): RequestHandler {
-  const files = new Set(
-    fs
-      .readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => '/' + path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')),
-  )
+function publicFiles({ dir, files }: PublicFolder): RequestHandler {
   const serve = express.static(dir, { index: false, maxAge: '1d' })
   return (req, res, next) => (files.has(req.path) ? serve(req, res, next) : next())
 }
@@ -112,6 +125,8 @@ interface Site {
   /** Everything read from the content folder at start-up. */
   data: SiteData
   client: ClientAssets | null
+  /** public/, listed once for the files mount and the metrics' route names. */
+  publicFolder: PublicFolder
   /** With REDIS_URL, the counts every process must share; otherwise each process counts alone. */
   sharedCounters: SharedCounters | null
   cache: PageCache
@@ -126,10 +141,11 @@ function siteOf(config: Config, overrides: AppOverrides): Site {
   if (!client && config.NODE_ENV === 'production') {
     logger.warn('dist/manifest.json is missing: pages are served without scripts and styles. Run `npm run build`.')
   }
+  const publicFolder = listPublic(path.join(config.rootDir, 'public'))
   const sharedCounters = config.REDIS_URL ? connectSharedCounters(config.REDIS_URL, logger) : null
   const cache = new PageCache(config.PAGE_CACHE_ENTRIES, { maxAge: config.PAGE_SHARED_MAX_AGE, staleWhileRevalidate: config.PAGE_STALE_WHILE_REVALIDATE })
-  const metrics = siteMetrics({ rootDir: config.rootDir, cache, token: config.METRICS_TOKEN })
-  return { config, overrides, logger, data, client, sharedCounters, cache, metrics }
+  const metrics = siteMetrics({ publicNames: publicFolder.topNames, cache, token: config.METRICS_TOKEN })
+  return { config, overrides, logger, data, client, publicFolder, sharedCounters, cache, metrics }
 }
 
 /** Request log, health check, metrics and security headers, ahead of everything; gives the request log for answers sent before Express. */
@@ -224,10 +240,10 @@ function mountVisits(app: Express, { config, overrides, logger, cache }: Site, d
 }
 
 /** Files: client bundles, public/, the gallery card images and email pictures, clone links, sitemap and robots.txt. */
-function mountFiles(app: Express, { config, data }: Site) {
+function mountFiles(app: Express, { config, data, publicFolder }: Site) {
   const assets = path.join(config.rootDir, 'dist', 'public', 'assets')
   app.use('/assets', express.static(assets, { index: false, fallthrough: false, setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE) }))
-  app.use(publicFiles(path.join(config.rootDir, 'public')))
+  app.use(publicFiles(publicFolder))
   app.use('/thumbnails', thumbnailRouter(data.contentDir, data.galleries.thumbnails))
   // The email templates' images: fixed names, so a day's caching; mail clients fetch them too.
   app.use(EMAIL_ASSETS_PATH, express.static(path.join(data.contentDir, GENERATED, 'emails', 'assets'), { index: false, fallthrough: false, maxAge: '1d' }))

@@ -5,8 +5,6 @@
  *   page_cache_hits_total, page_cache_misses_total
  *   giffer_*                                            the in-process image service (giffer/metrics.ts)
  */
-import { readdirSync } from 'node:fs'
-import path from 'node:path'
 import { Counter, Registry } from 'prom-client'
 import { pageIdAt } from '../shared/pages.js'
 import { VISIT_BEACON_PATH } from '../shared/tracking/tracking.js'
@@ -16,21 +14,12 @@ import type { PoolStats, RenderObserver } from './giffer/pool.js'
 import { countEach, metricsEndpoint, requestTimer } from './metrics.js'
 import type { PageCache } from './ssr/page-cache.js'
 
-/** The names at the top of public/, served at the root by express.static. */
-function publicEntries(rootDir: string): string[] {
-  try {
-    return readdirSync(path.join(rootDir, 'public'))
-  } catch {
-    return []
-  }
-}
-
 /**
  * The `route` label: the mounts of app.ts by their first segment, the files of public/ and the
  * site's own files as `static`, clone links as `clone`, page-view reports as `track`, pages by
  * their page id (`not-found` for unknown paths) and `other` for paths that do not decode.
  */
-export function siteRouteOf(rootDir: string): (pathname: string) => string {
+export function siteRouteOf(publicNames: Iterable<string>): (pathname: string) => string {
   const prefixes = new Map<string, string>([
     ['giffer', 'giffer'],
     ['app', 'app'],
@@ -44,7 +33,7 @@ export function siteRouteOf(rootDir: string): (pathname: string) => string {
     ['te', 'clone'],
     [VISIT_BEACON_PATH.split('/')[1]!, 'track'],
   ])
-  for (const entry of publicEntries(rootDir)) prefixes.set(entry.toLowerCase(), 'static')
+  for (const entry of publicNames) prefixes.set(entry.toLowerCase(), 'static')
   return (pathname) => {
     const slash = pathname.indexOf('/', 1)
     // Express matches mounts ignoring case.
@@ -75,17 +64,18 @@ function pageCacheMetrics(registry: Registry, cache: PageCache): void {
 }
 
 export interface SiteMetricsOptions {
-  rootDir: string
+  /** The names at the top of public/, served at the root. */
+  publicNames: Iterable<string>
   cache: PageCache
   /** METRICS_TOKEN: when set, scrapes must bring it. */
   token: string | undefined
 }
 
 /** The site's metrics: mount `endpoint` before `countRequests`, so that scrapes are not counted. */
-export function siteMetrics({ rootDir, cache, token }: SiteMetricsOptions) {
+export function siteMetrics({ publicNames, cache, token }: SiteMetricsOptions) {
   const registry = new Registry()
   pageCacheMetrics(registry, cache)
-  const countRequest = requestTimer(registry, siteRouteOf(rootDir))
+  const countRequest = requestTimer(registry, siteRouteOf(publicNames))
   return {
     endpoint: metricsEndpoint([registry], token),
     countRequests: countEach(countRequest),

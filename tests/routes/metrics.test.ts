@@ -62,6 +62,9 @@ describe('/metrics', () => {
     await request(site.app).get('/').expect(200)
     await request(site.app).get('/api/prices').expect(200)
     await request(site.app).get('/no-such-page/').expect(404)
+    // Files of public/, at its top and in a folder of it.
+    await request(site.app).get('/favicon.svg').expect(200)
+    await request(site.app).get(`/examples/${fs.readdirSync(path.join(projectRoot, 'public', 'examples'))[0]}`).expect(200)
     await request(site.app)
       .get('/giffer/text/preview')
       .query({ text: 'Metrics', font: 'roboto', font_size: 32, font_weight: 'regular', text_align: 'center', lineheight: 1.2, color: '#111111', padding: 7, scale: 1 })
@@ -87,6 +90,7 @@ describe('/metrics', () => {
     expect(count('api', '200')).toBe(1)
     expect(count('not-found', '404')).toBe(1)
     expect(count('giffer', '200')).toBe(1)
+    expect(count('static', '200')).toBe(2)
     expect(text).toMatch(/^http_request_duration_seconds_bucket\{le="0.001",route="home",method="GET",status="200"\} \d+$/m)
   })
 
@@ -151,7 +155,7 @@ describe('/metrics', () => {
     const paths = [...sitemap.matchAll(/<loc>https:\/\/site\.example([^<]*)<\/loc>/g)].map(([, pathname]) => pathname!)
     expect(paths.length).toBeGreaterThan(100)
     const variants = paths.flatMap((pathname) => [pathname, pathname.toUpperCase(), pathname.replace(/\/$/, ''), `${pathname}extra/`, `/x${pathname}`])
-    const routeOf = siteRouteOf(projectRoot)
+    const routeOf = siteRouteOf(fs.readdirSync(path.join(projectRoot, 'public')))
     for (const pathname of [...variants, '/', '/reset/new/', '/RESET/NEW', '/p/abc/def/ghi/', '/blog/a/b/c/d/e/f/', '/%ff/', '/p/%41/']) {
       expect(routeOf(pathname), pathname).toBe(matchedPageId(pathname) ?? 'other')
     }
