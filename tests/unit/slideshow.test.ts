@@ -153,8 +153,17 @@ describe('the image service request', () => {
     expect(result).toMatchObject({ mode: 'row', count: 1, width: 900, delayMs: 2500, radius: 16, height: 1.25, borderWidth: 3, borderColor: [255, 0, 0], spacing: 10, background: [255, 255, 255] })
   })
 
-  it('sends the columns as the row count', () => {
+  it('sends the columns as the row count, and the image service takes the page’s 5 at most', () => {
     expect(job(settings({ mode: 'row', columns: 4 }))).toMatchObject({ mode: 'row', count: 4 })
+    expect(job(settings({ mode: 'row', columns: 5 }))).toMatchObject({ mode: 'row', count: 5 })
+    const sixColumns = slideshowSchema.safeParse({ ...slideshowRequest(settings({ mode: 'row' }), urls), count: 6 })
+    expect(sixColumns.error?.issues[0]?.message).toBe('must be between 1 and 5')
+  })
+
+  it('is drawn 200 to 900 px wide by the image service, 900 unless told', () => {
+    expect(slideshowSchema.parse({ images: urls }).job('row', []).width).toBe(900)
+    expect(slideshowSchema.safeParse({ images: urls, width: 901 }).error?.issues[0]?.message).toBe('must be between 200 and 900')
+    expect(slideshowSchema.safeParse({ images: urls, width: 199 }).error?.issues[0]?.message).toBe('must be between 200 and 900')
   })
 
   it('sends the trio layout as tweak and overflow to create-trio', () => {
