@@ -116,8 +116,10 @@ function acceptsPost(pages: PageDependencies, path: string): boolean {
 function refusedRequest(pages: PageDependencies, req: ExpressRequest, res: ExpressResponse): boolean {
   if (!isDecodablePath(req.path)) throw new HttpError(400, 'invalid_path', 'The path is not valid percent-encoding.', 'path')
   // Pages are read; a few take a form (POST). This is the last handler, so other methods end here.
-  if (req.method === 'GET' || req.method === 'HEAD' || (req.method === 'POST' && acceptsPost(pages, req.path))) return false
-  res.status(405).set('Allow', acceptsPost(pages, req.path) ? 'GET, HEAD, POST' : 'GET, HEAD').type('text/plain').send('Method not allowed')
+  if (req.method === 'GET' || req.method === 'HEAD') return false
+  const takesForm = acceptsPost(pages, req.path)
+  if (req.method === 'POST' && takesForm) return false
+  res.status(405).set('Allow', takesForm ? 'GET, HEAD, POST' : 'GET, HEAD').type('text/plain').send('Method not allowed')
   return true
 }
 

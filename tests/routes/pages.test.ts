@@ -282,6 +282,18 @@ describe('pages', () => {
     }
   })
 
+  it('answers methods a page does not take with 405, naming POST as allowed only on a page with a form', async () => {
+    for (const [method, pathname, allow] of [
+      ['put', '/login/', 'GET, HEAD, POST'],
+      ['delete', '/reset/new/', 'GET, HEAD, POST'],
+      ['post', '/pricing/', 'GET, HEAD'],
+      ['put', '/pricing/', 'GET, HEAD'],
+    ] as const) {
+      const response = await request(app)[method](pathname).expect(405)
+      expect(response.headers.allow, `${method} ${pathname}`).toBe(allow)
+    }
+  })
+
   it('serves route data as JSON for client navigation', async () => {
     const response = await request(app).get('/faq/?_data=faq').expect(200)
     expect(response.headers['content-type']).toMatch(/^application\/json/)
