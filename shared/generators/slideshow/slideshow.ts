@@ -47,7 +47,7 @@ function extensionOf(name: string): string {
 /** The type a file is sent as: its own when accepted, else the one its extension names. */
 export function uploadType(file: FileFacts): UploadType | null {
   const type = file.type.toLowerCase()
-  if ((ACCEPTED_TYPES as readonly string[]).includes(type)) return type as (typeof ACCEPTED_TYPES)[number]
+  if ((ACCEPTED_TYPES as readonly string[]).includes(type)) return type as UploadType
   // A browser that knows the type and says it is something else is believed.
   if (type) return null
   const extension = extensionOf(file.name)
