@@ -1,4 +1,4 @@
-import { COUNTDOWN_SIZE, DELAY_CAPS } from '../../../shared/generators/countdown/countdown.js'
+import { COUNTDOWN_SIZE, DELAY_MAX_SECONDS } from '../../../shared/generators/countdown/countdown.js'
 import { findFont, type FontEntry } from '../fonts.js'
 import type { CountdownJob, RenderedImage } from '../jobs.js'
 import { MAX_JOB_PIXELS } from '../limits.js'
@@ -26,7 +26,7 @@ export interface CountdownParts {
 
 /** Days, hours, minutes and seconds left; days stop at 99 so that two digits always fit. */
 export function countdownParts(totalSeconds: number): CountdownParts {
-  const s = Math.max(0, Math.min(Math.floor(totalSeconds), DELAY_CAPS.days * 86_400 + 86_399))
+  const s = Math.max(0, Math.min(Math.floor(totalSeconds), DELAY_MAX_SECONDS + 86_399))
   return {
     days: Math.floor(s / 86_400),
     hours: Math.floor((s % 86_400) / 3_600),
