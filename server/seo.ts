@@ -7,17 +7,17 @@ function escapeXml(text: string): string {
   return text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`)
 }
 
-export function sitemapXml(origin: string, paths: readonly string[]): string {
+function sitemapXml(origin: string, paths: readonly string[]): string {
   const urls = [...new Set(paths)].map((path) => `  <url><loc>${escapeXml(origin + path)}</loc></url>`)
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`
 }
 
-export function robotsTxt(origin: string): string {
+function robotsTxt(origin: string): string {
   return ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /app/', 'Disallow: /giffer/', 'Disallow: /metrics', 'Disallow: /track/', '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n')
 }
 
 /** Every path of the sitemap: the page table's public pages without parameters, and those the content and galleries define. */
-export function sitemapPaths(data: Pick<SiteData, 'content' | 'galleries'>): string[] {
+function sitemapPaths(data: Pick<SiteData, 'content' | 'galleries'>): string[] {
   const staticPaths = pages.filter((page) => !page.path?.match(/[:*]/) && !('private' in page) && !('bare' in page)).map((page) => `/${page.path ?? ''}`)
   return [...staticPaths, ...data.content.paths(), ...data.galleries.widgets.paths(), ...data.galleries.emails.paths()]
 }
