@@ -27,6 +27,19 @@ export const pagingParams = {
   limit: integerParam(1, MAX_GALLERY_LIMIT).optional(),
 }
 
+/** What both galleries' parts of /api/openapi.json say alike: answers and the shared parameters. */
+export const openApiParts = {
+  errorResponse: (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }),
+  json: (description: string, ref: string) => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } } }),
+  notModified: { description: 'Not modified: the ETag sent in If-None-Match still matches' },
+  allParameter: (description: string) => ({ name: 'all', in: 'query', required: false, description, schema: { type: 'string', enum: ['1', '0', 'true', 'false'] } }),
+  searchParameter: (fields: string) => ({ name: 'q', in: 'query', required: false, description: `Words that must begin words of the ${fields}.`, schema: { type: 'string', maxLength: MAX_QUERY_LENGTH } }),
+  pagingParameters: [
+    { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: MAX_GALLERY_OFFSET, default: 0 } },
+    { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_GALLERY_LIMIT, default: DEFAULT_GALLERY_LIMIT } },
+  ],
+} as const
+
 /** Public gallery JSON: cached by browsers and CDNs for a while; Express adds the ETag. */
 export function galleryJson(res: Response, body: unknown) {
   res.set('Cache-Control', CACHE)

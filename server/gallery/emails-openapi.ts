@@ -1,28 +1,15 @@
 /** The email gallery's part of /api/openapi.json (server/gallery/emails-api.ts). */
 import { TEMPLATE_ID_PATTERN } from '../../shared/gallery/paths.js'
-import { DEFAULT_GALLERY_LIMIT, MAX_GALLERY_LIMIT, MAX_GALLERY_OFFSET } from './api-params.js'
+import { openApiParts } from './api-params.js'
 
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-})
-const json = (description: string, ref: string) => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } } })
-const notModified = { description: 'Not modified: the ETag sent in If-None-Match still matches' }
+const { errorResponse, json, notModified, allParameter, searchParameter, pagingParameters } = openApiParts
 const groupParameter = (description: string) => ({ name: 'group', in: 'query', required: false, description, schema: { type: 'string', example: 'welcome-email-templates' } })
 
 export const emailOpenApiPaths = {
   '/api/email-groups': {
     get: {
       summary: 'Email gallery groups with their counts',
-      parameters: [
-        {
-          name: 'all',
-          in: 'query',
-          required: false,
-          description: '1 also lists the hidden Black Friday group (it keeps its slug).',
-          schema: { type: 'string', enum: ['1', '0', 'true', 'false'] },
-        },
-      ],
+      parameters: [allParameter('1 also lists the hidden Black Friday group (it keeps its slug).')],
       responses: { '200': json('Groups', 'EmailGroups'), '304': notModified, '400': errorResponse('Bad parameter') },
     },
   },
@@ -32,9 +19,8 @@ export const emailOpenApiPaths = {
       description: 'Without `group`, every template of a visible group. `collection` lists the ids of the group asked for (else the template’s first group).',
       parameters: [
         groupParameter('Group slug (the hidden one too).'),
-        { name: 'q', in: 'query', required: false, description: 'Words that must begin words of the name, subject or tags.', schema: { type: 'string', maxLength: 100 } },
-        { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: MAX_GALLERY_OFFSET, default: 0 } },
-        { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_GALLERY_LIMIT, default: DEFAULT_GALLERY_LIMIT } },
+        searchParameter('name, subject or tags'),
+        ...pagingParameters,
       ],
       responses: { '200': json('A page of templates', 'EmailList'), '304': notModified, '400': errorResponse('Bad parameter (named in `field`)') },
     },

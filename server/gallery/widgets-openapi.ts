@@ -1,29 +1,16 @@
 /** The widget gallery's part of /api/openapi.json (server/gallery/widgets-api.ts). */
 import { TEMPLATE_ID_PATTERN } from '../../shared/gallery/paths.js'
 import { WIDGET_POSITIONS } from '../../shared/gallery/widget-schema.js'
-import { DEFAULT_GALLERY_LIMIT, MAX_GALLERY_LIMIT, MAX_GALLERY_OFFSET } from './api-params.js'
+import { openApiParts } from './api-params.js'
 
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-})
-const json = (description: string, ref: string) => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } } })
-const notModified = { description: 'Not modified: the ETag sent in If-None-Match still matches' }
+const { errorResponse, json, notModified, allParameter, searchParameter, pagingParameters } = openApiParts
 const countMap = { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } }
 
 export const widgetOpenApiPaths = {
   '/api/widget-groups': {
     get: {
       summary: 'Widget gallery groups with their subs and counts, the seasonal specials, and the positions',
-      parameters: [
-        {
-          name: 'all',
-          in: 'query',
-          required: false,
-          description: '1 also lists hidden groups and specials (they keep their slugs).',
-          schema: { type: 'string', enum: ['1', '0', 'true', 'false'] },
-        },
-      ],
+      parameters: [allParameter('1 also lists hidden groups and specials (they keep their slugs).')],
       responses: { '200': json('Groups', 'WidgetGroups'), '304': notModified, '400': errorResponse('Bad parameter') },
     },
   },
@@ -35,9 +22,8 @@ export const widgetOpenApiPaths = {
         { name: 'group', in: 'query', required: false, description: 'Group slug, e.g. `forms` (hidden groups too).', schema: { type: 'string', example: 'forms' } },
         { name: 'sub', in: 'query', required: false, description: 'Sub slug within the group, e.g. `discounts`.', schema: { type: 'string', example: 'discounts' } },
         { name: 'position', in: 'query', required: false, description: 'Position slug.', schema: { type: 'string', enum: [...WIDGET_POSITIONS] } },
-        { name: 'q', in: 'query', required: false, description: 'Words that must begin words of the name, family or tags.', schema: { type: 'string', maxLength: 100 } },
-        { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: MAX_GALLERY_OFFSET, default: 0 } },
-        { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_GALLERY_LIMIT, default: DEFAULT_GALLERY_LIMIT } },
+        searchParameter('name, family or tags'),
+        ...pagingParameters,
       ],
       responses: { '200': json('A page of templates', 'WidgetList'), '304': notModified, '400': errorResponse('Bad parameter (named in `field`)') },
     },
