@@ -111,7 +111,7 @@ export class AnswerMemory {
     const answer = this.answers.get(key)
     if (!answer) return undefined
     // compression leaves HEAD answers and small bodies as they are.
-    const encoding = answer.negotiated && req.method === 'GET' ? negotiatedEncoding(req.headers['accept-encoding']) : 'identity'
+    const encoding = answer.negotiated && req.method === 'GET' ? negotiatedEncoding(req) : 'identity'
     // The one encoding compression offers that is not kept: rare enough to leave to Express.
     if (encoding === 'deflate') return undefined
     return { key, answer, encoding }

@@ -1,4 +1,5 @@
 /** How the server's responses are cached and compressed. */
+import type { IncomingMessage } from 'node:http'
 import zlib from 'node:zlib'
 import compression from 'compression'
 import Negotiator from 'negotiator'
@@ -29,13 +30,13 @@ type EncodingNegotiator = { encoding(available: readonly string[], preferred: re
 
 /**
  * The encoding compressResponses() gives a compressible body of at least COMPRESSION_THRESHOLD
- * bytes on a GET with this Accept-Encoding: the same negotiator, asked the same way, so that
+ * bytes on a GET with this request's Accept-Encoding: the same negotiator, asked the same way, so that
  * answers sent from memory (server/answer-memory.ts) are encoded as the Express path would encode
  * them. tests/routes/answer-memory.test.ts holds the two together.
  */
-export function negotiatedEncoding(acceptEncoding: string | undefined): Encoding {
-  if (!acceptEncoding) return 'identity'
-  const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }) as unknown as EncodingNegotiator
+export function negotiatedEncoding(req: Pick<IncomingMessage, 'headers'>): Encoding {
+  if (!req.headers['accept-encoding']) return 'identity'
+  const negotiator = new Negotiator(req) as unknown as EncodingNegotiator
   return (negotiator.encoding(OFFERED, PREFERRED) ?? 'identity') as Encoding
 }
 
