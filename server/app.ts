@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import path from 'node:path'
 import express, { type Express, type RequestHandler } from 'express'
 import helmet from 'helmet'
@@ -148,8 +149,12 @@ function siteOf(config: Config, overrides: AppOverrides): Site {
   return { config, overrides, logger, data, client, publicFolder, sharedCounters, cache, metrics }
 }
 
-/** Request log, health check, metrics and security headers, ahead of everything; gives the request log for answers sent before Express. */
-function mountFront(app: Express, { config, logger, metrics, client }: Site) {
+/**
+ * Request log, health check, metrics and security headers, ahead of everything. Gives what the
+ * request log and the metrics do for an answer sent before Express (server/answer-memory.ts),
+ * which returns the request's id.
+ */
+function mountFront(app: Express, { config, logger, metrics, client }: Site): (req: IncomingMessage, res: ServerResponse) => string {
   const logRequest = requestLog(logger)
   app.use(requestLogger(logger, logRequest))
   app.get('/healthz', (_req, res) => {
@@ -159,7 +164,12 @@ function mountFront(app: Express, { config, logger, metrics, client }: Site) {
   app.get('/metrics', metrics.endpoint)
   app.use(metrics.countRequests)
   app.use(securityHeaders(config, client?.cssHashSource))
-  return logRequest
+  return (req, res) => {
+    const id = requestIdOf(req)
+    logRequest(req, res, id)
+    metrics.countRequest(req, res)
+    return id
+  }
 }
 
 /**
@@ -284,7 +294,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   app.disable('x-powered-by')
   app.set('trust proxy', config.TRUST_PROXY)
 
-  const logRequest = mountFront(app, site)
+  const observeFront = mountFront(app, site)
   const giffer = mountGiffer(app, site)
   const dashboard = mountDashboard(app, site)
   const answers = mountApi(app, site)
@@ -297,14 +307,9 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     await Promise.all([giffer.close(), dashboard.close()])
     await site.sharedCounters?.close()
   }
-  // What the HTTP server runs: repeats of kept answers before Express, logged and counted as
-  // requestLogger and countRequests above would; everything else through Express.
-  const listener = answers.inFrontOf(app, (req, res) => {
-    const id = requestIdOf(req)
-    logRequest(req, res, id)
-    site.metrics.countRequest(req, res)
-    return id
-  })
+  // What the HTTP server runs: repeats of kept answers before Express, logged and counted as the
+  // front mount would; everything else through Express.
+  const listener = answers.inFrontOf(app, observeFront)
 
   return { app, listener, logger: site.logger, close, dashboard: dashboard.local, data: site.data }
 }
