@@ -6,19 +6,10 @@
  */
 import { redirect } from 'react-router'
 import { queryTemplates, type QueryableTemplate, type QueryResult, type TemplateQuery } from './query.js'
-import { searchQueryOf, standaloneTemplate, type GalleryListings } from './listings.js'
+import { ROW_CARDS, searchQueryOf, standaloneTemplate, type GalleryListings } from './listings.js'
+import type { EmailCatalog, EmailGroup } from './email-catalog.js'
 import { GALLERY_ROOT, TEMPLATE_ID } from '../../shared/gallery/paths.js'
 import type { GalleryListingData, GalleryRootData, SidebarGroup, TemplateCard } from '../../shared/gallery/gallery.route.js'
-
-export const EMAIL_ROW_CARDS = 12
-
-type EmailGroup = { name: string; slug: string; hidden: boolean }
-
-/** What the listings need of the email catalog. */
-export interface EmailCatalogData {
-  groups: readonly EmailGroup[]
-  templates: readonly { id: string; name: string; groups: readonly string[]; searchText: string; revision: string; bytes?: number }[]
-}
 
 interface Entry extends QueryableTemplate {
   id: string
@@ -26,7 +17,7 @@ interface Entry extends QueryableTemplate {
 }
 
 /** The catalog as the listings read it, built once at start-up. */
-export interface EmailIndex {
+interface EmailIndex {
   groups: readonly EmailGroup[]
   visibleGroups: readonly EmailGroup[]
   visibleSlugs: ReadonlySet<string>
@@ -36,20 +27,19 @@ export interface EmailIndex {
   counts: QueryResult<Entry>
 }
 
-export const emailListingPath = (group?: string | null) => (group ? `${GALLERY_ROOT.emails}${group}/` : GALLERY_ROOT.emails)
+const emailListingPath = (group?: string | null) => (group ? `${GALLERY_ROOT.emails}${group}/` : GALLERY_ROOT.emails)
 
-export function indexEmails(catalog: EmailCatalogData): EmailIndex {
-  const visibleGroups = catalog.groups.filter((group) => !group.hidden)
-  const visibleSlugs = new Set(visibleGroups.map((group) => group.slug))
+function indexEmails(catalog: EmailCatalog): EmailIndex {
+  const visibleSlugs = catalog.visibleGroups
   const entries: Entry[] = catalog.templates.map((template) => ({
     id: template.id,
     groups: template.groups,
     searchText: template.searchText,
-    card: { hid: template.id, name: template.name, revision: template.revision, ...(template.bytes !== undefined ? { bytes: template.bytes } : {}) },
+    card: { hid: template.id, name: template.name, revision: template.revision, bytes: template.bytes },
   }))
   return {
     groups: catalog.groups,
-    visibleGroups,
+    visibleGroups: catalog.groups.filter((group) => visibleSlugs.has(group.slug)),
     visibleSlugs,
     entries,
     byId: new Map(entries.map((entry) => [entry.id, entry])),
@@ -64,7 +54,7 @@ const countOf = (index: EmailIndex, slug: string) => index.counts.facets.group[s
 function emailRoot(index: EmailIndex): GalleryRootData {
   const rows = index.visibleGroups.map((group) => {
     const cards = index.entries.filter((entry) => entry.groups.includes(group.slug)).map((entry) => entry.card)
-    return { name: group.name, path: emailListingPath(group.slug), count: cards.length, cards: cards.slice(0, EMAIL_ROW_CARDS) }
+    return { name: group.name, path: emailListingPath(group.slug), count: cards.length, cards: cards.slice(0, ROW_CARDS) }
   })
   return { kind: 'root', gallery: 'emails', rows: rows.filter((row) => row.count > 0), total: index.counts.total }
 }
@@ -105,7 +95,7 @@ function emailListing(index: EmailIndex, group: EmailGroup | null, q: string | u
 }
 
 /** The page at `/e/{segments}` with the query, or a thrown redirect / not-found. */
-export function emailPage(index: EmailIndex, segments: string[], search: URLSearchParams, notFound: () => unknown): GalleryRootData | GalleryListingData {
+function emailPage(index: EmailIndex, segments: string[], search: URLSearchParams, notFound: () => unknown): GalleryRootData | GalleryListingData {
   const q = searchQueryOf(search)
   // Emails have no subcategories: the routes give at most one segment.
   const [first] = segments
@@ -124,19 +114,19 @@ export function emailPage(index: EmailIndex, segments: string[], search: URLSear
 }
 
 /** A template and the set previous/next move through (the ids given, else its first group). */
-export const emailStandalone = (index: EmailIndex, hid: string, collection: string[]) =>
+const emailStandalone = (index: EmailIndex, hid: string, collection: string[]) =>
   standaloneTemplate(index.byId, hid, collection, (entry) => {
     const home = entry.groups[0]
     return index.entries.filter((other) => home !== undefined && other.groups.includes(home)).map((other) => other.card)
   })
 
-export const emailSitemapPaths = (index: EmailIndex): string[] => [
+const emailSitemapPaths = (index: EmailIndex): string[] => [
   GALLERY_ROOT.emails,
   ...index.visibleGroups.map((group) => emailListingPath(group.slug)),
   ...index.entries.map((entry) => `${GALLERY_ROOT.emails}${entry.id}`),
 ]
 
-export function emailListings(catalog: EmailCatalogData): GalleryListings {
+export function emailListings(catalog: EmailCatalog): GalleryListings {
   const index = indexEmails(catalog)
   return {
     page: (segments, search, notFound) => emailPage(index, segments, search, notFound),

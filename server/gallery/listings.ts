@@ -6,6 +6,9 @@
 import { MAX_QUERY_LENGTH } from './query.js'
 import type { GalleryListingData, GalleryRootData, TemplateCard } from '../../shared/gallery/gallery.route.js'
 
+/** Cards in a row of a gallery's root; the rest are one click away. */
+export const ROW_CARDS = 12
+
 /** A gallery's pages over its catalog, indexed once at start-up. */
 export interface GalleryListings {
   /** The page at the gallery's path segments with the query, or a thrown redirect / not-found. */

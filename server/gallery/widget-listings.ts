@@ -6,14 +6,11 @@
  */
 import { redirect } from 'react-router'
 import { queryTemplates, type QueryResult, type TemplateQuery } from './query.js'
-import { searchQueryOf, standaloneTemplate, type GalleryListings } from './listings.js'
+import { ROW_CARDS, searchQueryOf, standaloneTemplate, type GalleryListings } from './listings.js'
 import { resolveWidgetPath, widgetListingPath } from './widget-path.js'
 import type { FacetLink, GalleryListingData, GalleryRootData, GallerySection, SidebarGroup, TemplateCard } from '../../shared/gallery/gallery.route.js'
 import type { WidgetGroupDefinition } from '../../shared/gallery/widget-schema.js'
 import type { CatalogTemplate, WidgetCatalog } from './widget-catalog.js'
-
-/** Cards in a row of the gallery root; the rest are one click away. */
-export const ROW_CARDS = 12
 
 function sectionOf(template: CatalogTemplate): GallerySection['key'] {
   if (template.isCustom) return 'custom'
@@ -29,7 +26,7 @@ const SECTION_TITLES: Record<GallerySection['key'], string> = {
   inspired: 'Inspired by brands',
 }
 
-export interface ListingQuery {
+interface ListingQuery {
   position?: string
   q?: string
 }
@@ -39,7 +36,7 @@ interface WidgetEntry extends CatalogTemplate {
 }
 
 /** The catalog as the listings read it, built once at start-up. */
-export interface WidgetIndex {
+interface WidgetIndex {
   catalog: WidgetCatalog
   positionNames: ReadonlyMap<string, string>
   visibleGroups: readonly WidgetGroupDefinition[]
@@ -51,7 +48,7 @@ export interface WidgetIndex {
 
 type WidgetFilter = Omit<TemplateQuery, 'offset' | 'limit'>
 
-export function indexWidgets(catalog: WidgetCatalog): WidgetIndex {
+function indexWidgets(catalog: WidgetCatalog): WidgetIndex {
   const positionNames = new Map(catalog.positions.map((position) => [position.slug, position.name]))
   const entries = catalog.templates.map((template) => ({
     ...template,
@@ -209,7 +206,7 @@ function listingRedirect(group: WidgetGroupDefinition, currentSub: string | null
 }
 
 /** The page at `/p/{segments}` with the query, or a thrown redirect / not-found. */
-export function widgetPage(index: WidgetIndex, segments: string[], search: URLSearchParams, notFound: () => unknown): GalleryRootData | GalleryListingData {
+function widgetPage(index: WidgetIndex, segments: string[], search: URLSearchParams, notFound: () => unknown): GalleryRootData | GalleryListingData {
   const resolution = resolveWidgetPath(segments, index.catalog.pathIndex)
   const positionParam = search.get('position') ?? undefined
   const query: ListingQuery = {
@@ -236,10 +233,10 @@ export function widgetPage(index: WidgetIndex, segments: string[], search: URLSe
 }
 
 /** A template and the set previous/next move through (the ids given, else its listing). */
-export const widgetStandalone = (index: WidgetIndex, hid: string, collection: string[]) =>
+const widgetStandalone = (index: WidgetIndex, hid: string, collection: string[]) =>
   standaloneTemplate(index.byId, hid, collection, (entry) => index.entries.filter((other) => other.group === entry.group && other.sub === entry.sub).map((other) => other.card))
 
-export function widgetSitemapPaths(index: WidgetIndex): string[] {
+function widgetSitemapPaths(index: WidgetIndex): string[] {
   const listings = index.visibleGroups.flatMap((group) => (group.subs.length ? group.subs.map((sub) => widgetListingPath(group.slug, sub.slug)) : [widgetListingPath(group.slug)]))
   return ['/p/', ...listings, ...index.entries.map((entry) => `/p/${entry.id}`)]
 }
