@@ -2,11 +2,13 @@ import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
+import type { AppOverrides } from '../../server/app.js'
 import { loggableUrl } from '../../server/logger.js'
+import type { PriceList } from '../../server/pricing/api.js'
 import { testSite } from './app.js'
 
 /** A site whose log lines are kept in memory. */
-function siteWithLog() {
+function siteWithLog(overrides: AppOverrides = {}) {
   const lines: string[] = []
   const sink = new Writable({
     write(chunk, _encoding, callback) {
@@ -14,7 +16,7 @@ function siteWithLog() {
       callback()
     },
   })
-  const { app } = testSite({}, { logger: pino({ level: 'info' }, sink) })
+  const { app } = testSite({}, { ...overrides, logger: pino({ level: 'info' }, sink) })
   return { app, lines }
 }
 
@@ -46,5 +48,23 @@ describe('request log', () => {
     expect(entries.filter((entry) => entry.level >= 50)).toEqual([])
     expect(entries.filter((entry) => entry.err)).toEqual([])
     expect(entries.filter((entry) => entry.msg === 'request completed').map((entry) => entry.res?.statusCode)).toEqual([400, 404, 400, 400, 400])
+  })
+
+  it('logs a fault of ours at error level: the request line, and its cause with the same request', async () => {
+    const failing: PriceList = {
+      features: [],
+      currencies: [],
+      currentCurrency: { code: 'RUB', flag: '', format: '{amount}' },
+      forCurrency: () => {
+        throw new Error('price service down')
+      },
+    }
+    const { app, lines } = siteWithLog({ prices: failing })
+    const response = await request(app).get('/api/prices?currency=RUB').set('User-Agent', 'logs-test').expect(500)
+    const id = response.headers['x-request-id']
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+    const fields = { id, method: 'GET', url: '/api/prices?currency=RUB', userAgent: 'logs-test' }
+    expect(entries.filter((entry) => entry.msg === 'request completed')).toMatchObject([{ level: 50, req: fields, res: { statusCode: 500 } }])
+    expect(entries.filter((entry) => entry.err)).toMatchObject([{ level: 50, req: fields, err: { message: 'price service down' } }])
   })
 })
