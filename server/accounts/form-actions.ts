@@ -6,7 +6,7 @@
 import { parse as parseCookies } from 'cookie'
 import { data, redirect, type ActionFunction } from 'react-router'
 import type { AuthActionData } from '../../shared/accounts/accounts.route.js'
-import { AUTH_TEXT, errorOf, trackingPayload } from '../../shared/accounts/client.js'
+import { errorOf, missingFields, trackingPayload } from '../../shared/accounts/client.js'
 import { destinationAfterAuth, safeNext } from '../../shared/accounts/next.js'
 import type { AccountsGateway, GatewayAnswer } from './gateway.js'
 
@@ -31,11 +31,10 @@ function failure(answer: Extract<GatewayAnswer<unknown>, { ok: false }>, email: 
   return data<AuthActionData>({ error, field, missing: [], email, done: null }, { status: answer.status, headers })
 }
 
-function missingFields(form: FormData, names: string[], email: string) {
-  const missing = names.filter((name) => text(form, name) === '' || (name === 'email' && text(form, name).trim() === ''))
-  if (!missing.length) return null
-  const error = missing.includes('email') ? AUTH_TEXT.emailRequired : AUTH_TEXT.passwordRequired
-  return data<AuthActionData>({ error, field: null, missing, email, done: null }, { status: 400 })
+/** The page again, with the fields left empty marked, as the script shows it before sending; null when all are filled. */
+function refuseEmpty(values: { email?: string; password?: string }, email: string) {
+  const empty = missingFields(values)
+  return empty && data<AuthActionData>({ error: empty.error, field: null, missing: empty.missing, email, done: null }, { status: 400 })
 }
 
 /** The sign-up's tracking payload, from the traffic cookies the site set (no script needed). */
@@ -49,10 +48,10 @@ export function authActions({ accounts, origin, appOrigin }: AuthActionDependenc
     async ({ request }) => {
       const form = await request.formData()
       const email = text(form, 'email').trim()
-      const missing = missingFields(form, ['email', 'password'], email)
-      if (missing) return missing
-      const next = safeNext(new URL(request.url).searchParams.get('next'), origin, appOrigin)
       const input = { email, password: text(form, 'password') }
+      const empty = refuseEmpty(input, email)
+      if (empty) return empty
+      const next = safeNext(new URL(request.url).searchParams.get('next'), origin, appOrigin)
       const visitor = visitorOf(request)
       const answer = kind === 'login' ? await accounts.login(input, visitor) : await accounts.register({ ...input, tracking: trackingFromCookies(request, next) }, visitor)
       if (!answer.ok) return failure(answer, email)
@@ -67,17 +66,18 @@ export function authActions({ accounts, origin, appOrigin }: AuthActionDependenc
     reset: async ({ request }) => {
       const form = await request.formData()
       const email = text(form, 'email').trim()
-      const missing = missingFields(form, ['email'], email)
-      if (missing) return missing
+      const empty = refuseEmpty({ email }, email)
+      if (empty) return empty
       const answer = await accounts.requestReset({ email }, visitorOf(request))
       if (!answer.ok) return failure(answer, email)
       return data<AuthActionData>({ error: null, field: null, missing: [], email, done: answer.body.message })
     },
     'reset-new': async ({ request }) => {
       const form = await request.formData()
-      const missing = missingFields(form, ['password'], '')
-      if (missing) return missing
-      const answer = await accounts.confirmReset({ token: text(form, 'token'), password: text(form, 'password') }, visitorOf(request))
+      const password = text(form, 'password')
+      const empty = refuseEmpty({ password }, '')
+      if (empty) return empty
+      const answer = await accounts.confirmReset({ token: text(form, 'token'), password }, visitorOf(request))
       if (!answer.ok) return failure(answer, '')
       return data<AuthActionData>({ error: null, field: null, missing: [], email: '', done: answer.body.message })
     },

@@ -11,6 +11,7 @@ import {
   AUTH_PATHS,
   AUTH_TEXT,
   checkLogin,
+  missingFields,
   postJson,
   rememberUser,
   trackAuthEvent,
@@ -93,9 +94,9 @@ export function AuthForm({ kind, next, siteOrigin, token = null, initial, switch
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (busy.current) return
-    const missing = [fields.email && !email.trim() ? 'email' : null, fields.password && !password ? 'password' : null].filter((name): name is string => name !== null)
-    if (missing.length) {
-      setState({ status: 'error', error: missing.includes('email') ? AUTH_TEXT.emailRequired : AUTH_TEXT.passwordRequired, invalid: missing, done: null })
+    const empty = missingFields({ email: fields.email ? email : undefined, password: fields.password ? password : undefined })
+    if (empty) {
+      setState({ status: 'error', error: empty.error, invalid: empty.missing, done: null })
       return
     }
     busy.current = true

@@ -46,6 +46,17 @@ export interface SignedInBody {
 
 export type ApiAnswer<T> = { ok: true; body: T } | { ok: false; status: number; message: string; field: string | null }
 
+/**
+ * The form's fields left empty (an email of only spaces is empty too), of those given, and what
+ * the form says of them: the email's message when it is one of them. Null when all are filled.
+ * The script checks before sending, and the server the forms posted without it, alike.
+ */
+export function missingFields(values: { email?: string; password?: string }): { missing: string[]; error: string } | null {
+  const missing = [values.email?.trim() === '' ? 'email' : null, values.password === '' ? 'password' : null].filter((name): name is string => name !== null)
+  if (!missing.length) return null
+  return { missing, error: missing.includes('email') ? AUTH_TEXT.emailRequired : AUTH_TEXT.passwordRequired }
+}
+
 /** The text the form shows for a failed call: the first field error, else the message, else 'Server error'. */
 export function errorOf(body: unknown): { message: string; field: string | null } {
   if (body && typeof body === 'object') {

@@ -1,5 +1,6 @@
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
+import { missingFields } from '../../shared/accounts/client.js'
 import { dashboardSite, freshEmail, ORIGIN, PASSWORD, register, SITE, sessionCookieOf, setCookies } from './helpers.js'
 
 const REFUSED = { message: 'Cross-site request refused.' }
@@ -316,6 +317,28 @@ describe('forms posted without JavaScript', () => {
     expect(response.headers['content-type']).toMatch(/text\/html/)
     expect(response.text).toContain('Email is required')
     expect(response.headers['cache-control']).toMatch(/no-store/)
+  })
+
+  it('marks the empty fields as the script does: an email of spaces is empty, a password is not trimmed', async () => {
+    const { app } = dashboardSite()
+    const invalid = (html: string) => [...html.matchAll(/<input[^>]*name="(\w+)"[^>]*aria-invalid="true"|<input[^>]*aria-invalid="true"[^>]*name="(\w+)"/g)].map((match) => match[1] ?? match[2])
+    const both = await request(app).post('/login/').set(ORIGIN).type('form').send({ email: '', password: '' }).expect(400)
+    expect(both.text).toContain('Email is required')
+    expect(both.text).not.toContain('Password is required')
+    expect(invalid(both.text)).toEqual(['email', 'password'])
+    const spaces = await request(app).post('/login/').set(ORIGIN).type('form').send({ email: '   ', password: ' ' }).expect(400)
+    expect(spaces.text).toContain('Email is required')
+    expect(invalid(spaces.text)).toEqual(['email'])
+    const noPassword = await request(app).post('/start/').set(ORIGIN).type('form').send({ email: 'a@example.com', password: '' }).expect(400)
+    expect(noPassword.text).toContain('Password is required')
+    expect(invalid(noPassword.text)).toEqual(['password'])
+    const reset = await request(app).post('/reset/').set(ORIGIN).type('form').send({ email: ' ' }).expect(400)
+    expect(invalid(reset.text)).toEqual(['email'])
+    const newPassword = await request(app).post('/reset/new/').set(ORIGIN).type('form').send({ token: 'x', password: '' }).expect(400)
+    expect(newPassword.text).toContain('Password is required')
+    // The script checks the email as typed, spaces and all, by the same rule.
+    expect(missingFields({ email: '  ', password: 'x' })).toEqual({ missing: ['email'], error: 'Email is required' })
+    expect(missingFields({ email: 'a@example.com' })).toBeNull()
   })
 
   it('signs in: 303 to the app with the session cookie', async () => {
