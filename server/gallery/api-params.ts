@@ -1,6 +1,9 @@
 /** What the two galleries' JSON endpoints share: their parameter rules, paging bounds and caching. */
-import type { Response } from 'express'
+import type { Request, Response } from 'express'
 import { z } from 'zod'
+import { TEMPLATE_ID } from '../../shared/gallery/paths.js'
+import { badRequest } from '../errors.js'
+import { parseRequest } from '../validation.js'
 import { MAX_QUERY_LENGTH } from './query.js'
 
 /** Most templates one page holds, and how many without `limit`. */
@@ -13,7 +16,8 @@ const CACHE = 'public, max-age=300, stale-while-revalidate=3600'
 
 export const slugParam = z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a slug of lowercase letters, digits and dashes')
 export const searchParam = z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`)
-export const allParam = z.enum(['1', '0', 'true', 'false'], 'must be 1 or 0')
+const allParam = z.enum(['1', '0', 'true', 'false'], 'must be 1 or 0')
+const groupsQuery = z.object({ all: allParam.optional() })
 
 const integerParam = (min: number, max: number) =>
   z
@@ -25,6 +29,22 @@ const integerParam = (min: number, max: number) =>
 export const pagingParams = {
   offset: integerParam(0, MAX_GALLERY_OFFSET).optional(),
   limit: integerParam(1, MAX_GALLERY_LIMIT).optional(),
+}
+
+/** The page a query asks for: its offset and limit, or the first page of the default size. */
+export const pageOf = (query: { offset?: number; limit?: number }) => ({ offset: query.offset ?? 0, limit: query.limit ?? DEFAULT_GALLERY_LIMIT })
+
+/** The `{hid}` of the path, or a 400 when it is not a template id. */
+export function templateIdOf(req: Request): string {
+  const hid = String(req.params.hid)
+  if (!TEMPLATE_ID.test(hid)) throw badRequest('hid', 'must be 8 lowercase letters or digits')
+  return hid
+}
+
+/** A gallery's groups route: its two answers, made once, the visible groups and (`?all=1`) all of them. */
+export const groupsRoute = (answers: { visible: unknown; all: unknown }) => (req: Request, res: Response) => {
+  const { all } = parseRequest(groupsQuery, req.query, 'query')
+  galleryJson(res, all === '1' || all === 'true' ? answers.all : answers.visible)
 }
 
 /** What both galleries' parts of /api/openapi.json say alike: answers and the shared parameters. */

@@ -6,13 +6,11 @@
  */
 import express from 'express'
 import { z } from 'zod'
-import { TEMPLATE_ID } from '../../shared/gallery/paths.js'
 import { badRequest, HttpError } from '../errors.js'
 import type { EmailCatalog, EmailGroup } from './email-catalog.js'
 import { parseRequest } from '../validation.js'
-import { allParam, DEFAULT_GALLERY_LIMIT, galleryJson, pagingParams, searchParam, slugParam } from './api-params.js'
+import { galleryJson, groupsRoute, pageOf, pagingParams, searchParam, slugParam, templateIdOf } from './api-params.js'
 
-const groupsQuery = z.object({ all: allParam.optional() })
 const emailsQuery = z.object({ group: slugParam.optional(), q: searchParam.optional(), ...pagingParams })
 const emailQuery = z.object({ group: slugParam.optional() })
 
@@ -26,8 +24,8 @@ export function emailsApi(catalog: EmailCatalog): express.Router {
     count: catalog.idsOf(group.slug).length,
     hidden: group.hidden,
   })
-  const groupsVisible = { groups: catalog.groups.filter((group) => !group.hidden).map(groupBody) }
-  const groupsAll = { groups: catalog.groups.map(groupBody) }
+  // The group lists never change while the process runs: both are built once.
+  const groups = { visible: { groups: catalog.groups.filter((group) => !group.hidden).map(groupBody) }, all: { groups: catalog.groups.map(groupBody) } }
 
   const knownGroup = (slug: string | undefined) => {
     if (slug === undefined) return undefined
@@ -36,16 +34,12 @@ export function emailsApi(catalog: EmailCatalog): express.Router {
     return group
   }
 
-  router.get('/email-groups', (req, res) => {
-    const { all } = parseRequest(groupsQuery, req.query, 'query')
-    galleryJson(res, all === '1' || all === 'true' ? groupsAll : groupsVisible)
-  })
+  router.get('/email-groups', groupsRoute(groups))
 
   router.get('/emails', (req, res) => {
     const query = parseRequest(emailsQuery, req.query, 'query')
     const group = knownGroup(query.group)
-    const offset = query.offset ?? 0
-    const limit = query.limit ?? DEFAULT_GALLERY_LIMIT
+    const { offset, limit } = pageOf(query)
     const result = catalog.query({ group: group?.slug, q: query.q, offset, limit })
     // Every visible group (and the one asked for) is listed, with 0 where the search leaves none.
     const groupFacet: Record<string, number> = {}
@@ -62,8 +56,7 @@ export function emailsApi(catalog: EmailCatalog): express.Router {
   })
 
   router.get('/emails/:hid', (req, res) => {
-    const hid = String(req.params.hid)
-    if (!TEMPLATE_ID.test(hid)) throw badRequest('hid', 'must be 8 lowercase letters or digits')
+    const hid = templateIdOf(req)
     const group = knownGroup(parseRequest(emailQuery, req.query, 'query').group)
     const template = catalog.byId(hid)
     if (!template) throw new HttpError(404, 'not_found', 'No such email template.', 'hid')

@@ -6,14 +6,12 @@
 import express, { type Request, type Response } from 'express'
 import { z } from 'zod'
 import type { WidgetGroupDefinition } from '../../shared/gallery/widget-schema.js'
-import { TEMPLATE_ID } from '../../shared/gallery/paths.js'
 import { badRequest, HttpError } from '../errors.js'
 import type { CatalogTemplate, WidgetCatalog } from './widget-catalog.js'
 import type { QueryResult } from './query.js'
 import { parseRequest } from '../validation.js'
-import { allParam, DEFAULT_GALLERY_LIMIT, galleryJson, pagingParams, searchParam, slugParam } from './api-params.js'
+import { galleryJson, groupsRoute, pageOf, pagingParams, searchParam, slugParam, templateIdOf } from './api-params.js'
 
-const groupsQuery = z.object({ all: allParam.optional() })
 const widgetsQuery = z.object({
   group: slugParam.optional(),
   sub: slugParam.optional(),
@@ -67,11 +65,6 @@ function groupsAnswer(catalog: WidgetCatalog, count: (key: string) => number, al
   }
 }
 
-function widgetGroups(answers: GroupsAnswers, req: Request, res: Response) {
-  const { all } = parseRequest(groupsQuery, req.query, 'query')
-  galleryJson(res, all === '1' || all === 'true' ? answers.all : answers.visible)
-}
-
 /** The query's group, and the subs its `sub` may name (the group's, else every visible group's); a 400 for an unknown slug. */
 function checkedFilter(catalog: WidgetCatalog, query: z.output<typeof widgetsQuery>) {
   const group = query.group === undefined ? undefined : catalog.group(query.group)
@@ -102,8 +95,7 @@ function widgetFacets(catalog: WidgetCatalog, result: QueryResult<CatalogTemplat
 function widgetList(catalog: WidgetCatalog, req: Request, res: Response) {
   const query = parseRequest(widgetsQuery, req.query, 'query')
   const filter = checkedFilter(catalog, query)
-  const offset = query.offset ?? 0
-  const limit = query.limit ?? DEFAULT_GALLERY_LIMIT
+  const { offset, limit } = pageOf(query)
   const result = catalog.query({ group: filter.group?.slug, sub: query.sub, position: query.position, q: query.q, offset, limit })
   galleryJson(res, {
     items: result.items.map((template) => catalog.item(template)),
@@ -115,9 +107,7 @@ function widgetList(catalog: WidgetCatalog, req: Request, res: Response) {
 }
 
 function widgetById(catalog: WidgetCatalog, req: Request, res: Response) {
-  const hid = String(req.params.hid)
-  if (!TEMPLATE_ID.test(hid)) throw badRequest('hid', 'must be 8 lowercase letters or digits')
-  const template = catalog.byId(hid)
+  const template = catalog.byId(templateIdOf(req))
   if (!template) throw new HttpError(404, 'not_found', 'No such widget template.', 'hid')
   galleryJson(res, { ...catalog.item(template), collection: catalog.collectionOf(template) })
 }
@@ -127,7 +117,7 @@ export function widgetsApi(catalog: WidgetCatalog): express.Router {
   // The group lists never change while the process runs: both are built once.
   const groups: GroupsAnswers = { visible: groupsAnswer(catalog, count, false), all: groupsAnswer(catalog, count, true) }
   const router = express.Router()
-  router.get('/widget-groups', (req, res) => widgetGroups(groups, req, res))
+  router.get('/widget-groups', groupsRoute(groups))
   router.get('/widgets', (req, res) => widgetList(catalog, req, res))
   router.get('/widgets/:hid', (req, res) => widgetById(catalog, req, res))
   return router
