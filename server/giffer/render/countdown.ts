@@ -1,4 +1,4 @@
-import { COUNTDOWN_SIZE, DELAY_MAX_SECONDS } from '../../../shared/generators/countdown/countdown.js'
+import { COUNTDOWN_SIZE, countdownHeight, DELAY_MAX_SECONDS } from '../../../shared/generators/countdown/countdown.js'
 import { findFont, type FontEntry } from '../fonts.js'
 import type { CountdownJob, RenderedImage } from '../jobs.js'
 import { MAX_JOB_PIXELS } from '../limits.js'
@@ -186,7 +186,7 @@ export async function renderCountdown(job: CountdownJob): Promise<RenderedImage>
   const s = job.scale
   const hasCaptions = Object.values(job.captions).some((caption) => caption.length > 0)
   const W = COUNTDOWN_SIZE.width * s
-  const H = (hasCaptions ? COUNTDOWN_SIZE.height : COUNTDOWN_SIZE.heightWithoutCaptions) * s
+  const H = countdownHeight(hasCaptions) * s
   const frames = Math.max(1, job.frames)
   assertJobSize(W, H, frames, MAX_JOB_PIXELS)
 

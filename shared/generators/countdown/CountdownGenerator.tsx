@@ -3,6 +3,7 @@ import {
   amountOnBlur,
   convertAmount,
   COUNTDOWN_SIZE,
+  countdownHeight,
   countdownQuery,
   countdownRequest,
   delayToHoliday,
@@ -142,10 +143,9 @@ export default function CountdownGenerator() {
 
 function CountdownResultView({ result }: { result: CountdownResult }) {
   const snippet = liveTimerSnippet(result.live, result.captions)
-  const height = result.captions ? COUNTDOWN_SIZE.height : COUNTDOWN_SIZE.heightWithoutCaptions
   return (
     <div className="countdown-result">
-      <img className="result-image" src={result.url} alt="Your countdown timer" width={COUNTDOWN_SIZE.width} height={height} />
+      <img className="result-image" src={result.url} alt="Your countdown timer" width={COUNTDOWN_SIZE.width} height={countdownHeight(result.captions)} />
       <div className="result-actions">
         <DownloadButton fileName="countdown.gif" blob={result.blob} fallbackUrl={result.url} label="Download GIF" />
       </div>

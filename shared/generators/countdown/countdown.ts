@@ -28,6 +28,9 @@ export const CAPTION_MAX_LENGTH = 16
 /** Width and height of the GIF in CSS pixels, with and without captions. */
 export const COUNTDOWN_SIZE = { width: 600, height: 150, heightWithoutCaptions: 110 } as const
 
+/** The GIF's height in CSS pixels: taller when it shows captions. */
+export const countdownHeight = (withCaptions: boolean) => (withCaptions ? COUNTDOWN_SIZE.height : COUNTDOWN_SIZE.heightWithoutCaptions)
+
 const MINUTE_MS = 60_000
 const HOUR_MS = 60 * MINUTE_MS
 const DAY_MS = 24 * HOUR_MS
@@ -223,7 +226,7 @@ export function liveTimerRequest(settings: CountdownSettings, now: Date, timeZon
 /** The HTML to paste into an email: the live GIF, and its still PNG for Outlook on Windows. */
 export function liveTimerSnippet(urls: { url: string; png_url: string }, withCaptions: boolean, alt = 'Countdown timer'): string {
   const { width } = COUNTDOWN_SIZE
-  const height = withCaptions ? COUNTDOWN_SIZE.height : COUNTDOWN_SIZE.heightWithoutCaptions
+  const height = countdownHeight(withCaptions)
   const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
   const image = (src: string, style: string) => `<img src="${escape(src)}" width="${width}" height="${height}" alt="${escape(alt)}" style="${style}">`
   return [
