@@ -4,7 +4,7 @@
  * that it cannot be altered; responses are cached per time bucket.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { DELAY_MAX_SECONDS } from '../../shared/generators/countdown/countdown.js'
+import { DELAY_CAPS, DELAY_MAX_SECONDS } from '../../shared/generators/countdown/countdown.js'
 import { HttpError, badRequest } from '../errors.js'
 import { nearestWeight } from './fonts.js'
 import type { CountdownJob, Rgb } from './jobs.js'
@@ -143,7 +143,7 @@ function hex([r, g, b]: Rgb): string {
  */
 export function liveTimerQuery(style: CountdownStyle, deadline: number, nowMs: number, secret: string): { query: string; until: string } {
   if (deadline <= nowMs) throw badRequest('until', 'is in the past')
-  if (deadline - nowMs > DELAY_MAX_SECONDS * 1000) throw badRequest('until', 'must be at most 99 days ahead')
+  if (deadline - nowMs > DELAY_MAX_SECONDS * 1000) throw badRequest('until', `must be at most ${DELAY_CAPS.days} days ahead`)
   const params: Record<string, string> = {
     until: new Date(deadline).toISOString().replace(/\.000Z$/, 'Z'),
     font: style.font.id,

@@ -85,6 +85,7 @@ describe('live countdown endpoints', () => {
     expect(past.body.error.field).toBe('until')
     const far = await request(g.app).post('/giffer/countdown/live-url').send({ until: '2026-06-01T00:00:00Z' })
     expect(far.status).toBe(400)
+    expect(far.body.error).toMatchObject({ field: 'until', message: 'until: must be at most 99 days ahead' })
   })
 
   it('draws the time left at the moment of the request on frame 0', async () => {
