@@ -714,9 +714,9 @@ for (const line of USE_CASES) entries.push({ family: line[5].family, line, group
 
 entries.forEach((entry, index) => build(entry, index))
 
-/** What the files hold; a test compares them with data/generated/. */
-export const generatedGroups = widgetGroupsFileSchema.parse(groupsFile)
-export const generatedTemplates = widgetTemplatesFileSchema.parse(templates)
+/** What the files hold; tests/unit/generated-data.test.ts regenerates them and compares with data/generated/. */
+const generatedGroups = widgetGroupsFileSchema.parse(groupsFile)
+const generatedTemplates = widgetTemplatesFileSchema.parse(templates)
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const out = outputFolder()

@@ -1,15 +1,11 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { generatedGroups, generatedTemplates } from '../../scripts/templates/generate-widget-templates.js'
 import { contrast } from '../../scripts/lib/colour.js'
 import { contrastChecks, contrastProblems, textSurfaces } from '../../scripts/templates/widget-contrast.js'
 import { loadWidgetCatalog } from '../../server/gallery/widget-catalog.js'
 import { PATTERN_COLOURS, WIDGET_BASE_CSS } from '../../server/gallery/widget-render.js'
-import { contentDir, generatedDir } from '../../server/project-root.js'
+import { contentDir } from '../../server/project-root.js'
 
 const catalog = loadWidgetCatalog(contentDir)
-const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(generatedDir, file), 'utf8'))
 
 describe('the colours of every widget template meet WCAG 2.1 AA', () => {
   it('reads everywhere it draws text, in every theme: no template fails a check', () => {
@@ -53,12 +49,5 @@ describe('the colours of every widget template meet WCAG 2.1 AA', () => {
     const template = catalog.templates.find((candidate) => candidate.fields.some((field) => field.type === 'email'))!
     const broken = { ...template, style: { ...template.style, palette: { ...template.style.palette, fieldText: template.style.palette.field } } }
     expect(contrastProblems(broken)).toContainEqual(expect.stringMatching(/^light: typed text on the field .* 1\.00 < 4\.5$/))
-  })
-})
-
-describe('the generator', () => {
-  it('writes what data/generated/ holds (run npx tsx scripts/templates/generate-widget-templates.ts after changing it)', () => {
-    expect(readJson('widget-templates.json')).toEqual(generatedTemplates)
-    expect(readJson('widget-groups.json')).toEqual(generatedGroups)
   })
 })
