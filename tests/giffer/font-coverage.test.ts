@@ -3,11 +3,12 @@
  * data/fonts.json declares no subset its files do not cover (and leaves none out), and the
  * groups offer Cyrillic in the shares the generators promise.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { catalogueCoverage, coverageFilePath, coverageFileText, fontCoverage, subsetDisagreements } from '../../scripts/lib/font-coverage.js'
-import { fontScripts, lettersMissing } from '../../server/giffer/font-coverage.js'
+import { fontScripts, lettersMissing, loadFontCoverage } from '../../server/giffer/font-coverage.js'
 import { findFont, fontFilePath, fontsInGroup, pickableFonts, type FontEntry, type FontGroup } from '../../server/giffer/fonts.js'
 import { projectRoot } from '../../server/project-root.js'
 import {
@@ -143,5 +144,27 @@ describe('shared/font-coverage (browser-safe helpers)', () => {
     expect(missingLettersMessage(['ї'])).toBe('This font has no ї')
     expect(missingLettersMessage(['ї', 'ґ'])).toBe('This font has no ї or ґ')
     expect(missingLettersMessage(['a', 'b', 'c', 'd', 'e', 'f', 'g'])).toBe('This font has no a, b, c, d, e or f…')
+  })
+})
+
+describe('the coverage table of a content folder', () => {
+  it('is read from its generated/font-coverage.json, and refused when a pickable font has no entry', () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'font-coverage-'))
+    try {
+      const file = path.join(folder, 'generated', 'font-coverage.json')
+      mkdirSync(path.dirname(file))
+      const table = JSON.parse(readFileSync(coverageFilePath, 'utf8')) as { fonts: Record<string, { scripts: string[] }> }
+      const [font] = pickableFonts
+      // Its own table answers for it, whatever the image service's says.
+      writeFileSync(file, JSON.stringify({ fonts: { ...table.fonts, [font!.id]: { ...table.fonts[font!.id], scripts: ['greek'] } } }))
+      expect(fontScripts(font!, loadFontCoverage(folder, pickableFonts))).toEqual(['greek'])
+      const { [font!.id]: _dropped, ...others } = table.fonts
+      writeFileSync(file, JSON.stringify({ fonts: others }))
+      expect(() => loadFontCoverage(folder, pickableFonts)).toThrow(`${file} has no entry for ${font!.id}: run npm run build:fonts`)
+      // Fonts users cannot pick (the fallback and icon helpers) need none.
+      expect(() => loadFontCoverage(folder, [{ ...font!, groups: ['fallback'] }])).not.toThrow()
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
   })
 })
