@@ -5,6 +5,7 @@
  * that index, which `emailListings` hands to the page loaders.
  */
 import { redirect } from 'react-router'
+import { notFound } from '../ssr/loader.js'
 import { queryTemplates, type QueryableTemplate, type QueryResult, type TemplateQuery } from './query.js'
 import { ROW_CARDS, searchQueryOf, standaloneTemplate, type GalleryListings } from './listings.js'
 import type { EmailCatalog, EmailGroup } from './email-catalog.js'
@@ -95,7 +96,7 @@ function emailListing(index: EmailIndex, group: EmailGroup | null, q: string | u
 }
 
 /** The page at `/e/{segments}` with the query, or a thrown redirect / not-found. */
-function emailPage(index: EmailIndex, segments: string[], search: URLSearchParams, notFound: () => unknown): GalleryRootData | GalleryListingData {
+function emailPage(index: EmailIndex, segments: string[], search: URLSearchParams): GalleryRootData | GalleryListingData {
   const q = searchQueryOf(search)
   // Emails have no subcategories: the routes give at most one segment.
   const [first] = segments
@@ -129,7 +130,7 @@ const emailSitemapPaths = (index: EmailIndex): string[] => [
 export function emailListings(catalog: EmailCatalog): GalleryListings {
   const index = indexEmails(catalog)
   return {
-    page: (segments, search, notFound) => emailPage(index, segments, search, notFound),
+    page: (segments, search) => emailPage(index, segments, search),
     standalone: (hid, collection) => emailStandalone(index, hid, collection),
     paths: () => emailSitemapPaths(index),
     cards: () => index.entries.map((entry) => entry.card),

@@ -12,7 +12,7 @@ export const ROW_CARDS = 12
 /** A gallery's pages over its catalog, indexed once at start-up. */
 export interface GalleryListings {
   /** The page at the gallery's path segments with the query, or a thrown redirect / not-found. */
-  page(segments: string[], search: URLSearchParams, notFound: () => unknown): GalleryRootData | GalleryListingData
+  page(segments: string[], search: URLSearchParams): GalleryRootData | GalleryListingData
   /** A template and the set previous/next move through, undefined for an unknown id. */
   standalone(hid: string, collection: string[]): StandaloneTemplate | undefined
   /** Every path of the gallery for the sitemap. */

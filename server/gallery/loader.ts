@@ -11,8 +11,12 @@ function segmentsOf(params: LoaderFunctionArgs['params']): string[] {
 }
 
 export const galleryLoaders = ({ galleries: gallery, origin, appOrigin }: LoaderDependencies): RouteLoaders<PageIdOf<typeof galleryPages | typeof standalonePreviewPages>> => {
-  const widgetPage = ({ params, request }: LoaderFunctionArgs) => gallery.widgets.page(segmentsOf(params), new URL(request.url).searchParams, notFound)
-  const emailPage = ({ params, request }: LoaderFunctionArgs) => gallery.emails.page(segmentsOf(params), new URL(request.url).searchParams, notFound)
+  const listing =
+    (kind: 'widgets' | 'emails') =>
+    ({ params, request }: LoaderFunctionArgs) =>
+      gallery[kind].page(segmentsOf(params), new URL(request.url).searchParams)
+  const widgetPage = listing('widgets')
+  const emailPage = listing('emails')
 
   const standalone =
     (kind: 'widgets' | 'emails') =>

@@ -5,6 +5,7 @@
  * to the page loaders (server/gallery/loader.ts).
  */
 import { redirect } from 'react-router'
+import { notFound } from '../ssr/loader.js'
 import { queryTemplates, type QueryResult, type TemplateQuery } from './query.js'
 import { ROW_CARDS, searchQueryOf, standaloneTemplate, type GalleryListings } from './listings.js'
 import { resolveWidgetPath, widgetListingPath } from './widget-path.js'
@@ -206,7 +207,7 @@ function listingRedirect(group: WidgetGroupDefinition, currentSub: string | null
 }
 
 /** The page at `/p/{segments}` with the query, or a thrown redirect / not-found. */
-function widgetPage(index: WidgetIndex, segments: string[], search: URLSearchParams, notFound: () => unknown): GalleryRootData | GalleryListingData {
+function widgetPage(index: WidgetIndex, segments: string[], search: URLSearchParams): GalleryRootData | GalleryListingData {
   const resolution = resolveWidgetPath(segments, index.catalog.pathIndex)
   const positionParam = search.get('position') ?? undefined
   const query: ListingQuery = {
@@ -244,7 +245,7 @@ function widgetSitemapPaths(index: WidgetIndex): string[] {
 export function widgetListings(catalog: WidgetCatalog): GalleryListings {
   const index = indexWidgets(catalog)
   return {
-    page: (segments, search, notFound) => widgetPage(index, segments, search, notFound),
+    page: (segments, search) => widgetPage(index, segments, search),
     standalone: (hid, collection) => widgetStandalone(index, hid, collection),
     paths: () => widgetSitemapPaths(index),
     cards: () => index.entries.map((entry) => entry.card),
