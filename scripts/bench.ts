@@ -14,6 +14,7 @@ import http from 'node:http'
 import path from 'node:path'
 import os from 'node:os'
 import autocannon from 'autocannon'
+import { AUTH_API } from '../shared/accounts/client.js'
 import { root, startProcess, startSite, stop } from './lib/server-process.js'
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
@@ -118,7 +119,7 @@ const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-site-'))
 const accounts = await startSite({ DATA_DIR: stateDir, LOG_LEVEL: 'warn' })
 const siteOrigin = `http://127.0.0.1:${accounts.port}`
 const account = { email: 'bench@example.com', password: 'violet kettle zebra 42' }
-const registered = await fetch(`http://127.0.0.1:${accounts.port}/app/api/v1/users/register`, {
+const registered = await fetch(`${siteOrigin}${AUTH_API.register}`, {
   method: 'POST',
   headers: { 'content-type': 'application/json', origin: siteOrigin },
   body: JSON.stringify(account),
@@ -127,7 +128,7 @@ if (registered.status !== 201) throw new Error(`sign-up for the bench answered $
 let address = 0
 const logins = (duration: number) =>
   autocannon({
-    url: `http://127.0.0.1:${accounts.port}/app/api/v1/users/login?dual=1`,
+    url: `${siteOrigin}${AUTH_API.login}`,
     connections: LOGIN_CONNECTIONS,
     duration,
     title: 'log-ins',

@@ -34,6 +34,7 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { Redis } from 'ioredis'
 import { DEFAULT_LIMITS } from '../server/accounts/rate-limits.js'
+import { AUTH_API } from '../shared/accounts/client.js'
 import { startRedis, type TestRedis } from '../tests/support/redis.js'
 import { ensureDebianTools, NGINX, REDIS_SERVER, toolPath } from './lib/debian-tools.js'
 import { freePort, PRODUCTION_ENV, root } from './lib/server-process.js'
@@ -414,7 +415,7 @@ interface Attempt {
 function logIn(cluster: Cluster, from: string, email: string): Promise<number | string> {
   return send(cluster.edgePort, {
     method: 'POST',
-    path: '/app/api/v1/users/login?dual=1',
+    path: AUTH_API.login,
     headers: { origin: cluster.publicUrl, 'content-type': 'application/json' },
     body: JSON.stringify({ email, password: 'not-the-password-1' }),
     localAddress: from,
