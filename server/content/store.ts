@@ -181,7 +181,14 @@ export function loadContent(contentDir: string): ContentStore {
   const blog = readBlog(path.join(articlesDir, 'blog'))
   const help = readHelp(path.join(articlesDir, 'help'))
   const useCases = readUseCases(path.join(articlesDir, 'usecase'))
-  const summarise = ({ html: _html, ...summary }: BlogPost): BlogPostSummary => summary
+  // What the listings show, made once: the loaders hand these out as they are.
+  const postSummaries = blog.posts.map(({ html: _html, ...summary }): BlogPostSummary => summary)
+  const helpSummaries = new Map(
+    [...help.byListing].map(([key, articles]) => [
+      key,
+      articles.map((article): HelpArticleSummary => ({ slug: article.slug, title: article.title, description: article.description, path: articlePath(key, article.slug), hasVideo: Boolean(article.video) })),
+    ]),
+  )
 
   return {
     nav: readJson(path.join(contentDir, 'nav.json'), navSchema),
@@ -189,17 +196,10 @@ export function loadContent(contentDir: string): ContentStore {
     faq: readFaq(path.join(articlesDir, 'faq.json')),
     page: (slug) => pages.get(slug),
     blogThemes: blog.themes,
-    blogPosts: (theme) => (theme ? blog.posts.filter((post) => post.theme === theme) : blog.posts).map(summarise),
+    blogPosts: (theme) => (theme ? postSummaries.filter((post) => post.theme === theme) : postSummaries),
     blogPost: (theme, slug) => blog.posts.find((post) => post.theme === theme && post.slug === slug),
     helpSections: help.sections,
-    helpArticles: (section, sub) =>
-      (help.byListing.get(listingKey(section, sub)) ?? []).map((article) => ({
-        slug: article.slug,
-        title: article.title,
-        description: article.description,
-        path: articlePath(listingKey(section, sub), article.slug),
-        hasVideo: Boolean(article.video),
-      })),
+    helpArticles: (section, sub) => helpSummaries.get(listingKey(section, sub)) ?? [],
     helpArticle: (section, sub, slug) => help.byListing.get(listingKey(section, sub))?.find((article) => article.slug === slug),
     useCases: useCases.useCases,
     useCase: (slug) => useCases.articles.get(slug),
