@@ -40,7 +40,14 @@ app.use(requestLogger(logger))
 app.use(helmet())
 app.use('/app', dashboard.router)
 
-serve({ name: 'dashboard', app, port: env.DASHBOARD_PORT, host: env.HOST, logger, graceMs: 10_000, close: async () => {
+serve({
+  name: 'dashboard',
+  app,
+  port: env.DASHBOARD_PORT,
+  host: env.HOST,
+  logger,
+  graceMs: 10_000,
+  close: async () => {
     await dashboard.close()
     await sharedCounters?.close()
   },
