@@ -5,9 +5,10 @@
  */
 import { useEffect, useId, useRef, useState } from 'react'
 import { trapTab } from '../components/focus-trap.js'
-import { AuthForm, type AuthFormKind } from './AuthForm.js'
+import { AuthForm } from './AuthForm.js'
 import { storedNext } from './client.js'
 import { safeNext } from './next.js'
+import type { AuthFormKind } from './paths.js'
 import { SocialSignIn } from './SocialSignIn.js'
 
 const HEADINGS: Partial<Record<AuthFormKind, string>> = { login: 'Log in to Poplift', signup: 'Create your free account', reset: 'Reset your password' }

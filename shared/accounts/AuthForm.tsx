@@ -21,8 +21,6 @@ import {
 } from './client.js'
 import { destinationAfterAuth } from './next.js'
 
-export type { AuthFormKind } from './client.js'
-
 const SUBMIT: Record<AuthFormKind, [idle: string, loading: string]> = {
   login: ['Log in', 'Logging in…'],
   signup: ['Create account', 'Creating account…'],
