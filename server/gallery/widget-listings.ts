@@ -45,6 +45,8 @@ interface WidgetIndex {
   byId: ReadonlyMap<string, WidgetEntry>
   /** Every visible template counted, by group. */
   all: QueryResult<WidgetEntry>
+  /** Each group's templates counted (hidden groups too), and by sub. */
+  groupCounts: ReadonlyMap<string, { total: number; subs: Record<string, number> }>
 }
 
 type WidgetFilter = Omit<TemplateQuery, 'offset' | 'limit'>
@@ -61,6 +63,7 @@ function indexWidgets(catalog: WidgetCatalog): WidgetIndex {
       ...(template.themed ? { themed: true } : {}),
     },
   }))
+  const countOf = (group: string) => queryTemplates(entries, { group, offset: 0, limit: 0 }, { visibleGroups: catalog.visibleGroups })
   return {
     catalog,
     positionNames,
@@ -68,6 +71,12 @@ function indexWidgets(catalog: WidgetCatalog): WidgetIndex {
     entries,
     byId: new Map(entries.map((entry) => [entry.id, entry])),
     all: queryTemplates(entries, { offset: 0, limit: 0 }, { visibleGroups: catalog.visibleGroups }),
+    groupCounts: new Map(
+      catalog.groups.map((group) => {
+        const counts = countOf(group.slug)
+        return [group.slug, { total: counts.total, subs: counts.facets.sub }]
+      }),
+    ),
   }
 }
 
@@ -78,7 +87,7 @@ const matching = (index: WidgetIndex, filter: WidgetFilter) =>
 /** Only the counts of what the filter matches. */
 const counted = (index: WidgetIndex, filter: WidgetFilter) => queryTemplates(index.entries, { ...filter, offset: 0, limit: 0 }, { visibleGroups: index.catalog.visibleGroups })
 
-const subCountsOf = (index: WidgetIndex, group: string) => counted(index, { group }).facets.sub
+const subCountsOf = (index: WidgetIndex, group: string) => index.groupCounts.get(group)!.subs
 
 function widgetRoot(index: WidgetIndex): GalleryRootData {
   const rows = index.visibleGroups.map((group) => {
@@ -105,7 +114,7 @@ function widgetSidebar(index: WidgetIndex, current: { group: string | null; sub:
       name: group.name,
       value: group.slug,
       path: widgetListingPath(group.slug, group.subs[0]?.slug ?? null),
-      count: index.all.facets.group[group.slug] ?? counted(index, { group: group.slug }).total,
+      count: index.groupCounts.get(group.slug)!.total,
       current: group.slug === current.group,
       subs: group.subs.map((sub) => ({
         name: sub.name,
