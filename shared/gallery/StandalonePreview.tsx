@@ -7,7 +7,7 @@ import { usePageData } from '../page-data.js'
  * The origin of the page framing this one, when it is one allowed to hear the choice; null when
  * the preview is not framed or its parent is a stranger (a choice then leads to the clone link).
  */
-export function parentOrigin(allowed: string[]): string | null {
+function parentOrigin(allowed: string[]): string | null {
   if (window.parent === window) return null
   const candidates = [window.location.ancestorOrigins?.[0], document.referrer ? new URL(document.referrer).origin : undefined]
   return candidates.find((origin): origin is string => origin !== undefined && allowed.includes(origin)) ?? null

@@ -14,7 +14,7 @@ export interface PreviewView {
   colour: ColourView
 }
 
-export function readView(search: string): PreviewView {
+function readView(search: string): PreviewView {
   const params = new URLSearchParams(search)
   const device = params.get('device')
   const colour = params.get('view')

@@ -1,13 +1,13 @@
 /** Scrolling behaviour of the site's carousels, free of any framework. */
 
 /** Above this window width a carousel moves three slides per scroll, otherwise one. */
-export const CAROUSEL_WIDE_MIN_WIDTH = 1230
-export const CAROUSEL_WIDE_STEP = 3
-export const CAROUSEL_RESIZE_DEBOUNCE_MS = 500
+const CAROUSEL_WIDE_MIN_WIDTH = 1230
+const CAROUSEL_WIDE_STEP = 3
+const CAROUSEL_RESIZE_DEBOUNCE_MS = 500
 /** Without the `scrollend` event, a scroll counts as finished after this long without movement. */
 const SCROLL_SETTLE_MS = 150
 
-export function slidesPerScroll(windowWidth: number): number {
+function slidesPerScroll(windowWidth: number): number {
   return windowWidth > CAROUSEL_WIDE_MIN_WIDTH ? CAROUSEL_WIDE_STEP : 1
 }
 
