@@ -10,8 +10,7 @@ import type { TextStyleGroup } from '../../shared/generators/text-image/text-ima
 import { generatorsFileSchema, type GeneratorExampleDefinition, type GeneratorsFile } from '../../shared/generators/schema.js'
 import { DataFileError, readDataFile } from '../data-file.js'
 import { fontScripts, loadFontCoverage, type FontCoverage } from '../giffer/font-coverage.js'
-import { findFont, fontCatalogue, fontsInGroup, isPickable, loadFontCatalogue, type FontEntry, type FontGroup } from '../giffer/fonts.js'
-import { contentDir as projectContentDir } from '../project-root.js'
+import { findFont, fontsInGroup, isPickable, loadFontCatalogue, type FontEntry, type FontGroup } from '../giffer/fonts.js'
 
 /** Where scripts/render-generator-examples.ts keeps the POST examples' images (served at /examples/). */
 export const EXAMPLES_DIR = path.join('public', 'examples')
@@ -74,16 +73,13 @@ const GIF_FONT_GROUPS: [FontGroup, string][] = [
  * The generator pages' font lists: fonts.json of the content folder, with what each font's files
  * cover (generated/font-coverage.json). The fonts' files ship with the image service, which draws
  * with its own list: a content folder naming a font it does not have stops the start, rather than
- * offering visitors a font every render would refuse. The project's own folder is the one the
- * image service has already read both files from: its copies are used, not read again.
+ * offering visitors a font every render would refuse.
  */
 function loadGeneratorFonts(contentDir: string): GeneratorFonts {
-  const own = path.resolve(contentDir) === projectContentDir
-  const catalogue = own ? fontCatalogue : loadFontCatalogue(contentDir)
+  const catalogue = loadFontCatalogue(contentDir)
   const undrawable = catalogue.filter((font) => isPickable(font) && !findFont(font.id)).map((font) => font.id)
   if (undrawable.length) throw new DataFileError(`${path.join(contentDir, 'fonts.json')} names fonts the image service does not ship: ${undrawable.join(', ')}`)
-  // undefined: the image service's own table (fontScripts' default).
-  const coverage: FontCoverage | undefined = own ? undefined : loadFontCoverage(contentDir, catalogue)
+  const coverage: FontCoverage = loadFontCoverage(contentDir, catalogue)
   const options = (group: FontGroup) =>
     fontsInGroup(group, catalogue).map((font: FontEntry): FontOption => ({ id: font.id, family: font.family, weights: [...font.weights], scripts: fontScripts(font, coverage) }))
   return {
