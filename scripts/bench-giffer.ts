@@ -196,7 +196,7 @@ function autocannon(url: string, seconds: number): Promise<AutocannonResult> {
 
 async function benchSiteUnderLoad(): Promise<void> {
   const stateDir = await mkdtemp(path.join(os.tmpdir(), 'giffer-bench-'))
-  const giffer = createGifferRouter({ stateDir, publicPath: '/giffer', logger })
+  const giffer = createGifferRouter({ stateDir, publicPath: '/giffer', publicOrigin: 'http://localhost', logger })
   const outer = express()
   outer.use('/bench-giffer', giffer)
   let site = 'a trivial express route (server/app.ts is not there)'

@@ -19,7 +19,7 @@ import { authActions } from './accounts/form-actions.js'
 import { pageForms } from './accounts/forms.js'
 import type { DashboardOptions } from './dashboard/context.js'
 import { createGifferRouter, type GifferRouter } from './giffer/router.js'
-import { gifferOptionsFromEnv } from './giffer/config.js'
+import { gifferBrowserOrigins, gifferOptionsFromEnv } from './giffer/config.js'
 import { createLogger, requestIdOf, requestLog, requestLogger } from './logger.js'
 import { createUpstreamProxy } from './upstream-proxy.js'
 import { seoRoutes } from './seo.js'
@@ -53,6 +53,8 @@ export interface AppOverrides {
 
 function securityHeaders(config: Config, inlineStyleSource?: string): RequestHandler {
   const https = config.publicOrigin.startsWith('https:')
+  // Uploads posted to a bucket, images from the image service's own origin: opened only when configured.
+  const giffer = gifferBrowserOrigins(config, config.publicOrigin)
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -62,9 +64,9 @@ function securityHeaders(config: Config, inlineStyleSource?: string): RequestHan
         scriptSrc: ["'self'"],
         // The one inline stylesheet is allowed by its hash, nothing else inline.
         styleSrc: ["'self'", ...(inlineStyleSource ? [inlineStyleSource] : [])],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...giffer.images],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...giffer.uploads],
         frameSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -183,7 +185,14 @@ function mountGiffer(app: Express, { config, logger, metrics }: Site): { close()
     return { close: async () => {} }
   }
   let giffer: GifferRouter | undefined
-  const options = gifferOptionsFromEnv(config, { stateDir: config.stateDir, publicPath: '/giffer', publicOrigin: config.publicOrigin, logger, renderObserver: metrics.watchGiffer(() => giffer?.stats) })
+  const options = gifferOptionsFromEnv(config, {
+    stateDir: config.stateDir,
+    publicPath: '/giffer',
+    publicOrigin: config.publicOrigin,
+    siteOrigin: config.publicOrigin,
+    logger,
+    renderObserver: metrics.watchGiffer(() => giffer?.stats),
+  })
   app.use('/giffer', (req, res, next) => {
     giffer ??= createGifferRouter(options)
     giffer(req, res, next)

@@ -2,7 +2,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { parseEnv, processEnvSchema } from './env.js'
 import { dashboardEnvSchema, requireAiModel } from './dashboard/config.js'
-import { gifferEnvSchema } from './giffer/config.js'
+import { gifferEnvSchema, requireLastingSecret } from './giffer/config.js'
 import { projectRoot } from './project-root.js'
 
 /**
@@ -46,6 +46,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proje
   // Every absolute URL the site makes (canonical links, email images, live timers) must reach this
   // process when nothing else is configured, whatever port it was given.
   const publicUrl = values.PUBLIC_URL ?? `http://localhost:${values.PORT}`
+  // The in-process image service signs live timers that go into emails.
+  if (!values.GIFFER_URL) requireLastingSecret(values.GIFFER_SECRET, values.GIFFER_PUBLIC_URL ?? publicUrl)
   return {
     ...values,
     PUBLIC_URL: publicUrl,

@@ -17,6 +17,15 @@ export const processEnvSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 })
 
+/**
+ * Whether a URL can only be reached from this machine (localhost, `*.localhost`, 127/8, ::1):
+ * what a developer runs, where the stricter checks of a public deployment do not apply.
+ */
+export function isLocalUrl(url: string): boolean {
+  const host = new URL(url).hostname
+  return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]'
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError'
 }

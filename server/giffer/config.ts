@@ -5,9 +5,9 @@ import path from 'node:path'
 import { z } from 'zod'
 import type { Logger } from 'pino'
 import type { RenderObserver } from './pool.js'
-import type { S3StoreOptions } from './uploads.js'
+import { s3UploadOrigin, type S3StoreOptions } from './uploads.js'
 
-import { flag } from '../env.js'
+import { ConfigError, flag, isLocalUrl } from '../env.js'
 
 /**
  * The defaults of the giffer's settings, whether they come from the environment or are given by
@@ -22,8 +22,13 @@ export const GIFFER_DEFAULTS = { queueMax: 16, jobTimeoutMs: 15_000, cacheMb: 64
  * docs/giffer.md lists the same variables.
  */
 export const gifferEnvSchema = z.object({
-  /** Signs upload policies and live-timer URLs. Unset: a random secret kept in DATA_DIR/giffer-secret. */
+  /**
+   * Signs upload policies and live-timer URLs. Unset: a random secret kept in DATA_DIR/giffer-secret,
+   * which only a local address may rely on (see `requireLastingSecret`).
+   */
   GIFFER_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** The secret before the current one: what it signed stays valid while a new one is rolled in. */
+  GIFFER_SECRET_PREVIOUS: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Render threads. Unset: one per core but one, left to the event loop (at least one). */
   GIFFER_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /** Jobs that may wait for a thread before requests get 503 + Retry-After (16). */
@@ -40,19 +45,18 @@ export const gifferEnvSchema = z.object({
   /** Live timers are rendered once per bucket of this many seconds (5). */
   GIFFER_LIVE_BUCKET_SECONDS: z.coerce.number().int().min(1).max(3_600).optional(),
   /**
-   * Where browsers reach the giffer (`https://example.com/giffer` behind the site's proxy).
-   * Unset: the site's PUBLIC_URL + /giffer when mounted; the request's own origin standalone.
+   * Where browsers reach the giffer directly (`https://img.example.com`). Unset: the site's
+   * PUBLIC_URL + /giffer, through the site's proxy or in-process.
    */
   GIFFER_PUBLIC_URL: z.url().optional(),
   /** Uploads go to this S3 bucket; unset: to DATA_DIR/uploads. */
   S3_BUCKET: z.string().min(3).optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
-  /** An S3-compatible endpoint (MinIO, R2…); unset: AWS. */
+  /** An S3-compatible endpoint that accepts POST policies (MinIO, Ceph…), as this process reaches it; unset: AWS. */
   S3_ENDPOINT: z.url().optional(),
+  /** The same store as browsers reach it, when that differs from S3_ENDPOINT; unset: S3_ENDPOINT. */
+  S3_PUBLIC_ENDPOINT: z.url().optional(),
   S3_FORCE_PATH_STYLE: flag.default(false),
-  /** Unset: the AWS SDK's default chain (instance role, profile…). */
-  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
-  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
 })
 
 export type GifferEnv = z.infer<typeof gifferEnvSchema>
@@ -63,10 +67,17 @@ export interface GifferOptions {
   stateDir: string
   /** The path prefix browsers see: '/giffer' in the site or behind its proxy, '' when reached directly. */
   publicPath: string
-  /** The origin browsers see (`https://example.com`): absolute URLs (live timers) and accepted slideshow URLs. */
-  publicOrigin?: string
+  /** The origin browsers reach the giffer at (`https://example.com`): absolute URLs (live timers) and accepted slideshow URLs. */
+  publicOrigin: string
+  /**
+   * The site's public origin. While the giffer is reached on it, the URLs handed to pages are paths
+   * (same-origin whatever host name the visitor used); on another origin they are absolute.
+   */
+  siteOrigin?: string
   /** Signs upload policies and live-timer URLs; unset: one kept in the state folder (`resolveGifferConfig`). */
   secret?: string
+  /** A secret signed with before the current one, still accepted while a new one is rolled in. */
+  previousSecret?: string
   s3?: S3StoreOptions
   workers?: number
   queueMax?: number
@@ -160,7 +171,7 @@ export function resolveGifferConfig(options: GifferOptions): GifferConfig {
 /** Settings from a parsed environment; `base` carries what the host app knows (paths, logger). */
 export function gifferOptionsFromEnv(
   env: GifferEnv,
-  base: Pick<GifferOptions, 'stateDir' | 'publicPath' | 'logger' | 'renderObserver'> & { publicOrigin?: string },
+  base: Pick<GifferOptions, 'stateDir' | 'publicPath' | 'publicOrigin' | 'siteOrigin' | 'logger' | 'renderObserver'>,
 ): GifferSettings {
   const publicUrl = env.GIFFER_PUBLIC_URL ? new URL(env.GIFFER_PUBLIC_URL) : null
   return withDefaults({
@@ -168,18 +179,8 @@ export function gifferOptionsFromEnv(
     publicOrigin: publicUrl ? publicUrl.origin : base.publicOrigin,
     publicPath: publicUrl ? publicUrl.pathname.replace(/\/+$/, '') : base.publicPath,
     secret: env.GIFFER_SECRET,
-    s3: env.S3_BUCKET
-      ? {
-          bucket: env.S3_BUCKET,
-          region: env.S3_REGION,
-          endpoint: env.S3_ENDPOINT,
-          forcePathStyle: env.S3_FORCE_PATH_STYLE,
-          credentials:
-            env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
-              ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY }
-              : undefined,
-        }
-      : undefined,
+    previousSecret: env.GIFFER_SECRET_PREVIOUS,
+    s3: s3OptionsFromEnv(env),
     workers: env.GIFFER_WORKERS,
     queueMax: env.GIFFER_QUEUE_MAX,
     jobTimeoutMs: env.GIFFER_JOB_TIMEOUT_MS,
@@ -187,4 +188,58 @@ export function gifferOptionsFromEnv(
     cacheBytes: env.GIFFER_CACHE_MB === undefined ? undefined : env.GIFFER_CACHE_MB * 1024 * 1024,
     liveBucketSeconds: env.GIFFER_LIVE_BUCKET_SECONDS,
   })
+}
+
+/** The S3 store's settings, when S3_BUCKET is set. Credentials are the AWS SDK's default chain's. */
+export function s3OptionsFromEnv(env: GifferEnv): S3StoreOptions | undefined {
+  if (!env.S3_BUCKET) return undefined
+  return {
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION,
+    endpoint: env.S3_ENDPOINT,
+    publicEndpoint: env.S3_PUBLIC_ENDPOINT,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE,
+  }
+}
+
+/**
+ * A giffer whose links reach the public (live timers in emails, upload policies) must sign with a
+ * secret that outlives its disk: one made in DATA_DIR changes with every new disk, and every timer
+ * already mailed would answer 403 from then on. Local addresses may keep the generated one.
+ */
+export function requireLastingSecret(secret: string | undefined, publicUrl: string): void {
+  if (secret || isLocalUrl(publicUrl)) return
+  throw new ConfigError(
+    `GIFFER_SECRET: required when the image service's links are public (${new URL(publicUrl).origin}). Live timers sent in emails are signed with it, ` +
+      'and a secret made on this disk changes with the next deploy, breaking every one of them. Set the same value (32 random characters or more) on every web and image-service process.',
+  )
+}
+
+/**
+ * Where browsers reach a standalone giffer: GIFFER_PUBLIC_URL when they reach it directly, else
+ * the site's PUBLIC_URL + /giffer (through the site's proxy). In development and tests, without
+ * either, its own port on localhost; in production that guess would put an internal address into
+ * pages and emails, so the service does not start.
+ */
+export function standalonePublicUrl(env: { GIFFER_PUBLIC_URL?: string; PUBLIC_URL?: string; NODE_ENV: string; port: number }): URL {
+  if (env.GIFFER_PUBLIC_URL) return new URL(env.GIFFER_PUBLIC_URL)
+  if (env.PUBLIC_URL) return new URL('giffer', new URL(env.PUBLIC_URL).origin + '/')
+  if (env.NODE_ENV !== 'production') return new URL(`http://localhost:${env.port}`)
+  throw new ConfigError(
+    "PUBLIC_URL: set it to the site's public address (this service's links are then PUBLIC_URL/giffer, through the site), or GIFFER_PUBLIC_URL to where browsers reach this service directly.",
+  )
+}
+
+/**
+ * The origins other than the site's own that pages must reach for the image service, as its
+ * configuration names them: its public origin when it has one of its own (images shown, and the
+ * local upload target), and the bucket browsers post uploads to. The Content Security Policy
+ * opens exactly these.
+ */
+export function gifferBrowserOrigins(env: GifferEnv, siteOrigin: string): { images: string[]; uploads: string[] } {
+  const own = env.GIFFER_PUBLIC_URL ? new URL(env.GIFFER_PUBLIC_URL).origin : siteOrigin
+  const images = own === siteOrigin ? [] : [own]
+  const s3 = s3OptionsFromEnv(env)
+  const uploads = s3 ? [s3UploadOrigin(s3)].filter((origin) => origin !== siteOrigin) : images
+  return { images, uploads }
 }

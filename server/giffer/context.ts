@@ -3,7 +3,6 @@
  * upload store and the URLs browsers see. Made once per service by `createGifferContext`.
  */
 import path from 'node:path'
-import type { Request } from 'express'
 import type { Logger } from 'pino'
 import { HttpError } from '../errors.js'
 import { RenderCache, renderKey, type CachedRender } from './cache.js'
@@ -19,19 +18,26 @@ export interface GifferContext {
   cache: RenderCache
   /** Signs upload policies and live-timer URLs. */
   secret: string
+  /** Every secret whose signatures are accepted: the current one, then the previous one. */
+  secrets: string[]
+  /** The path prefix browsers see (`/giffer` through the site). */
+  publicPath: string
   /**
-   * The path prefix browsers see. Browsers reach the giffer on the site's own origin: relative
-   * URLs keep uploads same-origin whichever host name the visitor used.
+   * The base of the URLs handed to pages (upload targets, uploaded files): the path alone while
+   * the giffer is reached on the site's own origin, so they stay same-origin whichever host name
+   * the visitor used; the absolute URL when it has an origin of its own.
    */
   base: string
-  /** The absolute base URL, for links that leave the site (live timers go into emails). */
-  absoluteBase(req: Request): string
+  /** The absolute base URL on the public origin, for links that leave the site (live timers go into emails). */
+  absoluteBase: string
   /** Where uploads are kept: S3 when configured, else the local folder. */
   store: UploadStore
   /** The local folder's own upload target; null when uploads go to S3. */
   local: LocalUploadStore | null
   /** Origins whose upload URLs slideshows accept, besides relative URLs. */
   ownOrigins: string[]
+  /** The site's origin, allowed to read answers of the local upload target on another origin; null on the same one. */
+  corsOrigin: string | null
   now: () => number
 }
 
@@ -46,25 +52,27 @@ export function createGifferContext(config: GifferConfig): GifferContext {
     logger,
     observer: config.renderObserver,
   })
+  const secrets = [config.secret, ...(config.previousSecret ? [config.previousSecret] : [])]
+  const absoluteBase = `${config.publicOrigin}${config.publicPath}`
+  const ownOrigin = !config.siteOrigin || config.siteOrigin === config.publicOrigin
+  const base = ownOrigin ? config.publicPath : absoluteBase
   const local = config.s3
     ? null
-    : new LocalUploadStore({
-        dir: path.join(config.stateDir, 'uploads'),
-        uploadUrl: `${config.publicPath}/uploads`,
-        secret: config.secret,
-        now: config.now,
-      })
+    : new LocalUploadStore({ dir: path.join(config.stateDir, 'uploads'), uploadUrl: `${base}/uploads`, secrets, now: config.now, logger })
   return {
     config,
     logger,
     pool,
     cache: new RenderCache(config.cacheBytes),
     secret: config.secret,
-    base: config.publicPath,
-    absoluteBase: (req) => `${config.publicOrigin ?? `${req.protocol}://${req.get('host')}`}${config.publicPath}`,
-    store: config.s3 ? new S3UploadStore(config.s3) : local!,
+    secrets,
+    publicPath: config.publicPath,
+    base,
+    absoluteBase,
+    store: config.s3 ? new S3UploadStore({ ...config.s3, logger }) : local!,
     local,
-    ownOrigins: config.publicOrigin ? [config.publicOrigin] : [],
+    ownOrigins: [config.publicOrigin, ...(config.siteOrigin && !ownOrigin ? [config.siteOrigin] : [])],
+    corsOrigin: ownOrigin ? null : config.siteOrigin!,
     now: config.now,
   }
 }

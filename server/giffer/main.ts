@@ -8,23 +8,43 @@ import express from 'express'
 import helmet from 'helmet'
 import { Registry } from 'prom-client'
 import { z } from 'zod'
-import { processEnvSchema } from '../env.js'
+import { ConfigError, processEnvSchema } from '../env.js'
 import { createLogger, requestLogger } from '../logger.js'
 import { metricsEndpoint, requestDurations } from '../metrics.js'
 import { loadEnvOrExit, serve } from '../standalone.js'
-import { gifferEnvSchema, gifferOptionsFromEnv } from './config.js'
+import { gifferEnvSchema, gifferOptionsFromEnv, requireLastingSecret, standalonePublicUrl } from './config.js'
 import { gifferMetrics } from './metrics.js'
 import { createGifferRouter } from './router.js'
 
 const env = loadEnvOrExit(
   gifferEnvSchema.extend(processEnvSchema.shape).extend({
     GIFFER_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+    /** The site's public address: behind the site, this service's links are PUBLIC_URL/giffer. */
+    PUBLIC_URL: z.url().optional(),
   }),
 )
+// Links this service hands out (upload targets, files, live timers in emails) are on the public
+// origin browsers reach it at, never on its own host and port.
+let publicUrl: URL
+try {
+  publicUrl = standalonePublicUrl({ ...env, port: env.GIFFER_PORT })
+  requireLastingSecret(env.GIFFER_SECRET, publicUrl.href)
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error
+  console.error(error.message)
+  process.exit(1)
+}
 const logger = createLogger(env)
 const registry = new Registry()
 const giffer = createGifferRouter(
-  gifferOptionsFromEnv(env, { stateDir: path.resolve(env.DATA_DIR), publicPath: '', logger, renderObserver: gifferMetrics(registry, () => giffer.stats) }),
+  gifferOptionsFromEnv(env, {
+    stateDir: path.resolve(env.DATA_DIR),
+    publicOrigin: publicUrl.origin,
+    publicPath: publicUrl.pathname.replace(/\/+$/, ''),
+    siteOrigin: env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : undefined,
+    logger,
+    renderObserver: gifferMetrics(registry, () => giffer.stats),
+  }),
 )
 
 const app = express()

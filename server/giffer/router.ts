@@ -51,7 +51,10 @@ export function createGifferRouter(options: GifferOptions): GifferRouter {
   router.use((_req, _res, next) => next(new HttpError(404, 'not_found', 'No such giffer path.')))
   router.use(gifferErrorHandler)
 
-  router.close = () => context.pool.close()
+  router.close = async () => {
+    context.store.close()
+    await context.pool.close()
+  }
   Object.defineProperty(router, 'stats', { get: () => context.pool.stats })
   return router
 }

@@ -7,14 +7,15 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { GetObjectCommand, S3Client, type GetObjectCommandOutput } from '@aws-sdk/client-s3'
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post'
 import busboy from 'busboy'
 import type { Request } from 'express'
+import type { Logger } from 'pino'
 import sharp from 'sharp'
 import { SIGNATURE_CACHE_MS, UPLOAD_MAX_BYTES, type UploadType } from '../../shared/generators/slideshow/slideshow.js'
 import { HttpError, badRequest } from '../errors.js'
@@ -22,12 +23,21 @@ import { MAX_INPUT_PIXELS } from './limits.js'
 
 /**
  * `uploads/{date}/{random}/{file name}`. One signature serves every upload of its 20 minutes (the
- * generator caches it): the signed key ends in `${filename}`, which the upload target replaces
- * by the name of the file posted, as S3 does. File names are letters, digits, `.`, `_`, `-`.
+ * generator caches it): it covers the folder, `uploads/{date}/{random}/`, and the uploader names
+ * each file in it, writing the whole key into the form's `key` field. A `${filename}` left in that
+ * field is replaced by the posted file's name, as S3 does; not every S3-compatible store does,
+ * so the site's own uploader never relies on it. File names are letters, digits, `.`, `_`, `-`.
  */
 export const UPLOAD_KEY = /^uploads\/\d{4}-\d{2}-\d{2}\/[a-f0-9]{32}\/[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/
 export const FILENAME_PLACEHOLDER = '${filename}'
 const SIGNED_KEY = /^uploads\/\d{4}-\d{2}-\d{2}\/[a-f0-9]{32}\/\$\{filename\}$/
+
+/**
+ * How long uploads are kept: they matter only while a visitor makes a slideshow (the page never
+ * puts them in a link). The local folder drops them after this; an S3 bucket's lifecycle rule
+ * (docs/giffer.md) does the same.
+ */
+export const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000
 
 /** The real type of an image from its first bytes, whatever the upload claimed. */
 export function sniffImageType(head: Uint8Array): UploadType | null {
@@ -49,11 +59,20 @@ export interface StoredUpload {
   size: number
 }
 
+/**
+ * Where uploads are kept. Each read is one request to the store; nothing stored that is not a
+ * JPEG, PNG or WebP by its first bytes is ever described, read or served (null, as if absent).
+ */
 export interface UploadStore {
   sign(): Promise<SignedUpload>
+  /** The type and size of the upload under `key`. */
   describe(key: string): Promise<StoredUpload | null>
-  read(key: string): Promise<Uint8Array>
-  open(key: string): Promise<{ body: Readable; upload: StoredUpload } | null>
+  /** The whole upload, for drawing. */
+  read(key: string): Promise<Uint8Array | null>
+  /** The upload as a stream, for serving; `signal` ends the read when the client goes away. */
+  open(key: string, signal: AbortSignal): Promise<{ body: Readable; upload: StoredUpload } | null>
+  /** Stops background work (the local folder's clean-up). */
+  close(): void
 }
 
 /** A fresh signed key: a new folder, and the file name left for the upload to fill in. */
@@ -61,7 +80,7 @@ export function newUploadKey(now = new Date()): string {
   return `uploads/${now.toISOString().slice(0, 10)}/${randomBytes(16).toString('hex')}/${FILENAME_PLACEHOLDER}`
 }
 
-function unsupportedType(name = 'file'): HttpError {
+function unsupportedType(name = ''): HttpError {
   return new HttpError(415, 'unsupported_type', `Unsupported file type. ${name}`.trim(), 'file')
 }
 
@@ -88,6 +107,7 @@ async function assertDecodableSize(input: string | Uint8Array): Promise<void> {
 // The local folder
 
 interface LocalPolicy {
+  /** The signed key, ending in `${filename}`: uploads go into its folder. */
   key: string
   expires: number
   maxBytes: number
@@ -97,15 +117,30 @@ export interface LocalStoreOptions {
   dir: string
   /** Where the browser posts uploads, e.g. `/giffer/uploads`. */
   uploadUrl: string
-  secret: string
+  /** Signs with the first; accepts the signatures of every one (a previous secret while a new one is rolled in). */
+  secrets: string[]
   now: () => number
+  logger: Logger
 }
 
-export class LocalUploadStore implements UploadStore {
-  constructor(private readonly options: LocalStoreOptions) {}
+/** How often the local folder drops expired uploads, and how old a half-received file may get. */
+const SWEEP_EVERY_MS = 60 * 60 * 1000
+const PARTIAL_LIFETIME_MS = 60 * 60 * 1000
 
-  private policySignature(policy: string): string {
-    return createHmac('sha256', this.options.secret).update(`giffer upload policy v1\n${policy}`).digest('hex')
+export class LocalUploadStore implements UploadStore {
+  private readonly sweeper: NodeJS.Timeout
+
+  constructor(private readonly options: LocalStoreOptions) {
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref()
+    setImmediate(() => void this.sweep())
+  }
+
+  close(): void {
+    clearInterval(this.sweeper)
+  }
+
+  private policySignature(policy: string, secret: string): string {
+    return createHmac('sha256', secret).update(`giffer upload policy v1\n${policy}`).digest('hex')
   }
 
   private fileOf(key: string): string {
@@ -116,27 +151,38 @@ export class LocalUploadStore implements UploadStore {
     const key = newUploadKey(new Date(this.options.now()))
     const policy: LocalPolicy = { key, expires: this.options.now() + SIGNATURE_CACHE_MS, maxBytes: UPLOAD_MAX_BYTES }
     const encoded = Buffer.from(JSON.stringify(policy)).toString('base64url')
-    return { url: this.options.uploadUrl, key, fields: { key, policy: encoded, signature: this.policySignature(encoded) } }
+    return { url: this.options.uploadUrl, key, fields: { key, policy: encoded, signature: this.policySignature(encoded, this.options.secrets[0]!) } }
   }
 
-  /** Checks the signed fields that precede the file; returns the signed key (ending in `${filename}`). */
-  private checkPolicy(fields: Record<string, string>): string {
+  /**
+   * Checks the signed fields that precede the file and gives the key the file goes to: the posted
+   * `key` (its `${filename}` replaced by the file's name), which must lie in the signed folder.
+   */
+  private checkPolicy(fields: Record<string, string>, filename: string): string {
     const { policy, signature, key } = fields
     if (!policy || !signature || !key) throw new HttpError(403, 'bad_signature', 'The upload is not signed: post the fields from uploads/sign before the file.', 'policy')
-    const expected = Buffer.from(this.policySignature(policy))
     const given = Buffer.from(signature)
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-      throw new HttpError(403, 'bad_signature', 'The upload signature does not match.', 'signature')
-    }
+    const signed = this.options.secrets.some((secret) => {
+      const expected = Buffer.from(this.policySignature(policy, secret))
+      return expected.length === given.length && timingSafeEqual(expected, given)
+    })
+    if (!signed) throw new HttpError(403, 'bad_signature', 'The upload signature does not match.', 'signature')
     let parsed: LocalPolicy
     try {
       parsed = JSON.parse(Buffer.from(policy, 'base64url').toString('utf8')) as LocalPolicy
     } catch {
       throw new HttpError(403, 'bad_signature', 'The upload policy cannot be read.', 'policy')
     }
-    if (parsed.key !== key || !SIGNED_KEY.test(key)) throw new HttpError(403, 'bad_signature', 'The key is not the one that was signed.', 'key')
+    if (typeof parsed.key !== 'string' || !SIGNED_KEY.test(parsed.key)) throw new HttpError(403, 'bad_signature', 'The upload policy cannot be read.', 'policy')
     if (!(parsed.expires > this.options.now())) throw new HttpError(403, 'expired', 'The upload signature has expired: ask for a new one.', 'policy')
-    return key
+    const folder = parsed.key.slice(0, -FILENAME_PLACEHOLDER.length)
+    if (!key.startsWith(folder)) throw new HttpError(403, 'bad_signature', 'The key is not in the folder that was signed.', 'key')
+    const named = key.replace(FILENAME_PLACEHOLDER, filename)
+    if (!UPLOAD_KEY.test(named)) {
+      const field = key.includes(FILENAME_PLACEHOLDER) ? 'file' : 'key'
+      throw badRequest(field, `needs ${field === 'file' ? 'a file name' : 'to end in a file name'} of letters, digits, ".", "_" or "-" (at most 100)`)
+    }
+    return named
   }
 
   /**
@@ -174,8 +220,8 @@ export class LocalUploadStore implements UploadStore {
   }
 
   /**
-   * Reads the form into `tmpFile`: the signed fields first, then the one file, whose name fills
-   * in the key. Resolves with the key once the file is written and its first bytes are an image.
+   * Reads the form into `tmpFile`: the signed fields first, then the one file. Resolves with the
+   * key once the file is written and its first bytes are an image.
    */
   private readForm(req: Request, parser: busboy.Busboy, tmpFile: string): Promise<string> {
     // No prototype: a field named `__proto__` is just a field.
@@ -197,8 +243,7 @@ export class LocalUploadStore implements UploadStore {
       parser.on('file', (_name, file, info) => {
         let key: string
         try {
-          key = this.checkPolicy(fields).replace(FILENAME_PLACEHOLDER, info.filename ?? '')
-          if (!UPLOAD_KEY.test(key)) throw badRequest('file', 'needs a file name of letters, digits, ".", "_" or "-" (at most 100)')
+          key = this.checkPolicy(fields, info.filename ?? '')
         } catch (error) {
           file.resume()
           return fail(error)
@@ -254,13 +299,44 @@ export class LocalUploadStore implements UploadStore {
     }
   }
 
-  async read(key: string): Promise<Uint8Array> {
-    return new Uint8Array(await readFile(this.fileOf(key)))
+  async read(key: string): Promise<Uint8Array | null> {
+    const bytes = await readFile(this.fileOf(key)).catch(() => null)
+    return bytes && sniffImageType(bytes) ? new Uint8Array(bytes) : null
   }
 
   async open(key: string): Promise<{ body: Readable; upload: StoredUpload } | null> {
     const upload = await this.describe(key)
     return upload ? { body: createReadStream(this.fileOf(key)), upload } : null
+  }
+
+  /**
+   * Drops the uploads of folders older than UPLOAD_LIFETIME_MS (by the time their folder was
+   * made) and half-received files older than an hour. Processes sharing the folder may sweep at
+   * once: removing what is gone already is no error.
+   */
+  async sweep(): Promise<void> {
+    const now = this.options.now()
+    const older = async (dir: string, ageMs: number) => {
+      const names = await readdir(dir).catch(() => [] as string[])
+      const old = await Promise.all(names.map(async (name) => ((await stat(path.join(dir, name)).catch(() => null))?.mtimeMs ?? now) < now - ageMs))
+      return names.filter((_, i) => old[i]).map((name) => path.join(dir, name))
+    }
+    try {
+      let removed = 0
+      for (const file of await older(path.join(this.options.dir, 'tmp'), PARTIAL_LIFETIME_MS)) await rm(file, { force: true })
+      for (const day of await readdir(this.options.dir).catch(() => [] as string[])) {
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) continue
+        const dayDir = path.join(this.options.dir, day)
+        for (const folder of await older(dayDir, UPLOAD_LIFETIME_MS)) {
+          await rm(folder, { recursive: true, force: true })
+          removed += 1
+        }
+        if ((await readdir(dayDir).catch(() => [''])).length === 0) await rm(dayDir, { recursive: true, force: true })
+      }
+      if (removed > 0) this.options.logger.info({ removed }, 'expired uploads removed')
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'could not remove expired uploads')
+    }
   }
 }
 
@@ -270,72 +346,158 @@ export class LocalUploadStore implements UploadStore {
 export interface S3StoreOptions {
   bucket: string
   region: string
+  /** The store as this process reaches it; unset: AWS. */
   endpoint?: string
+  /** The store as browsers reach it (where they post uploads); unset: `endpoint`. */
+  publicEndpoint?: string
   forcePathStyle: boolean
-  credentials?: { accessKeyId: string; secretAccessKey: string }
 }
 
+/** A bucket name that can be a host name label: anything else (dots included) is addressed by path. */
+const DNS_BUCKET = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/
+
+/**
+ * The origin browsers post uploads to, as the AWS SDK addresses the bucket: the bucket as a host
+ * name (virtual-hosted style) unless path style is asked for, the endpoint is an IP address or the
+ * name cannot be a host name. The pages' Content Security Policy allows exactly this origin.
+ */
+export function s3UploadOrigin({ bucket, region, endpoint, publicEndpoint, forcePathStyle }: S3StoreOptions): string {
+  const base = new URL(publicEndpoint ?? endpoint ?? `https://s3.${region}.amazonaws.com`)
+  const byPath = forcePathStyle || !DNS_BUCKET.test(bucket) || /^[\d.]+$|^\[/.test(base.hostname)
+  return byPath ? base.origin : `${base.protocol}//${bucket}.${base.host}`
+}
+
+/** The upload store's fault, not the visitor's: logged with its cause, answered 503. */
+export class StoreUnavailable extends HttpError {
+  constructor() {
+    super(503, 'store_unavailable', 'The upload store is unavailable. Please try again later.')
+  }
+}
+
+/**
+ * Uploads in an S3 bucket. Credentials come from the AWS SDK's default chain (environment with
+ * session token, profile, web identity, container or instance role). The store must accept
+ * presigned POST policies; browsers post to it directly.
+ */
 export class S3UploadStore implements UploadStore {
   private readonly client: S3Client
+  /** Signs for the endpoint browsers reach, which may differ from this process's. */
+  private readonly signer: S3Client
 
-  constructor(private readonly options: S3StoreOptions) {
-    this.client = new S3Client({
-      region: options.region,
-      endpoint: options.endpoint,
-      forcePathStyle: options.forcePathStyle,
-      credentials: options.credentials,
-    })
+  constructor(private readonly options: S3StoreOptions & { logger: Logger }) {
+    const { region, endpoint, publicEndpoint, forcePathStyle } = options
+    this.client = new S3Client({ region, endpoint, forcePathStyle })
+    this.signer = publicEndpoint && publicEndpoint !== endpoint ? new S3Client({ region, endpoint: publicEndpoint, forcePathStyle }) : this.client
+  }
+
+  close(): void {
+    this.client.destroy()
+    if (this.signer !== this.client) this.signer.destroy()
   }
 
   async sign(): Promise<SignedUpload> {
     const key = newUploadKey()
-    const { url, fields } = await createPresignedPost(this.client, {
-      Bucket: this.options.bucket,
-      Key: key,
-      Conditions: [
-        ['starts-with', '$key', key.slice(0, -FILENAME_PLACEHOLDER.length)],
-        ['content-length-range', 1, UPLOAD_MAX_BYTES],
-        ['starts-with', '$Content-Type', 'image/'],
-        ['starts-with', '$Content-Disposition', ''],
-      ],
-      Expires: SIGNATURE_CACHE_MS / 1000,
-    })
-    return { url, key, fields }
-  }
-
-  private async head(key: string): Promise<Uint8Array | null> {
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key, Range: 'bytes=0-15' }))
-      return object.Body ? await object.Body.transformToByteArray() : null
-    } catch {
-      return null
+      const { url, fields } = await createPresignedPost(this.signer, {
+        Bucket: this.options.bucket,
+        // Ending in ${filename}: the SDK signs `starts-with $key` on the folder.
+        Key: key,
+        Conditions: [
+          ['content-length-range', 1, UPLOAD_MAX_BYTES],
+          ['starts-with', '$Content-Type', 'image/'],
+          ['starts-with', '$Content-Disposition', ''],
+        ],
+        Expires: SIGNATURE_CACHE_MS / 1000,
+      })
+      return { url, key, fields }
+    } catch (error) {
+      throw this.unavailable(error, 'sign', key)
     }
   }
 
+  /** One GET, of the whole object or of `range`; null when there is nothing under the key. */
+  private async get(key: string, operation: string, options: { range?: string; signal?: AbortSignal } = {}): Promise<GetObjectCommandOutput | null> {
+    try {
+      return await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key, Range: options.range }), { abortSignal: options.signal })
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode
+      // 416: an empty object has no first bytes.
+      if (status === 404 || status === 416) return null
+      throw this.unavailable(error, operation, key)
+    }
+  }
+
+  private unavailable(error: unknown, operation: string, key: string): StoreUnavailable {
+    this.options.logger.error({ err: error, operation, bucket: this.options.bucket, key }, 'upload store unavailable')
+    return new StoreUnavailable()
+  }
+
+  /**
+   * The bucket takes whatever the browser posts within the policy, so this is where a file that is
+   * not an image, or too big, is refused, with the local upload target's answers (415, 413).
+   */
   async describe(key: string): Promise<StoredUpload | null> {
-    try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: key }))
-      const size = head.ContentLength ?? 0
-      const first = size > 0 && size <= UPLOAD_MAX_BYTES ? await this.head(key) : null
-      const type = first ? sniffImageType(first) : null
-      return type ? { type, size } : null
-    } catch {
+    const object = await this.get(key, 'describe', { range: 'bytes=0-15' })
+    if (!object?.Body) return null
+    const head = await object.Body.transformToByteArray()
+    const size = Number(/\/(\d+)$/.exec(object.ContentRange ?? '')?.[1] ?? object.ContentLength)
+    const type = sniffImageType(head)
+    if (!type) throw unsupportedType()
+    if (size > UPLOAD_MAX_BYTES) throw tooBig()
+    return { type, size }
+  }
+
+  async read(key: string): Promise<Uint8Array | null> {
+    const object = await this.get(key, 'read')
+    if (!object?.Body) return null
+    if ((object.ContentLength ?? 0) > UPLOAD_MAX_BYTES) {
+      ;(object.Body as Readable).destroy()
+      throw tooBig()
+    }
+    const bytes = await object.Body.transformToByteArray()
+    return sniffImageType(bytes) ? bytes : null
+  }
+
+  async open(key: string, signal: AbortSignal): Promise<{ body: Readable; upload: StoredUpload } | null> {
+    const object = await this.get(key, 'open', { signal })
+    if (!object?.Body) return null
+    const size = object.ContentLength ?? 0
+    const { head, body } = await withHead(object.Body as Readable, 16)
+    const type = sniffImageType(head)
+    if (!type || size <= 0 || size > UPLOAD_MAX_BYTES) {
+      body.destroy()
       return null
     }
+    return { body, upload: { type, size } }
   }
+}
 
-  async read(key: string): Promise<Uint8Array> {
-    const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }))
-    if ((object.ContentLength ?? 0) > UPLOAD_MAX_BYTES || !object.Body) throw tooBig()
-    return object.Body.transformToByteArray()
+/**
+ * The first `bytes` of a stream, and a stream of the whole content again (those bytes included).
+ * Destroying the returned stream destroys the source, so a read ends when its reader goes away.
+ */
+async function withHead(source: Readable, bytes: number): Promise<{ head: Buffer; body: Readable }> {
+  const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>
+  const first: Buffer[] = []
+  let length = 0
+  while (length < bytes) {
+    const next = await chunks.next()
+    if (next.done) break
+    first.push(next.value)
+    length += next.value.length
   }
-
-  async open(key: string): Promise<{ body: Readable; upload: StoredUpload } | null> {
-    const upload = await this.describe(key)
-    if (!upload) return null
-    const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }))
-    return object.Body ? { body: object.Body as Readable, upload } : null
-  }
+  const body = Readable.from(
+    (async function* () {
+      try {
+        yield* first
+        for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value
+      } finally {
+        await chunks.return?.()
+      }
+    })(),
+    { objectMode: false },
+  )
+  return { head: Buffer.concat(first).subarray(0, bytes), body }
 }
 
 /**

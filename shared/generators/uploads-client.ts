@@ -72,16 +72,21 @@ function signatureForNextFile(fresh: boolean, now: number): { signature: Promise
   return { signature: cached.signature, sequence: cached.files }
 }
 
+/**
+ * Posts one file under its own key in the signed folder. The key is written out here rather than
+ * left to the store's `${filename}` replacement, which not every S3-compatible store performs.
+ */
 async function postFile(signature: Signature, file: File, name: string, signal: AbortSignal): Promise<string> {
+  const key = signature.key.replace(FILENAME_PLACEHOLDER, name)
   const form = new FormData()
-  for (const [field, value] of Object.entries(signature.fields)) form.append(field, value)
+  for (const [field, value] of Object.entries(signature.fields)) form.append(field, field === 'key' ? key : value)
   form.append('Content-Type', uploadType(file) ?? file.type)
   form.append('Content-Disposition', 'inline')
   // The file goes last: the target reads the signed fields first.
   form.append('file', file, name)
   const response = await fetch(signature.url, { method: 'POST', body: form, signal })
   if (!response.ok) throw new UploadError(`Failed to upload file to S3. Status: ${response.status} ${response.statusText}`.trim(), 'upload', response.status)
-  return signature.key.replace(FILENAME_PLACEHOLDER, name)
+  return key
 }
 
 async function resolveKey(key: string, signal: AbortSignal): Promise<string> {

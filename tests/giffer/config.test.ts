@@ -1,6 +1,7 @@
 import { pino } from 'pino'
 import { describe, expect, it } from 'vitest'
-import { gifferEnvSchema, gifferOptionsFromEnv } from '../../server/giffer/config.js'
+import { ConfigError } from '../../server/env.js'
+import { gifferBrowserOrigins, gifferEnvSchema, gifferOptionsFromEnv, standalonePublicUrl } from '../../server/giffer/config.js'
 
 const base = { stateDir: '/srv/data', publicPath: '/giffer', publicOrigin: 'https://site.example', logger: pino({ level: 'silent' }) }
 
@@ -25,16 +26,15 @@ describe('giffer configuration', () => {
       S3_BUCKET: 'uploads-bucket',
       S3_REGION: 'eu-central-1',
       S3_ENDPOINT: 'http://minio.internal:9000',
+      S3_PUBLIC_ENDPOINT: 'https://files.example.com',
       S3_FORCE_PATH_STYLE: 'true',
-      AWS_ACCESS_KEY_ID: 'id',
-      AWS_SECRET_ACCESS_KEY: 'secret',
     })
     expect(gifferOptionsFromEnv(env, base).s3).toEqual({
       bucket: 'uploads-bucket',
       region: 'eu-central-1',
       endpoint: 'http://minio.internal:9000',
+      publicEndpoint: 'https://files.example.com',
       forcePathStyle: true,
-      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
     })
   })
 
@@ -49,5 +49,32 @@ describe('giffer configuration', () => {
     const result = gifferEnvSchema.safeParse({ [name]: value })
     expect(result.success).toBe(false)
     expect(result.error?.issues[0]?.path).toEqual([name])
+  })
+
+  it('puts a standalone service behind the site at PUBLIC_URL/giffer, or where GIFFER_PUBLIC_URL says', () => {
+    expect(standalonePublicUrl({ PUBLIC_URL: 'https://www.example.com', NODE_ENV: 'production', port: 3001 }).href).toBe('https://www.example.com/giffer')
+    expect(standalonePublicUrl({ PUBLIC_URL: 'https://www.example.com/', GIFFER_PUBLIC_URL: 'https://img.example.com/', NODE_ENV: 'production', port: 3001 }).href).toBe('https://img.example.com/')
+    expect(standalonePublicUrl({ NODE_ENV: 'development', port: 3001 }).href).toBe('http://localhost:3001/')
+  })
+
+  it('refuses to start a standalone service in production that would hand out its own address', () => {
+    expect(() => standalonePublicUrl({ NODE_ENV: 'production', port: 3001 })).toThrow(ConfigError)
+    expect(() => standalonePublicUrl({ NODE_ENV: 'production', port: 3001 })).toThrow(/^PUBLIC_URL: set it to the site's public address/)
+  })
+
+  it('names the origins pages must reach for it: none by default, its own origin and the bucket when configured', () => {
+    const site = 'https://www.example.com'
+    expect(gifferBrowserOrigins(gifferEnvSchema.parse({}), site)).toEqual({ images: [], uploads: [] })
+    expect(gifferBrowserOrigins(gifferEnvSchema.parse({ GIFFER_PUBLIC_URL: 'https://www.example.com/giffer' }), site)).toEqual({ images: [], uploads: [] })
+    expect(gifferBrowserOrigins(gifferEnvSchema.parse({ GIFFER_PUBLIC_URL: 'https://img.example.com' }), site)).toEqual({
+      images: ['https://img.example.com'],
+      uploads: ['https://img.example.com'],
+    })
+    expect(gifferBrowserOrigins(gifferEnvSchema.parse({ S3_BUCKET: 'slideshow-uploads', S3_REGION: 'eu-west-1' }), site)).toEqual({
+      images: [],
+      uploads: ['https://slideshow-uploads.s3.eu-west-1.amazonaws.com'],
+    })
+    const both = { GIFFER_PUBLIC_URL: 'https://img.example.com', S3_BUCKET: 'b-1', S3_ENDPOINT: 'http://minio:9000', S3_PUBLIC_ENDPOINT: 'https://files.example.com', S3_FORCE_PATH_STYLE: 'true' }
+    expect(gifferBrowserOrigins(gifferEnvSchema.parse(both), site)).toEqual({ images: ['https://img.example.com'], uploads: ['https://files.example.com'] })
   })
 })

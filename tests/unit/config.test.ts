@@ -14,7 +14,16 @@ describe('loadConfig', () => {
   it('points its public URL at the port it listens on when PUBLIC_URL is unset', () => {
     expect(loadConfig({ PORT: '4100' }).publicOrigin).toBe('http://localhost:4100')
     expect(loadConfig({ PORT: '4100', PUBLIC_URL: '' }).PUBLIC_URL).toBe('http://localhost:4100')
-    expect(loadConfig({ PORT: '4100', PUBLIC_URL: 'https://poplift.example/' }).publicOrigin).toBe('https://poplift.example')
+    expect(loadConfig({ PORT: '4100', PUBLIC_URL: 'https://poplift.example/', GIFFER_SECRET: 'a-secret-of-the-deployment' }).publicOrigin).toBe('https://poplift.example')
+  })
+
+  it('refuses a public PUBLIC_URL without GIFFER_SECRET, saying why, unless the image service is elsewhere', () => {
+    expect(() => loadConfig({ PUBLIC_URL: 'https://poplift.example' })).toThrow(ConfigError)
+    expect(() => loadConfig({ PUBLIC_URL: 'https://poplift.example' })).toThrow(/^GIFFER_SECRET: required .*Live timers sent in emails are signed with it/)
+    expect(() => loadConfig({ PUBLIC_URL: 'https://poplift.example', GIFFER_URL: 'http://giffer.internal:3001' })).not.toThrow()
+    for (const local of ['http://localhost:3000', 'http://127.0.0.1:8080', 'http://site.localhost', 'http://[::1]:3000']) {
+      expect(() => loadConfig({ PUBLIC_URL: local })).not.toThrow()
+    }
   })
 
   it('names the bad variable', () => {

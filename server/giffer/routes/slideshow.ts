@@ -12,14 +12,15 @@ import { IMMUTABLE } from '../../http-cache.js'
 /** The uploads behind the URLs: only this service's own upload URLs, of images that exist. */
 async function readUploads(context: GifferContext, urls: string[]): Promise<{ keys: string[]; images: Uint8Array[] }> {
   const keys = urls.map((url, i) => {
-    const key = uploadKeyFromUrl(url, context.base, context.ownOrigins)
+    const key = uploadKeyFromUrl(url, context.publicPath, context.ownOrigins)
     if (!key) throw badRequest(`images.${i}`, 'must be a URL returned by uploads/resolve')
     return key
   })
   const images = await Promise.all(
     keys.map(async (key, i) => {
-      if (!(await context.store.describe(key))) throw badRequest(`images.${i}`, 'is not an uploaded image')
-      return context.store.read(key)
+      const bytes = await context.store.read(key)
+      if (!bytes) throw badRequest(`images.${i}`, 'is not an uploaded image')
+      return bytes
     }),
   )
   return { keys, images }

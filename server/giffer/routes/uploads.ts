@@ -2,6 +2,7 @@
  * Uploads for the slideshow: `POST uploads/sign`, `POST uploads` (the local upload target),
  * `GET uploads/resolve?key=` and `GET uploads/{date}/{folder}/{name}` (the uploaded file).
  */
+import { pipeline } from 'node:stream/promises'
 import type { Router } from 'express'
 import { HttpError, badRequest } from '../../errors.js'
 import type { GifferContext } from '../context.js'
@@ -10,7 +11,7 @@ import { postJson } from './http.js'
 import { IMMUTABLE } from '../../http-cache.js'
 
 export function uploadRoutes(router: Router, context: GifferContext): void {
-  const { store, local, base } = context
+  const { store, local, base, corsOrigin } = context
 
   postJson(router, '/uploads/sign', async (_req, res) => {
     res.set('Cache-Control', 'no-store')
@@ -18,6 +19,9 @@ export function uploadRoutes(router: Router, context: GifferContext): void {
   })
 
   router.post('/uploads', async (req, res) => {
+    // On an origin of its own, the upload target lets the site's pages read its answer, as a
+    // bucket's CORS rule does (a multipart POST needs no preflight).
+    if (corsOrigin) res.set({ 'Access-Control-Allow-Origin': corsOrigin, Vary: 'Origin' })
     if (!local) throw new HttpError(404, 'not_found', 'Uploads go to S3: post them to the url from uploads/sign.')
     const key = await local.receive(req)
     // As S3 does: 204, and where the file now is.
@@ -27,7 +31,7 @@ export function uploadRoutes(router: Router, context: GifferContext): void {
   router.get('/uploads/resolve', async (req, res) => {
     const key = req.query.key
     if (typeof key !== 'string' || !UPLOAD_KEY.test(key)) {
-      throw badRequest('key', 'must be the signed key with ${filename} replaced by the name of the file sent')
+      throw badRequest('key', 'must be the key posted with the file: the signed key with ${filename} replaced by the file name')
     }
     if (!(await store.describe(key))) throw new HttpError(404, 'not_found', 'No image was uploaded under this key.', 'key')
     res.set('Cache-Control', 'no-store')
@@ -37,7 +41,10 @@ export function uploadRoutes(router: Router, context: GifferContext): void {
   router.get('/uploads/:date/:folder/:name', async (req, res) => {
     const key = `uploads/${req.params.date}/${req.params.folder}/${req.params.name}`
     if (!UPLOAD_KEY.test(key)) throw new HttpError(404, 'not_found', 'No such upload.')
-    const file = await store.open(key)
+    // A client that goes away ends the read from the store too.
+    const gone = new AbortController()
+    res.on('close', () => gone.abort())
+    const file = await store.open(key, gone.signal)
     if (!file) throw new HttpError(404, 'not_found', 'No such upload.')
     res.set({
       'Content-Type': file.upload.type,
@@ -48,6 +55,8 @@ export function uploadRoutes(router: Router, context: GifferContext): void {
       'Content-Security-Policy': "default-src 'none'",
       'Cross-Origin-Resource-Policy': 'cross-origin',
     })
-    file.body.pipe(res)
+    await pipeline(file.body, res).catch(() => {
+      // The client went away, or the store broke off: the answer is cut, nothing more to send.
+    })
   })
 }
