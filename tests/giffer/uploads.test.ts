@@ -1,8 +1,10 @@
-import { readdir } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sniffImageType, uploadKeyFromUrl } from '../../server/giffer/uploads.js'
+import { pino } from 'pino'
+import { LocalUploadStore, UPLOAD_LIFETIME_MS, sniffImageType, uploadKeyFromUrl } from '../../server/giffer/uploads.js'
 import { PUBLIC_ORIGIN, binary, makePhoto, startGiffer, uploadFile, type TestGiffer } from './setup.js'
 
 let g: TestGiffer
@@ -191,6 +193,87 @@ describe('upload protocol (local folder behind S3 presigned POST)', () => {
     expect((await request(g.app).get('/giffer/uploads/..%2Fgiffer-secret/x')).status).toBe(404)
     expect((await request(g.app).get('/giffer/uploads/tmp/whatever/x')).status).toBe(404)
     expect((await request(g.app).get(`/giffer/uploads/2025-01-01/${'a'.repeat(32)}/..%2F..%2Fgiffer-secret`)).status).toBe(404)
+  })
+})
+
+describe('the signed folder, secrets and origins', () => {
+  it('takes the key the uploader writes itself in the signed folder, as S3 does, and refuses one outside it', async () => {
+    const signed = await sign()
+    const folder = signed.key.replace('${filename}', '')
+    await post(signed, await makePhoto(7, 32, 32), { fields: { key: `${folder}photo-1.jpg` }, filename: 'anything.jpg' }).expect(204)
+    await request(g.app).get('/giffer/uploads/resolve').query({ key: `${folder}photo-1.jpg` }).expect(200)
+    const elsewhere = await post(signed, await makePhoto(7, 32, 32), { fields: { key: `uploads/2025-01-01/${'b'.repeat(32)}/photo-1.jpg` } })
+    expect(elsewhere.status).toBe(403)
+    const badName = await post(signed, await makePhoto(7, 32, 32), { fields: { key: `${folder}my photo.jpg` } })
+    expect(badName.status).toBe(400)
+    expect(badName.body.error.field).toBe('key')
+  })
+
+  it('accepts a policy signed with the previous secret while a new one is rolled in, and not once it is dropped', async () => {
+    const before = await startGiffer({ secret: 'the-secret-before-rotation' })
+    const rolling = await startGiffer({ secret: 'the-secret-after-rotation', previousSecret: 'the-secret-before-rotation' })
+    const after = await startGiffer({ secret: 'the-secret-after-rotation' })
+    try {
+      const signed = (await request(before.app).post('/giffer/uploads/sign').expect(200)).body as Signed
+      const postTo = (target: TestGiffer, filename: string) => {
+        let req = request(target.app).post('/giffer/uploads')
+        for (const [name, value] of Object.entries(signed.fields)) req = req.field(name, name === 'key' ? value.replace('${filename}', filename) : value)
+        return req.field('Content-Type', 'image/jpeg')
+      }
+      await postTo(rolling, 'photo-1.jpg').attach('file', await makePhoto(8, 32, 32), 'photo-1.jpg').expect(204)
+      const refused = await postTo(after, 'photo-2.jpg').attach('file', await makePhoto(8, 32, 32), 'photo-2.jpg')
+      expect(refused.status).toBe(403)
+      expect(refused.body.error.code).toBe('bad_signature')
+    } finally {
+      await Promise.all([before.close(), rolling.close(), after.close()])
+    }
+  })
+
+  it('on an origin of its own, hands out absolute URLs there and lets the site\'s pages read the upload target\'s answer', async () => {
+    const own = await startGiffer({ publicOrigin: 'https://img.example.com', publicPath: '', siteOrigin: PUBLIC_ORIGIN })
+    try {
+      const signed = (await request(own.app).post('/giffer/uploads/sign').expect(200)).body as Signed
+      expect(signed.url).toBe('https://img.example.com/uploads')
+      const key = signed.key.replace('${filename}', 'photo-1.jpg')
+      let req = request(own.app).post('/giffer/uploads').set('Origin', PUBLIC_ORIGIN)
+      for (const [name, value] of Object.entries(signed.fields)) req = req.field(name, name === 'key' ? key : value)
+      const posted = await req.field('Content-Type', 'image/jpeg').attach('file', await makePhoto(9, 64, 64), 'photo-1.jpg').expect(204)
+      expect(posted.headers['access-control-allow-origin']).toBe(PUBLIC_ORIGIN)
+      const { url } = (await request(own.app).get('/giffer/uploads/resolve').query({ key }).expect(200)).body as { url: string }
+      expect(url).toBe(`https://img.example.com/${key}`)
+      await request(own.app).post('/giffer/slideshow/create-row').send({ images: [url], count: 1 }).expect(200).expect('Content-Type', 'image/gif')
+    } finally {
+      await own.close()
+    }
+  })
+})
+
+describe('expiry of the local folder', () => {
+  it(`drops uploads after ${UPLOAD_LIFETIME_MS / 3_600_000} hours and half-received files after an hour, and keeps the rest`, async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'uploads-expiry-'))
+    const now = Date.now()
+    const made = async (relative: string, ageMs: number) => {
+      const file = path.join(dir, relative)
+      await mkdir(path.dirname(file), { recursive: true })
+      await writeFile(file, 'x')
+      const at = new Date(now - ageMs)
+      await utimes(file, at, at)
+      if (!relative.startsWith('tmp/')) await utimes(path.dirname(file), at, at)
+    }
+    await made(`2026-01-01/${'a'.repeat(32)}/photo-1.jpg`, UPLOAD_LIFETIME_MS + 60_000)
+    await made(`2026-01-02/${'b'.repeat(32)}/photo-1.jpg`, UPLOAD_LIFETIME_MS + 60_000)
+    await made(`2026-01-02/${'c'.repeat(32)}/photo-1.jpg`, UPLOAD_LIFETIME_MS - 60_000)
+    await made('tmp/old-part', 2 * 3_600_000)
+    await made('tmp/new-part', 60_000)
+    const store = new LocalUploadStore({ dir, uploadUrl: '/giffer/uploads', secrets: ['s'.repeat(16)], now: () => now, logger: pino({ level: 'silent' }) })
+    try {
+      await store.sweep()
+      const left = (await readdir(dir, { recursive: true })).map((name) => name.split(path.sep).join('/')).sort()
+      expect(left).toEqual(['2026-01-02', `2026-01-02/${'c'.repeat(32)}`, `2026-01-02/${'c'.repeat(32)}/photo-1.jpg`, 'tmp', 'tmp/new-part'])
+    } finally {
+      store.close()
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })
 
