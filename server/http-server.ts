@@ -32,6 +32,25 @@ export interface HttpServer {
   close(graceMs: number): Promise<void>
 }
 
+/**
+ * Turns a request line in absolute form (`GET http://host/path?q HTTP/1.1`, as sent to proxies),
+ * which a server must accept, into the path and query the rest of the process reads; the host it
+ * names plays no part, as links come from the configured public address. False for a target that
+ * is neither (`*`, garbage): such a request gets a 400.
+ */
+export function toOriginForm(req: http.IncomingMessage): boolean {
+  const target = req.url ?? ''
+  if (target.startsWith('/')) return true
+  if (!/^https?:\/\//i.test(target)) return false
+  try {
+    const url = new URL(target)
+    req.url = url.pathname + url.search
+    return true
+  } catch {
+    return false
+  }
+}
+
 export function createHttpServer(handler: http.RequestListener, logger: Logger): HttpServer {
   const server = http.createServer({
     headersTimeout: SERVER_TIMEOUTS.headersMs,
@@ -61,7 +80,10 @@ export function createHttpServer(handler: http.RequestListener, logger: Logger):
   })
   // After the listener above: the handler may answer at once (an answer from memory, /healthz),
   // and once it has, no header (Connection: close) can be added any more.
-  server.on('request', handler)
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (toOriginForm(req)) return handler(req, res)
+    res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end('Bad request target.')
+  })
 
   return {
     server,

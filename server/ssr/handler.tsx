@@ -84,9 +84,8 @@ function toFetchRequest(req: ExpressRequest, origin: string, signal: AbortSignal
   })
 }
 
-/** Pages that carry something of the visitor's own (a reset link's token) are never stored. */
-const isPrivate = (context: StaticHandlerContext) =>
-  context.matches.some((match) => (match.route.handle as { private?: boolean } | undefined)?.private)
+/** Pages that carry something of the visitor's own (a reset link's token) are never stored, nor is their route data. */
+const isPrivate = (matches: { route: { handle?: unknown } }[]) => matches.some((match) => (match.route.handle as { private?: boolean } | undefined)?.private)
 
 /** What every page request reads, made once by `createPageHandler`. */
 interface PageDependencies {
@@ -142,7 +141,8 @@ async function sendRouteData(pages: PageDependencies, req: ExpressRequest, res: 
   url.searchParams.delete('_data')
   try {
     const result = await pages.staticHandler.queryRoute(new Request(url, { signal }), { routeId })
-    res.set('Cache-Control', pages.cache.cacheControl).json(result ?? null)
+    const personal = isPrivate(matchRoutes(pages.staticHandler.dataRoutes, url.pathname) ?? [])
+    res.set('Cache-Control', personal ? PERSONAL : pages.cache.cacheControl).json(result ?? null)
   } catch (thrown) {
     // The client went away: React Router throws the abort; there is nobody to answer.
     if (signal.aborted) return
@@ -263,7 +263,7 @@ export function createPageHandler({ loaderFor, actionFor, client, cache, origin,
     const timing = { started, loaded: performance.now() }
     if (!context) return
     if (context instanceof Response) return sendLoaderResponse(res, context)
-    const personal = req.method === 'POST' || isPrivate(context)
+    const personal = req.method === 'POST' || isPrivate(context.matches)
 
     // 5. A HEAD request learns the status and headers; there is no body to render.
     if (req.method === 'HEAD') {

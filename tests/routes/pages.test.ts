@@ -305,4 +305,14 @@ describe('pages', () => {
     const twice = await request(app).get('/faq/?_data=faq&_data=home').expect(400)
     expect(twice.body.error.field).toBe('_data')
   })
+
+  it('gives route data the cache rule of its page: the new-password page\'s data, which holds the token, is never kept', async () => {
+    const token = 'a'.repeat(43)
+    const page = await request(app).get(`/reset/new/?token=${token}`).expect(200)
+    const data = await request(app).get(`/reset/new/?token=${token}&_data=reset-new`).expect(200)
+    expect(page.headers['cache-control']).toBe('private, no-store')
+    expect(data.headers['cache-control']).toBe(page.headers['cache-control'])
+    const shared = await request(app).get('/faq/?_data=faq').expect(200)
+    expect(shared.headers['cache-control']).toBe((await request(app).get('/faq/')).headers['cache-control'])
+  })
 })

@@ -155,3 +155,36 @@ describe('server process', () => {
     expect(stderr).toContain('PORT')
   }, 30_000)
 })
+
+describe('request targets', () => {
+  /** Sends a raw request line and gives the status the server answers with. */
+  async function statusFor(port: number, target: string): Promise<number> {
+    const socket = net.connect(port, '127.0.0.1')
+    socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
+    let answer = ''
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')))
+    await once(socket, 'close')
+    return Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1])
+  }
+
+  it('answers a request line in absolute form as its path (never a 500), and a target that is neither with 400', async () => {
+    const seen: string[] = []
+    const http = createHttpServer((req, res) => {
+      seen.push(req.url ?? '')
+      res.end('ok')
+    }, pino({ level: 'silent' }))
+    http.server.listen(0, '127.0.0.1')
+    await once(http.server, 'listening')
+    const { port } = http.server.address() as net.AddressInfo
+    try {
+      expect(await statusFor(port, 'http://a/pricing/?token=x')).toBe(200)
+      expect(await statusFor(port, 'HTTPS://a:8080/reset/new/')).toBe(200)
+      expect(seen).toEqual(['/pricing/?token=x', '/reset/new/'])
+      expect(await statusFor(port, '*')).toBe(400)
+      expect(await statusFor(port, 'ftp://a/')).toBe(400)
+      expect(seen).toHaveLength(2)
+    } finally {
+      await http.close(1000)
+    }
+  })
+})
