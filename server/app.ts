@@ -237,7 +237,7 @@ function mountDashboard(app: Express, { config, overrides, logger, data, sharedC
     local,
     accounts: localGateway(local.context),
     limiters: local.context.limiters,
-    trackReferral: async (code: string) => local.context.recordReferral(code, true),
+    trackReferral: async (code: string, address: string | undefined) => void local.context.recordReferral(code, true, address),
     close: () => local.close(),
   }
 }

@@ -37,6 +37,15 @@ const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** Methods named in the `method` label; any other is counted as `other`. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
+/**
+ * Statuses named in the `status` label: those the processes send. Any other (an upstream's
+ * teapot, a status from a library) is counted by its class, `4xx`, so that no answer can add series.
+ */
+const KNOWN_STATUSES = new Set([200, 201, 204, 206, 301, 302, 303, 304, 400, 401, 403, 404, 405, 408, 409, 413, 415, 416, 429, 500, 502, 503, 504])
+
+/** The `status` label of an answer: its code when known, else its class. */
+export const statusLabel = (status: number): string => (KNOWN_STATUSES.has(status) ? String(status) : `${Math.min(5, Math.max(1, Math.floor(status / 100)))}xx`)
+
 /** Counts one request when its response is handed to the socket; see requestTimer. */
 export type RequestCount = (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse) => void
 
@@ -62,7 +71,7 @@ export function requestTimer(registry: Registry, routeOf: (pathname: string) => 
       const query = url.indexOf('?')
       const pathname = query === -1 ? url : url.slice(0, query)
       durations.observe(
-        { route: routeOf(pathname), method: req.method && KNOWN_METHODS.has(req.method) ? req.method : 'other', status: res.statusCode },
+        { route: routeOf(pathname), method: req.method && KNOWN_METHODS.has(req.method) ? req.method : 'other', status: statusLabel(res.statusCode) },
         Number(process.hrtime.bigint() - started) / 1e9,
       )
     })

@@ -1,6 +1,7 @@
 /**
  * What every route of the local dashboard shares, made once by `createDashboardContext`.
  */
+import { recordReferralHit, visitorKey } from '../tracking/referrals.js'
 import path from 'node:path'
 import { mkdirSync } from 'node:fs'
 import type { Request, Response } from 'express'
@@ -70,7 +71,8 @@ export interface DashboardContext {
   sessionToken(req: Request): string | undefined
   /** The signed-in user of the request, renewing the session cookie when due. */
   currentUser(req: Request, res: Response): SessionUser | null
-  recordReferral(code: string, unique: boolean): void
+  /** Counts a referral hit from a visitor's address, once per partner and window (see tracking/referrals.ts). */
+  recordReferral(code: string, unique: boolean, address: string | undefined): boolean
   close(): Promise<void>
 }
 
@@ -113,8 +115,8 @@ export function createDashboardContext(options: DashboardOptions): DashboardCont
       if (resumed.renewedCookie) res.append('Set-Cookie', resumed.renewedCookie)
       return resumed.user
     },
-    recordReferral(code, unique) {
-      db.prepare('INSERT INTO referral_hits (code, is_unique, created_at) VALUES (?, ?, ?)').run(code, unique ? 1 : 0, now())
+    recordReferral(code, unique, address) {
+      return recordReferralHit(db, { code, unique, visitor: visitorKey(address), now: now() })
     },
     async close() {
       clearInterval(sweeper)

@@ -81,6 +81,9 @@ const MIGRATIONS: string[] = [
      is_unique INTEGER NOT NULL,
      created_at INTEGER NOT NULL
    );`,
+  // Who a referral came from (a hash of the visitor's address), so that one visitor counts once.
+  `ALTER TABLE referral_hits ADD COLUMN visitor TEXT;
+   CREATE INDEX referral_hits_by_visitor ON referral_hits(visitor, created_at);`,
 ]
 
 /** Opens (creating when new) the database and brings its schema up to date. */

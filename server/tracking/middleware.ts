@@ -36,7 +36,8 @@ export interface TrackingOptions {
   /** Public origin of the site: its host is "internal" as a referrer, https makes cookies Secure. */
   origin: string
   /** Tells the dashboard about a new referral; resolves or rejects, never awaited by a page. */
-  trackReferral: ((code: string, signal: AbortSignal) => Promise<void>) | null
+  /** Tells the dashboard of a visitor's first referral; `address` is the visitor's, as `trust proxy` reads it. */
+  trackReferral: ((code: string, address: string | undefined, signal: AbortSignal) => Promise<void>) | null
   logger: Logger
   now?: () => Date
   random?: () => number
@@ -81,7 +82,7 @@ export function visitTracking({ origin, trackReferral, logger, now = () => new D
     if (ref !== null && REFERRAL_CODE.test(ref) && !cookies[REFERRAL_COOKIE]) {
       // Readable by the page: sign-up sends the referral along with the other tracking data.
       res.append('Set-Cookie', serialize(REFERRAL_COOKIE, ref, { ...base, maxAge: REFERRAL_COOKIE_DAYS * DAY_SECONDS }))
-      trackReferral?.(ref, AbortSignal.timeout(REFERRAL_CALL_TIMEOUT_MS)).catch((error: unknown) => {
+      trackReferral?.(ref, req.ip, AbortSignal.timeout(REFERRAL_CALL_TIMEOUT_MS)).catch((error: unknown) => {
         logger.warn({ err: error, ref }, 'partner tracking call failed')
       })
     }
@@ -113,14 +114,15 @@ export function visitTracking({ origin, trackReferral, logger, now = () => new D
 
 /**
  * Tells the dashboard about a visitor's first referral: GET {dashboard}/api/v1/partners/track?r={code}&e=unique,
- * redirects refused; anything but a 2xx answer is an error.
+ * naming the visitor's address in X-Forwarded-For (the dashboard counts a visitor once, and must
+ * trust the site's address for it), redirects refused; anything but a 2xx answer is an error.
  */
 export function dashboardReferralTracker(dashboardUrl: string) {
-  return async (code: string, signal: AbortSignal) => {
+  return async (code: string, address: string | undefined, signal: AbortSignal) => {
     const url = new URL('api/v1/partners/track', dashboardUrl.endsWith('/') ? dashboardUrl : `${dashboardUrl}/`)
     url.searchParams.set('r', code)
     url.searchParams.set('e', 'unique')
-    const response = await fetch(url, { signal, redirect: 'error' })
+    const response = await fetch(url, { signal, redirect: 'error', headers: address ? { 'X-Forwarded-For': address } : {} })
     if (!response.ok) throw new Error(`partner tracking answered ${response.status}`)
   }
 }

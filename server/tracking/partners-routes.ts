@@ -1,4 +1,4 @@
-/** `GET api/v1/partners/track?r={code}&e=unique`: records a referral hit. */
+/** `GET api/v1/partners/track?r={code}&e=unique`: records a referral hit of the visitor the request names (its address as `trust proxy` reads it). */
 import type { Router } from 'express'
 import type { DashboardContext } from '../dashboard/context.js'
 
@@ -11,7 +11,7 @@ export function partnerRoutes(router: Router, context: DashboardContext): void {
       res.status(400).json({ errors: { r: ['r must be a referral code of 1 to 64 letters, digits, - or _'] } })
       return
     }
-    context.recordReferral(code, req.query.e === 'unique')
+    context.recordReferral(code, req.query.e === 'unique', req.ip)
     res.set('Cache-Control', 'no-store').json({ ok: true })
   })
 }

@@ -144,10 +144,31 @@ describe('/metrics', () => {
     for (const { labels } of series) {
       expect(ROUTE_NAMES, labels.route).toContain(labels.route)
       expect(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'other']).toContain(labels.method)
-      expect(labels.status).toMatch(/^[1-5]\d\d$/)
+      expect(labels.status).toMatch(/^[1-5](\d\d|xx)$/)
     }
     expect(series.length).toBeLessThan(100)
     await fuzzed.close()
+  })
+
+  it('names a status no process sends (an upstream\'s) by its class, so answers cannot add series', async () => {
+    const { createServer } = await import('node:http')
+    const statuses = [418, 451, 499, 299, 599]
+    let next = 0
+    const upstream = createServer((_req, res) => {
+      res.statusCode = statuses[next++ % statuses.length]!
+      res.end('{}')
+    }).listen(0, '127.0.0.1')
+    await new Promise((resolve) => upstream.once('listening', resolve))
+    const proxied = testSite({ GIFFER_URL: `http://127.0.0.1:${(upstream.address() as import('node:net').AddressInfo).port}` })
+    try {
+      for (const _status of statuses) await request(proxied.app).get('/giffer/fonts')
+      const series = countSeries((await request(proxied.app).get('/metrics').expect(200)).text, 'http_request_duration_seconds')
+      expect(series.filter((s) => s.labels.route === 'giffer').map((s) => s.labels.status).sort()).toEqual(['2xx', '4xx', '5xx'])
+      expect(series.find((s) => s.labels.status === '4xx')?.value).toBe(3)
+    } finally {
+      upstream.close()
+      await proxied.close()
+    }
   })
 
   it('names every page of the sitemap, and any other page path, by the page id the router matches', async () => {

@@ -175,7 +175,7 @@ describe('referral cookie', () => {
     expect(ref.attributes).toContain(`Max-Age=${60 * 86400}`)
     expect(ref.attributes).toContain('SameSite=Lax')
     expect(trackReferral).toHaveBeenCalledTimes(1)
-    expect(trackReferral).toHaveBeenCalledWith('partner_42', expect.any(AbortSignal))
+    expect(trackReferral).toHaveBeenCalledWith('partner_42', expect.any(String), expect.any(AbortSignal))
 
     const again = await visit(app, '/?ref=partner_42', { cookie: 'pl_ref=partner_42' }).expect(204)
     expect(cookiesOf(again).pl_ref).toBeUndefined()
@@ -195,21 +195,41 @@ describe('referral cookie', () => {
 })
 
 describe('dashboardReferralTracker', () => {
-  it('calls api/v1/partners/track?r={ref}&e=unique on the dashboard', async () => {
+  it('calls api/v1/partners/track?r={ref}&e=unique on the dashboard, naming the visitor in X-Forwarded-For', async () => {
     const { createServer } = await import('node:http')
     const seen: string[] = []
     const upstream = createServer((req, res) => {
-      seen.push(req.url ?? '')
+      seen.push(req.url ?? '', String(req.headers['x-forwarded-for']))
       res.end('{}')
     }).listen(0)
     await new Promise((resolve) => upstream.once('listening', resolve))
     const { port } = upstream.address() as import('node:net').AddressInfo
     try {
       const { dashboardReferralTracker } = await import('../../server/tracking/middleware.js')
-      await dashboardReferralTracker(`http://127.0.0.1:${port}/app`)('partner_42', AbortSignal.timeout(1000))
-      expect(seen).toEqual(['/app/api/v1/partners/track?r=partner_42&e=unique'])
+      await dashboardReferralTracker(`http://127.0.0.1:${port}/app`)('partner_42', '203.0.113.7', AbortSignal.timeout(1000))
+      expect(seen).toEqual(['/app/api/v1/partners/track?r=partner_42&e=unique', '203.0.113.7'])
     } finally {
       upstream.close()
     }
+  })
+})
+
+describe('referral counts', () => {
+  const hits = (site: ReturnType<typeof testSite>) => site.dashboard!.context.db.prepare('SELECT code FROM referral_hits').all() as { code: string }[]
+
+  it('count a visitor once per partner, however often the pixel is asked with the same ?ref=', async () => {
+    const site = testSite()
+    for (let i = 0; i < 5; i++) {
+      await request(site.app).get('/track/visit.gif').set('Referer', 'https://site.example/?ref=x1').expect(200)
+    }
+    await request(site.app).get('/track/visit.gif').set('Referer', 'https://site.example/pricing/?ref=x2').expect(200)
+    expect(hits(site).map((hit) => hit.code)).toEqual(['x1', 'x2'])
+  })
+
+  it('count a visitor once per partner through the dashboard\'s own tracking endpoint too, and at most 10 partners an hour per address', async () => {
+    const site = testSite()
+    for (let i = 0; i < 3; i++) await request(site.app).get('/app/api/v1/partners/track?r=x1&e=unique').expect(200)
+    for (let i = 2; i <= 20; i++) await request(site.app).get(`/app/api/v1/partners/track?r=x${i}&e=unique`).expect(200)
+    expect(hits(site)).toHaveLength(10)
   })
 })
