@@ -119,7 +119,7 @@ interface FakeModel {
 
 type Reply = { delayMs?: number; status?: number; content?: string; raw?: string }
 
-async function fakeModel(reply: () => Reply): Promise<FakeModel> {
+async function fakeModel(reply: (body: Record<string, unknown>) => Reply): Promise<FakeModel> {
   const calls: FakeModel['calls'] = []
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -129,8 +129,9 @@ async function fakeModel(reply: () => Reply): Promise<FakeModel> {
         res.writeHead(404).end()
         return
       }
-      calls.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) })
-      const { delayMs = 0, status = 200, content = '', raw } = reply()
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>
+      calls.push({ headers: req.headers, body })
+      const { delayMs = 0, status = 200, content = '', raw } = reply(body)
       setTimeout(() => {
         if (res.destroyed) return
         const body =
@@ -272,5 +273,55 @@ describe('with an OpenAI-compatible model server (AI_API_URL)', () => {
     const response = await generate(app, valid).expect(200)
     expect(response.body.subjects).toHaveLength(8)
     expect(String(warnings()[0]?.reason)).toMatch(/^could not reach the model server/)
+  })
+
+  /**
+   * What OpenAI's API answers a reasoning model (o-series, GPT-5) asked with a chat model's
+   * parameters: 400, naming the first parameter it does not take, in its own words.
+   */
+  const reasoningRefusal = (body: Record<string, unknown>): Reply | null => {
+    const refuse = (param: string, code: string, message: string): Reply => ({
+      status: 400,
+      raw: JSON.stringify({ error: { message, type: 'invalid_request_error', param, code } }),
+    })
+    if ('max_tokens' in body) return refuse('max_tokens', 'unsupported_parameter', "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.")
+    if ('temperature' in body && body.temperature !== 1) {
+      return refuse('temperature', 'unsupported_value', `Unsupported value: 'temperature' does not support ${String(body.temperature)} with this model. Only the default (1) value is supported.`)
+    }
+    return null
+  }
+
+  it("works with a reasoning model: learns which parameters it refuses, and asks without them from then on", async () => {
+    model = await fakeModel((body) => reasoningRefusal(body) ?? { content: JSON.stringify({ subjects: modelLines }) })
+    const { app, warnings } = siteWithModel(model.url)
+    const first = await generate(app, valid).expect(200)
+    expect(first.body.subjects[0]).toBe('Linen days are here')
+    expect(model.calls).toHaveLength(3)
+    const accepted = model.calls.at(-1)!.body
+    expect(accepted).not.toHaveProperty('max_tokens')
+    expect(accepted).not.toHaveProperty('temperature')
+    expect(accepted.max_completion_tokens).toBeGreaterThan(1_200)
+    expect(accepted.reasoning_effort).toBe('low')
+    await generate(app, valid).expect(200)
+    expect(model.calls).toHaveLength(4)
+    expect(warnings()).toEqual([])
+  })
+
+  it('asks a chat model once, with its temperature and max_tokens', async () => {
+    model = await fakeModel(() => ({ content: JSON.stringify({ subjects: modelLines }) }))
+    const { app } = siteWithModel(model.url)
+    await generate(app, valid).expect(200)
+    expect(model.calls).toHaveLength(1)
+    expect(model.calls[0]!.body).toMatchObject({ temperature: 0.9, max_tokens: 1_200 })
+    expect(model.calls[0]!.body).not.toHaveProperty('reasoning_effort')
+  })
+
+  it('falls back to the offline composer, with the reason, on a refusal that no parameter explains', async () => {
+    model = await fakeModel(() => ({ status: 400, raw: JSON.stringify({ error: { message: 'Invalid model', type: 'invalid_request_error', param: 'model', code: 'model_not_found' } }) }))
+    const { app, warnings } = siteWithModel(model.url)
+    const response = await generate(app, valid).expect(200)
+    expect(response.body.subjects).toHaveLength(8)
+    expect(model.calls).toHaveLength(1)
+    expect(String(warnings()[0]?.reason)).toBe('the model server answered 400')
   })
 })

@@ -16,6 +16,8 @@ const MODEL_SUBJECT_MAX = 100
 const MODEL_PREHEADER_MAX = 150
 /** Tokens the model may spend on its answer, and characters of it that are read. */
 const MAX_TOKENS = 1_200
+/** The same for a reasoning model, whose thinking comes out of the same budget. */
+const REASONING_MAX_TOKENS = 6_000
 const MAX_ANSWER_CHARS = 20_000
 /** Entries of the model's list looked at, at most. */
 const MAX_ENTRIES = 30
@@ -129,8 +131,28 @@ function reasonOf(error: unknown, timeoutMs: number): string {
   return error instanceof Error ? error.message : String(error)
 }
 
+/** Sampling parameters a model may refuse; reasoning models (OpenAI's o-series, GPT-5) refuse both. */
+type Refusable = 'temperature' | 'max_tokens' | 'reasoning_effort'
+
+/**
+ * The parameters a refusal names, when the server refused only because of them: OpenAI answers
+ * 400 `unsupported_parameter` (`max_tokens` on reasoning models) or `unsupported_value`
+ * (`temperature` other than 1), naming the parameter.
+ */
+function refusedParameter(error: unknown): Refusable | null {
+  if (!(error instanceof APIError) || error.status !== 400) return null
+  const param = (error.param ?? (error.error as { param?: unknown } | undefined)?.param) as unknown
+  return param === 'temperature' || param === 'max_tokens' || param === 'reasoning_effort' ? param : null
+}
+
 export class SubjectModel {
   private readonly client: OpenAI
+  /**
+   * What this model refused, learned from its first refusals and left out of every later call:
+   * chat models take a temperature and `max_tokens`; reasoning models take neither, count their
+   * thinking in `max_completion_tokens`, and are asked to think briefly.
+   */
+  private readonly refused = new Set<Refusable>()
 
   constructor(private readonly settings: AiSettings) {
     this.client = new OpenAI({
@@ -142,17 +164,40 @@ export class SubjectModel {
     })
   }
 
+  /** The call's parameters, without what the model has refused. */
+  private body(request: SubjectRequest): OpenAI.ChatCompletionCreateParamsNonStreaming {
+    const body: OpenAI.ChatCompletionCreateParamsNonStreaming = { model: this.settings.model, messages: promptFor(request), response_format: { type: 'json_object' } }
+    if (!this.refused.has('temperature')) body.temperature = 0.9
+    if (!this.refused.has('max_tokens')) body.max_tokens = MAX_TOKENS
+    else {
+      // A reasoning model: its thinking counts against the limit, so it gets room for both.
+      body.max_completion_tokens = REASONING_MAX_TOKENS
+      if (!this.refused.has('reasoning_effort')) body.reasoning_effort = 'low'
+    }
+    return body
+  }
+
+  /** One completion; a refusal of a parameter is learned, and the call made again without it (a few times at most). */
+  private async complete(request: SubjectRequest, signal: AbortSignal): Promise<OpenAI.ChatCompletion> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.client.chat.completions.create(this.body(request), { signal })
+      } catch (error) {
+        const param = refusedParameter(error)
+        if (!param || this.refused.has(param) || attempt >= 3) throw error
+        this.refused.add(param)
+      }
+    }
+  }
+
   /** Subject lines for the request, or a ModelError saying why there are none. */
   async generate(request: SubjectRequest): Promise<ModelLines> {
-    const { timeoutMs, model } = this.settings
+    const { timeoutMs } = this.settings
     const controller = new AbortController()
     // One limit for the whole call, reading the answer included.
     const timer = setTimeout(() => controller.abort(), timeoutMs)
     try {
-      const completion = await this.client.chat.completions.create(
-        { model, messages: promptFor(request), temperature: 0.9, max_tokens: MAX_TOKENS, response_format: { type: 'json_object' } },
-        { signal: controller.signal },
-      )
+      const completion = await this.complete(request, controller.signal)
       const content = completion.choices?.[0]?.message?.content
       if (typeof content !== 'string' || !content.trim()) throw new ModelError('the answer is empty')
       return parseModelAnswer(content, request.emoji)
