@@ -21,6 +21,7 @@ import type { DashboardOptions } from './dashboard/context.js'
 import { createGifferRouter, type GifferRouter } from './giffer/router.js'
 import { gifferBrowserOrigins, gifferOptionsFromEnv } from './giffer/config.js'
 import { createLogger, requestIdOf, requestLog, requestLogger } from './logger.js'
+import { untrustedForwardingWarning } from './proxy-trust.js'
 import { createUpstreamProxy } from './upstream-proxy.js'
 import { seoRoutes } from './seo.js'
 import { siteMetrics } from './site-metrics.js'
@@ -159,6 +160,7 @@ function siteOf(config: Config, overrides: AppOverrides): Site {
 function mountFront(app: Express, { config, logger, metrics, client }: Site): (req: IncomingMessage, res: ServerResponse) => string {
   const logRequest = requestLog(logger)
   app.use(requestLogger(logger, logRequest))
+  app.use(untrustedForwardingWarning(app, logger))
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' })
   })

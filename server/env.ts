@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { trustProxySchema } from './proxy-trust.js'
 
 /** A yes/no variable: true, false, 1, 0, yes or no. */
 export const flag = z
@@ -12,7 +13,7 @@ export const processEnvSchema = z.object({
   /** The writable folder of local state (config `stateDir`); the read-only content is `data/` of the project. */
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z.string().default('loopback'),
+  TRUST_PROXY: trustProxySchema,
   /** When set, GET /metrics answers only `Authorization: Bearer <token>`; unset, it is open. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 })

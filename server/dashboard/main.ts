@@ -8,6 +8,7 @@ import helmet from 'helmet'
 import { z } from 'zod'
 import { processEnvSchema } from '../env.js'
 import { createLogger, requestLogger } from '../logger.js'
+import { untrustedForwardingWarning } from '../proxy-trust.js'
 import { loadEnvOrExit, serve } from '../standalone.js'
 import { dashboardEnvSchema, dashboardSettings, requireAiModel } from './config.js'
 import { contentDir as projectContentDir } from '../project-root.js'
@@ -37,6 +38,7 @@ const app = express()
 app.disable('x-powered-by')
 app.set('trust proxy', env.TRUST_PROXY)
 app.use(requestLogger(logger))
+app.use(untrustedForwardingWarning(app, logger))
 app.use(helmet())
 app.use('/app', dashboard.router)
 

@@ -10,6 +10,7 @@ import { Registry } from 'prom-client'
 import { z } from 'zod'
 import { ConfigError, processEnvSchema } from '../env.js'
 import { createLogger, requestLogger } from '../logger.js'
+import { untrustedForwardingWarning } from '../proxy-trust.js'
 import { metricsEndpoint, requestDurations } from '../metrics.js'
 import { loadEnvOrExit, serve } from '../standalone.js'
 import { gifferEnvSchema, gifferOptionsFromEnv, requireLastingSecret, standalonePublicUrl } from './config.js'
@@ -51,6 +52,7 @@ const app = express()
 app.disable('x-powered-by')
 app.set('trust proxy', env.TRUST_PROXY)
 app.use(requestLogger(logger))
+app.use(untrustedForwardingWarning(app, logger))
 // The same Prometheus text as the site's /metrics, for this service's numbers; scrapes are not counted.
 app.get('/metrics', metricsEndpoint([registry], env.METRICS_TOKEN))
 app.use(requestDurations(registry, () => 'giffer'))

@@ -8,7 +8,7 @@ import type { PriceList } from '../../server/pricing/api.js'
 import { testSite } from './app.js'
 
 /** A site whose log lines are kept in memory. */
-function siteWithLog(overrides: AppOverrides = {}) {
+function siteWithLog(overrides: AppOverrides = {}, env: Record<string, string> = {}) {
   const lines: string[] = []
   const sink = new Writable({
     write(chunk, _encoding, callback) {
@@ -16,7 +16,7 @@ function siteWithLog(overrides: AppOverrides = {}) {
       callback()
     },
   })
-  const { app } = testSite({}, { ...overrides, logger: pino({ level: 'info' }, sink) })
+  const { app } = testSite(env, { ...overrides, logger: pino({ level: 'info' }, sink) })
   return { app, lines }
 }
 
@@ -66,5 +66,28 @@ describe('request log', () => {
     const fields = { id, method: 'GET', url: '/api/prices?currency=RUB', userAgent: 'logs-test' }
     expect(entries.filter((entry) => entry.msg === 'request completed')).toMatchObject([{ level: 50, req: fields, res: { statusCode: 500 } }])
     expect(entries.filter((entry) => entry.err)).toMatchObject([{ level: 50, req: fields, err: { message: 'price service down' } }])
+  })
+})
+
+describe('proxy trust', () => {
+  const warnings = (lines: string[]) => lines.map((line) => JSON.parse(line) as { level: number; msg: string; peer?: string }).filter((line) => line.level === 40)
+
+  it('warns once per process, naming the peer and TRUST_PROXY, when X-Forwarded-For comes from a peer it does not trust', async () => {
+    // The test client connects from loopback; this setting trusts only a private network.
+    const { app, lines } = siteWithLog({}, { TRUST_PROXY: '10.0.0.0/8' })
+    await request(app).get('/pricing/').expect(200)
+    expect(warnings(lines)).toEqual([])
+    await request(app).get('/pricing/').set('X-Forwarded-For', '203.0.113.7').expect(200)
+    await request(app).get('/faq/').set('X-Forwarded-For', '203.0.113.8').expect(200)
+    const [warning, ...more] = warnings(lines)
+    expect(more).toEqual([])
+    expect(warning?.peer).toMatch(/127\.0\.0\.1$/)
+    expect(warning?.msg).toMatch(/^X-Forwarded-For came from .*127\.0\.0\.1, which TRUST_PROXY does not trust/)
+  })
+
+  it('says nothing when the peer is trusted (the default trusts a balancer on this machine)', async () => {
+    const { app, lines } = siteWithLog()
+    await request(app).get('/pricing/').set('X-Forwarded-For', '203.0.113.7').expect(200)
+    expect(warnings(lines)).toEqual([])
   })
 })

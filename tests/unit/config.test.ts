@@ -33,6 +33,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/)
   })
 
+  it('reads TRUST_PROXY as Express takes it: a hop count, true or false, or addresses and subnets', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe('loopback')
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1)
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true)
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8')
+    expect(() => loadConfig({ TRUST_PROXY: 'the balancer' })).toThrow(/TRUST_PROXY: must be a number of hops/)
+  })
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DASHBOARD_URL: '' }).DASHBOARD_URL).toBeUndefined()
   })
