@@ -12,7 +12,7 @@ import type { Config } from './config.js'
 import { createDashboard, type Dashboard } from './dashboard/router.js'
 import { dashboardSettings } from './dashboard/config.js'
 import { plainTextErrorHandler } from './errors.js'
-import { connectSharedCounters, type SharedCounters } from './shared-counters.js'
+import { connectSharedCounters, redisDependency, type SharedCounters } from './shared-counters.js'
 import { localGateway, remoteGateway, type AccountsGateway } from './accounts/gateway.js'
 import { accountLimiters, DEFAULT_LIMITS, type AccountLimiters } from './accounts/rate-limits.js'
 import { authActions } from './accounts/form-actions.js'
@@ -22,6 +22,7 @@ import { createGifferRouter, type GifferRouter } from './giffer/router.js'
 import { gifferBrowserOrigins, gifferOptionsFromEnv } from './giffer/config.js'
 import { createLogger, requestIdOf, requestLog, requestLogger } from './logger.js'
 import { untrustedForwardingWarning } from './proxy-trust.js'
+import { httpDependency, Readiness } from './readiness.js'
 import { createUpstreamProxy } from './upstream-proxy.js'
 import { seoRoutes } from './seo.js'
 import { siteMetrics } from './site-metrics.js'
@@ -112,6 +113,8 @@ function publicFiles({ dir, files }: PublicFolder): RequestHandler {
   return (req, res, next) => (files.has(req.path) ? serve(req, res, next) : next())
 }
 
+const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`)
+
 /** Sends /pricing to /pricing/ (and /aurora/ to /aurora) with 301, keeping the query. */
 const canonicalRedirect: RequestHandler = (req, res, next) => {
   if (req.method !== 'GET' && req.method !== 'HEAD') return next()
@@ -135,6 +138,8 @@ interface Site {
   sharedCounters: SharedCounters | null
   cache: PageCache
   metrics: ReturnType<typeof siteMetrics>
+  /** What `/readyz` answers: draining after SIGTERM, and the state of the services the site calls. */
+  readiness: Readiness
 }
 
 function siteOf(config: Config, overrides: AppOverrides): Site {
@@ -149,7 +154,13 @@ function siteOf(config: Config, overrides: AppOverrides): Site {
   const sharedCounters = config.REDIS_URL ? connectSharedCounters(config.REDIS_URL, logger) : null
   const cache = new PageCache(config.PAGE_CACHE_ENTRIES, { maxAge: config.PAGE_SHARED_MAX_AGE, staleWhileRevalidate: config.PAGE_STALE_WHILE_REVALIDATE })
   const metrics = siteMetrics({ publicNames: publicFolder.topNames, cache, token: config.METRICS_TOKEN })
-  return { config, overrides, logger, data, client, publicFolder, sharedCounters, cache, metrics }
+  // Pages need none of these: each is reported, none makes the process unready.
+  const readiness = new Readiness([
+    ...(sharedCounters ? [redisDependency(sharedCounters)] : []),
+    ...(config.GIFFER_URL ? [httpDependency('giffer', new URL('healthz', withSlash(config.GIFFER_URL)).href)] : []),
+    ...(config.DASHBOARD_URL ? [httpDependency('dashboard', new URL('api/v2/users/login_check', withSlash(config.DASHBOARD_URL)).href)] : []),
+  ])
+  return { config, overrides, logger, data, client, publicFolder, sharedCounters, cache, metrics, readiness }
 }
 
 /**
@@ -157,13 +168,15 @@ function siteOf(config: Config, overrides: AppOverrides): Site {
  * request log and the metrics do for an answer sent before Express (server/answer-memory.ts),
  * which returns the request's id.
  */
-function mountFront(app: Express, { config, logger, metrics, client }: Site): (req: IncomingMessage, res: ServerResponse) => string {
+function mountFront(app: Express, { config, logger, metrics, client, readiness }: Site): (req: IncomingMessage, res: ServerResponse) => string {
   const logRequest = requestLog(logger)
   app.use(requestLogger(logger, logRequest))
   app.use(untrustedForwardingWarning(app, logger))
+  // Liveness (the process answers) and readiness (it takes traffic: 503 once it drains).
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' })
   })
+  app.get('/readyz', readiness.route())
   // Prometheus text for operators, ahead of cookies and the page cache; scrapes and probes are not counted.
   app.get('/metrics', metrics.endpoint)
   app.use(metrics.countRequests)
@@ -216,7 +229,7 @@ interface DashboardMount {
 }
 
 /** The dashboard at /app (its paths are its own: no canonical slash, no page cookies): proxied with DASHBOARD_URL, else local. */
-function mountDashboard(app: Express, { config, overrides, logger, data, sharedCounters }: Site): DashboardMount {
+function mountDashboard(app: Express, { config, overrides, logger, data, sharedCounters, readiness }: Site): DashboardMount {
   if (config.DASHBOARD_URL) {
     app.use('/app', createUpstreamProxy({ target: config.DASHBOARD_URL, name: 'dashboard', timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }))
     return {
@@ -235,6 +248,7 @@ function mountDashboard(app: Express, { config, overrides, logger, data, sharedC
     ...overrides.dashboard,
   })
   app.use('/app', local.router)
+  readiness.watch(...local.dependencies)
   return {
     local,
     accounts: localGateway(local.context),
@@ -322,5 +336,5 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
   // front mount would; everything else through Express.
   const listener = answers.inFrontOf(app, observeFront)
 
-  return { app, listener, logger: site.logger, close, dashboard: dashboard.local, data: site.data }
+  return { app, listener, logger: site.logger, close, readiness: site.readiness, dashboard: dashboard.local, data: site.data }
 }

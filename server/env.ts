@@ -14,6 +14,10 @@ export const processEnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: trustProxySchema,
+  /** After SIGTERM, how long the process keeps serving while unready, before it stops accepting (ms). */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
+  /** Then how long requests in flight get to finish (ms); unset: each process's own default. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).optional(),
   /** When set, GET /metrics answers only `Authorization: Bearer <token>`; unset, it is open. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 })

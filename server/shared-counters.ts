@@ -7,6 +7,7 @@
  * memory (an address then gets the budget once per process, not without limit), one warning is
  * logged per interval, and the shared counts are used again as soon as Redis answers.
  */
+import type { Dependency } from './readiness.js'
 import { createHash } from 'node:crypto'
 import { MemoryStore, type IncrementResponse, type Options, type Store } from 'express-rate-limit'
 import { Redis } from 'ioredis'
@@ -153,4 +154,9 @@ export function connectSharedCounters(url: string, logger: Logger): SharedCounte
     },
   }
   return counters
+}
+
+/** Redis as `/readyz` reports it: the counts fall back to each process's memory while it is away. */
+export function redisDependency(counters: SharedCounters): Dependency {
+  return { name: 'redis', optional: true, reachable: async () => counters.redis.status === 'ready' }
 }

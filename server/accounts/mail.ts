@@ -57,6 +57,11 @@ export class SmtpMailer extends QueuedMailer {
     this.logger.info({ subject: mail.subject }, 'mail sent')
   }
 
+  /** Whether the SMTP server answers and takes the credentials (a connection and its greeting). */
+  async verify(): Promise<boolean> {
+    return this.transport.verify()
+  }
+
   async close(): Promise<void> {
     await this.idle()
     this.transport.close()

@@ -9,6 +9,7 @@ import { z } from 'zod'
 import { processEnvSchema } from '../env.js'
 import { createLogger, requestLogger } from '../logger.js'
 import { untrustedForwardingWarning } from '../proxy-trust.js'
+import { Readiness } from '../readiness.js'
 import { loadEnvOrExit, serve } from '../standalone.js'
 import { dashboardEnvSchema, dashboardSettings, requireAiModel } from './config.js'
 import { contentDir as projectContentDir } from '../project-root.js'
@@ -39,6 +40,12 @@ app.disable('x-powered-by')
 app.set('trust proxy', env.TRUST_PROXY)
 app.use(requestLogger(logger))
 app.use(untrustedForwardingWarning(app, logger))
+// Liveness and readiness for the platform's probes (server/readiness.ts).
+const readiness = new Readiness(dashboard.dependencies)
+app.get('/healthz', (_req, res) => {
+  res.set('Cache-Control', 'no-store').json({ status: 'ok' })
+})
+app.get('/readyz', readiness.route())
 app.use(helmet())
 app.use('/app', dashboard.router)
 
@@ -48,7 +55,8 @@ serve({
   port: env.DASHBOARD_PORT,
   host: env.HOST,
   logger,
-  graceMs: 10_000,
+  readiness,
+  shutdown: { delayMs: env.SHUTDOWN_DELAY_MS, graceMs: env.SHUTDOWN_GRACE_MS ?? 10_000 },
   close: async () => {
     await dashboard.close()
     await sharedCounters?.close()

@@ -9,6 +9,9 @@
  *   await dashboard.close()                      // on shutdown: pending mail, then the database
  */
 import express from 'express'
+import { SmtpMailer } from '../accounts/mail.js'
+import type { Dependency } from '../readiness.js'
+import { redisDependency } from '../shared-counters.js'
 import { HttpError } from '../errors.js'
 import { compressResponses } from '../http-cache.js'
 import { dashboardStaticFiles } from './static-files.js'
@@ -30,7 +33,18 @@ const BODY_LIMIT = '16kb'
 export interface Dashboard {
   router: express.Router
   context: DashboardContext
+  /** What `/readyz` reports of the dashboard's own services: Redis and the SMTP server, when set. */
+  dependencies: Dependency[]
   close(): Promise<void>
+}
+
+function dashboardDependencies(context: DashboardContext): Dependency[] {
+  const { mailer, sharedCounters } = context
+  return [
+    ...(sharedCounters ? [redisDependency(sharedCounters)] : []),
+    // Account mail waits in its queue while the SMTP server is away: pages never need it.
+    ...(mailer instanceof SmtpMailer ? [{ name: 'smtp', optional: true, reachable: () => mailer.verify() }] : []),
+  ]
 }
 
 export function createDashboard(options: DashboardOptions): Dashboard {
@@ -54,5 +68,5 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   })
   router.use(dashboardErrorHandler)
 
-  return { router, context, close: () => context.close() }
+  return { router, context, dependencies: dashboardDependencies(context), close: () => context.close() }
 }

@@ -12,6 +12,7 @@ import { ConfigError, processEnvSchema } from '../env.js'
 import { createLogger, requestLogger } from '../logger.js'
 import { untrustedForwardingWarning } from '../proxy-trust.js'
 import { metricsEndpoint, requestDurations } from '../metrics.js'
+import { Readiness } from '../readiness.js'
 import { loadEnvOrExit, serve } from '../standalone.js'
 import { gifferEnvSchema, gifferOptionsFromEnv, requireLastingSecret, standalonePublicUrl } from './config.js'
 import { gifferMetrics } from './metrics.js'
@@ -53,6 +54,9 @@ app.disable('x-powered-by')
 app.set('trust proxy', env.TRUST_PROXY)
 app.use(requestLogger(logger))
 app.use(untrustedForwardingWarning(app, logger))
+// Liveness is the router's /healthz (with the pool's state); readiness turns 503 while draining.
+const readiness = new Readiness()
+app.get('/readyz', readiness.route())
 // The same Prometheus text as the site's /metrics, for this service's numbers; scrapes are not counted.
 app.get('/metrics', metricsEndpoint([registry], env.METRICS_TOKEN))
 app.use(requestDurations(registry, () => 'giffer'))
@@ -66,7 +70,9 @@ serve({
   port: env.GIFFER_PORT,
   host: env.HOST,
   logger,
-  graceMs: 20_000,
+  readiness,
+  // Renders take longer than page requests: a longer grace by default.
+  shutdown: { delayMs: env.SHUTDOWN_DELAY_MS, graceMs: env.SHUTDOWN_GRACE_MS ?? 20_000 },
   // The render threads stop once their jobs are done.
   close: () => giffer.close(),
   details: () => ({ pool: giffer.stats }),

@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { projectRoot } from '../../server/project-root.js'
 import { startStandalone } from '../support/standalone.js'
 
@@ -21,6 +21,29 @@ describe('standalone dashboard (npm run dashboard)', () => {
 
       child.kill('SIGTERM')
       const [code] = await once(child, 'exit')
+      expect(code).toBe(0)
+    } finally {
+      child.kill('SIGKILL')
+      await rm(stateDir, { recursive: true, force: true })
+    }
+  }, 40_000)
+
+  it('answers /healthz, and /readyz with its SMTP server\'s state; on SIGTERM /readyz turns 503 while it still serves, for SHUTDOWN_DELAY_MS', async () => {
+    const stateDir = await mkdtemp(path.join(os.tmpdir(), 'dashboard-main-'))
+    const env = { DASHBOARD_PORT: '0', HOST: '127.0.0.1', DATA_DIR: stateDir, LOG_LEVEL: 'info', PUBLIC_URL: 'https://site.example', SMTP_URL: 'smtp://127.0.0.1:9', SHUTDOWN_DELAY_MS: '1500' }
+    const { child, port, logged } = await startStandalone('server/dashboard/main.ts', 'dashboard', env)
+    try {
+      const base = `http://127.0.0.1:${port}`
+      expect((await fetch(`${base}/healthz`)).status).toBe(200)
+      const ready = await fetch(`${base}/readyz`)
+      expect(ready.status).toBe(200)
+      expect(await ready.json()).toEqual({ status: 'ready', dependencies: { smtp: { reachable: false, optional: true } } })
+      const exited = once(child, 'exit')
+      child.kill('SIGTERM')
+      await vi.waitFor(() => expect(logged.some((line) => line.includes('dashboard draining'))).toBe(true), { timeout: 5_000, interval: 10 })
+      expect((await fetch(`${base}/readyz`)).status).toBe(503)
+      expect((await fetch(`${base}/app/api/v2/users/login_check`)).status).toBe(200)
+      const [code] = await exited
       expect(code).toBe(0)
     } finally {
       child.kill('SIGKILL')

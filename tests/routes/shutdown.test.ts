@@ -9,10 +9,10 @@ import { createHttpServer } from '../../server/http-server.js'
 import { ROOT } from './app.js'
 
 /** Starts the real server entry and resolves once it logs the port it listens on. */
-async function startServer() {
+async function startServer(env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test' },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', SHUTDOWN_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const lines: string[] = []
@@ -83,7 +83,7 @@ describe('server process', () => {
     )
     await vi.waitFor(() => expect(answer).toContain('100 Continue'), { timeout: 10_000, interval: 10 })
     child.kill('SIGTERM')
-    await vi.waitFor(() => expect(lines.some((line) => line.includes('shutting down'))).toBe(true), {
+    await vi.waitFor(() => expect(lines.some((line) => line.includes('site stopping'))).toBe(true), {
       timeout: 10_000,
       interval: 10,
     })
@@ -93,6 +93,50 @@ describe('server process', () => {
     expect(answer).toMatch(/HTTP\/1\.1 200 OK[\s\S]*Connection: close/i)
     expect(code).toBe(0)
     await expect(get(port, '/healthz')).rejects.toThrow()
+  }, 30_000)
+
+  it('turns /readyz 503 at once on SIGTERM and keeps serving for SHUTDOWN_DELAY_MS, then stops accepting and exits 0', async () => {
+    const { child, port, lines } = await startServer({ SHUTDOWN_DELAY_MS: '1500' })
+    const ready = await get(port, '/readyz')
+    expect(ready.status).toBe(200)
+    expect(JSON.parse(ready.body)).toEqual({ status: 'ready', dependencies: {} })
+    const exited = once(child, 'exit')
+    const signalled = Date.now()
+    child.kill('SIGTERM')
+    await vi.waitFor(() => expect(lines.some((line) => line.includes('site draining'))).toBe(true), { timeout: 5_000, interval: 10 })
+    const draining = await get(port, '/readyz')
+    expect(draining.status).toBe(503)
+    expect(JSON.parse(draining.body).status).toBe('draining')
+    // Still serving while the router takes notice.
+    expect((await get(port, '/healthz')).status).toBe(200)
+    expect((await get(port, '/pricing/')).status).toBe(200)
+    const [code] = await exited
+    expect(code).toBe(0)
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(1_400)
+    await expect(get(port, '/readyz')).rejects.toThrow()
+  }, 30_000)
+
+  it('skips the delay on Ctrl-C (SIGINT)', async () => {
+    const { child } = await startServer({ SHUTDOWN_DELAY_MS: '20000' })
+    const signalled = Date.now()
+    child.kill('SIGINT')
+    const [code] = await once(child, 'exit')
+    expect(code).toBe(0)
+    expect(Date.now() - signalled).toBeLessThan(5_000)
+  }, 30_000)
+
+  it('reports each service it calls in /readyz, and stays ready while they are away: pages need none of them', async () => {
+    const { child, port } = await startServer({ GIFFER_URL: 'http://127.0.0.1:9', DASHBOARD_URL: 'http://127.0.0.1:9/app' })
+    try {
+      const ready = await get(port, '/readyz')
+      expect(ready.status).toBe(200)
+      expect(JSON.parse(ready.body)).toEqual({
+        status: 'ready',
+        dependencies: { giffer: { reachable: false, optional: true }, dashboard: { reachable: false, optional: true } },
+      })
+    } finally {
+      child.kill('SIGKILL')
+    }
   }, 30_000)
 
   it('closes a socket whose headers trickle in within 20 s, with 408', async () => {

@@ -13,7 +13,7 @@ export interface StandaloneProcess {
 
 /** Starts `entry` and resolves once it logs `{name} listening` with its port (port 0: any free one). */
 export function startStandalone(entry: string, name: string, env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<StandaloneProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: projectRoot, env: { ...process.env, SHUTDOWN_DELAY_MS: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   const logged: string[] = []
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
