@@ -20,7 +20,7 @@ import { pageForms } from './accounts/forms.js'
 import type { DashboardOptions } from './dashboard/context.js'
 import { createGifferRouter, type GifferRouter } from './giffer/router.js'
 import { gifferBrowserOrigins, gifferOptionsFromEnv } from './giffer/config.js'
-import { createLogger, requestIdOf, requestLog, requestLogger } from './logger.js'
+import { clientAddress, createLogger, requestIdOf, requestLog, requestLogger, type TrustProxy } from './logger.js'
 import { untrustedForwardingWarning } from './proxy-trust.js'
 import { httpDependency, Readiness } from './readiness.js'
 import { createUpstreamProxy } from './upstream-proxy.js'
@@ -182,8 +182,9 @@ function mountFront(app: Express, { config, logger, metrics, client, readiness }
   app.use(metrics.countRequests)
   app.use(securityHeaders(config, client?.cssHashSource))
   return (req, res) => {
-    const id = requestIdOf(req)
-    logRequest(req, res, id)
+    const trust = app.get('trust proxy fn') as TrustProxy
+    const id = requestIdOf(req, trust)
+    logRequest(req, res, id, clientAddress(req, trust))
     metrics.countRequest(req, res)
     return id
   }

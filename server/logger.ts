@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestHandler } from 'express'
 import { pino, type Logger } from 'pino'
+import proxyAddr from 'proxy-addr'
 
 /** Values that must never reach a log line. */
 const REDACTED_PATHS = [
@@ -21,6 +22,22 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
  */
 export function createLogger(config: { LOG_LEVEL: LogLevel }): Logger {
   return pino({ level: config.LOG_LEVEL, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, pino.destination({ dest: 1, sync: false }))
+}
+
+/**
+ * Writes an uncaught error as a fatal line, waits for the log to reach its destination, then
+ * exits 1. Logs are written asynchronously: without this, a crash's own explanation would be the
+ * line most likely lost.
+ */
+export function logFatalErrors(logger: Logger): void {
+  const die = (error: unknown, origin: string) => {
+    logger.fatal({ err: error, origin }, 'fatal error: the process stops')
+    // However the flush goes, the process does not outlive a second.
+    setTimeout(() => process.exit(1), 1_000).unref()
+    logger.flush(() => process.exit(1))
+  }
+  process.once('uncaughtException', (error) => die(error, 'uncaughtException'))
+  process.once('unhandledRejection', (reason) => die(reason, 'unhandledRejection'))
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -99,29 +116,43 @@ declare global {
 /** A request as the log sees it: as Express holds it, or as it reached the server (answered before Express). */
 type LoggedRequest = IncomingMessage & { originalUrl?: string }
 
-/** What a log line says of a request: never its headers (cookies, authorization), only these. */
-function requestFields(req: LoggedRequest, id: string) {
+/**
+ * What a log line says of a request: never its headers (cookies, authorization), only these.
+ * `remoteAddress` is the visitor's, as `trust proxy` reads it (`req.ip`), not the balancer's.
+ */
+function requestFields(req: LoggedRequest, id: string, remoteAddress: string | undefined) {
   return {
     id,
     method: req.method,
     url: loggableUrl(req.originalUrl ?? req.url ?? ''),
-    remoteAddress: req.socket.remoteAddress,
+    remoteAddress,
     userAgent: req.headers['user-agent'],
   }
 }
 
-/** A request's id: a well-formed incoming X-Request-Id, or a new one. */
-export function requestIdOf(req: IncomingMessage): string {
+/** Which peers' forwarding headers a process believes: Express's compiled `trust proxy` setting. */
+export type TrustProxy = (address: string, hop: number) => boolean
+
+/**
+ * A request's id: an incoming X-Request-Id when a trusted proxy sent it (the site to the image
+ * service or the dashboard, a balancer to the site) and it is well-formed, else a new one. One id
+ * then follows a request through every process it reaches.
+ */
+export function requestIdOf(req: IncomingMessage, trust: TrustProxy): string {
   const incoming = req.headers['x-request-id']
-  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+  if (typeof incoming !== 'string' || !REQUEST_ID.test(incoming)) return randomUUID()
+  return trust(req.socket.remoteAddress ?? '', 0) ? incoming : randomUUID()
 }
 
+/** The visitor's address, as Express's `req.ip` gives it, for requests answered before Express. */
+export const clientAddress = (req: IncomingMessage, trust: TrustProxy): string => proxyAddr(req, trust)
+
 /** Writes the line of a request with this id when its response ends (or is cut short). */
-export type RequestLog = (req: LoggedRequest, res: ServerResponse, id: string) => void
+export type RequestLog = (req: LoggedRequest, res: ServerResponse, id: string, remoteAddress: string | undefined) => void
 
 /** What requestLogger writes for each request, for answers sent before Express too (server/answer-memory.ts). */
 export function requestLog(logger: Logger, backPressure = new BackPressureLog(logger)): RequestLog {
-  return (req, res, id) => {
+  return (req, res, id, remoteAddress) => {
     const started = Date.now()
     const ended = () => {
       res.off('finish', ended)
@@ -131,7 +162,7 @@ export function requestLog(logger: Logger, backPressure = new BackPressureLog(lo
         backPressure.note(res.statusCode, code, (req.originalUrl ?? req.url ?? '').split('?')[0]!)
         return
       }
-      const line = { req: requestFields(req, id), res: { statusCode: res.statusCode }, responseTime: Date.now() - started }
+      const line = { req: requestFields(req, id, remoteAddress), res: { statusCode: res.statusCode }, responseTime: Date.now() - started }
       const message = res.writableFinished ? 'request completed' : 'request aborted'
       if (res.statusCode >= 500) logger.error(line, message)
       else logger.info(line, message)
@@ -152,11 +183,11 @@ export function requestLog(logger: Logger, backPressure = new BackPressureLog(lo
  */
 export function requestLogger(logger: Logger, log = requestLog(logger)): RequestHandler {
   return (req, res, next) => {
-    req.id = requestIdOf(req)
+    req.id = requestIdOf(req, req.app.get('trust proxy fn') as TrustProxy)
     res.setHeader('X-Request-Id', req.id)
-    log(req, res, req.id)
+    log(req, res, req.id, req.ip)
     let child: Logger | undefined
-    Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= logger.child({ req: requestFields(req, req.id) })) })
+    Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= logger.child({ req: requestFields(req, req.id, req.ip) })) })
     next()
   }
 }

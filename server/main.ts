@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
 import { createHttpServer } from './http-server.js'
+import { logFatalErrors } from './logger.js'
 import { stopOnSignals } from './shutdown.js'
 
 /** How long in-flight requests get to finish after SIGTERM before their sockets are closed, unless SHUTDOWN_GRACE_MS says otherwise. */
@@ -20,6 +21,7 @@ function start() {
   }
 
   const { listener, logger, close, readiness } = createApp(config)
+  logFatalErrors(logger)
   const http = createHttpServer(listener, logger)
   http.server.listen(config.PORT, config.HOST, () => {
     const { port } = http.server.address() as AddressInfo

@@ -8,6 +8,7 @@ import type { Logger } from 'pino'
 import type { z } from 'zod'
 import { ConfigError, parseEnv } from './env.js'
 import { createHttpServer } from './http-server.js'
+import { logFatalErrors } from './logger.js'
 import type { Readiness } from './readiness.js'
 import { stopOnSignals } from './shutdown.js'
 
@@ -39,6 +40,7 @@ export interface StandaloneService {
 }
 
 export function serve({ name, app, port, host, logger, readiness, shutdown, close, details }: StandaloneService): void {
+  logFatalErrors(logger)
   const http = createHttpServer(app, logger)
   http.server.listen(port, host, () => {
     const address = http.server.address()

@@ -16,7 +16,7 @@ export interface UpstreamProxyOptions {
   logger: Logger
 }
 
-type MountedRequest = IncomingMessage & { baseUrl?: string; originalUrl?: string }
+type MountedRequest = IncomingMessage & { baseUrl?: string; originalUrl?: string; id?: string }
 
 /** Cookie path on the site: the upstream's path under the mount prefix (`Path=/` → `Path=/giffer`), except for `__Host-` cookies. */
 export function rescopeCookiePath(cookie: string, prefix: string): string {
@@ -60,6 +60,8 @@ export function createUpstreamProxy({ target, name, timeoutMs, logger }: Upstrea
     cookieDomainRewrite: '',
     on: {
       proxyReq(proxyReq: ClientRequest, req: MountedRequest) {
+        // The upstream's log lines carry the site's id for the request (it trusts the site's address).
+        if (req.id) proxyReq.setHeader('X-Request-Id', req.id)
         // A body already parsed by the site (express.json) is written again for the upstream.
         fixRequestBody(proxyReq, req as Parameters<typeof fixRequestBody>[1])
         proxyReq.setTimeout(timeoutMs, () => {

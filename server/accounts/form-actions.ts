@@ -8,7 +8,7 @@ import { data, redirect, type ActionFunction } from 'react-router'
 import type { AuthActionData } from '../../shared/accounts/accounts.route.js'
 import { errorOf, missingFields, trackingPayload } from '../../shared/accounts/client.js'
 import { destinationAfterAuth, safeNext } from '../../shared/accounts/next.js'
-import type { AccountsGateway, GatewayAnswer } from './gateway.js'
+import type { AccountsGateway, GatewayAnswer, Visitor } from './gateway.js'
 
 export interface AuthActionDependencies {
   accounts: AccountsGateway
@@ -16,8 +16,8 @@ export interface AuthActionDependencies {
   appOrigin: string | null
 }
 
-/** The visitor's address, which the page handler passes along as X-Forwarded-For. */
-const visitorOf = (request: Request) => request.headers.get('x-forwarded-for') ?? undefined
+/** The visitor's address and the request's id, which the page handler passes along as X-Forwarded-For and X-Request-Id. */
+const visitorOf = (request: Request): Visitor => ({ address: request.headers.get('x-forwarded-for') ?? undefined, requestId: request.headers.get('x-request-id') ?? undefined })
 
 function text(form: FormData, name: string): string {
   const value = form.get(name)

@@ -20,13 +20,17 @@ export type GatewayAnswer<T> =
   | { ok: false; status: number; body: DashboardErrorBody; retryAfter?: number }
 
 /** The visitor's address (as the site's `trust proxy` setting reads it), for the dashboard's per-address limits. */
-export type VisitorAddress = string | undefined
+/** Who a form's call is for: the visitor's address (as `trust proxy` reads it) and the request's id, passed on to a remote dashboard. */
+export interface Visitor {
+  address?: string
+  requestId?: string
+}
 
 export interface AccountsGateway {
-  register(input: { email: string; password: string; tracking?: unknown }, visitor: VisitorAddress): Promise<GatewayAnswer<SignedInAnswer>>
-  login(input: { email: string; password: string }, visitor: VisitorAddress): Promise<GatewayAnswer<SignedInAnswer>>
-  requestReset(input: { email: string }, visitor: VisitorAddress): Promise<GatewayAnswer<{ message: string }>>
-  confirmReset(input: { token: string; password: string }, visitor: VisitorAddress): Promise<GatewayAnswer<{ message: string }>>
+  register(input: { email: string; password: string; tracking?: unknown }, visitor: Visitor): Promise<GatewayAnswer<SignedInAnswer>>
+  login(input: { email: string; password: string }, visitor: Visitor): Promise<GatewayAnswer<SignedInAnswer>>
+  requestReset(input: { email: string }, visitor: Visitor): Promise<GatewayAnswer<{ message: string }>>
+  confirmReset(input: { token: string; password: string }, visitor: Visitor): Promise<GatewayAnswer<{ message: string }>>
   resetTokenUsable(token: string): Promise<boolean>
 }
 
@@ -62,11 +66,13 @@ const dashboardPath = (sitePath: string) => sitePath.replace(/^\/app\//, '')
 
 export function remoteGateway(dashboardUrl: string, siteOrigin: string, timeoutMs: number): AccountsGateway {
   const base = dashboardUrl.endsWith('/') ? dashboardUrl : `${dashboardUrl}/`
-  async function post<T>(path: string, body: unknown, visitor?: VisitorAddress): Promise<GatewayAnswer<T>> {
+  async function post<T>(path: string, body: unknown, visitor: Visitor = {}): Promise<GatewayAnswer<T>> {
     // The dashboard accepts posts from the site's own origin only, and counts its per-address
-    // limits by the visitor's address (it trusts the site's X-Forwarded-For), not the site's.
+    // limits by the visitor's address (it trusts the site's X-Forwarded-For), not the site's; its
+    // log lines carry the site's request id.
     const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', Origin: siteOrigin }
-    if (visitor) headers['X-Forwarded-For'] = visitor
+    if (visitor.address) headers['X-Forwarded-For'] = visitor.address
+    if (visitor.requestId) headers['X-Request-Id'] = visitor.requestId
     const response = await fetch(new URL(path, base), {
       method: 'POST',
       headers,

@@ -70,8 +70,8 @@ function serverTiming(loaderMs: number, renderMs?: number): string {
 
 function toFetchRequest(req: ExpressRequest, origin: string, signal: AbortSignal): Request {
   // The origin is configured, never taken from the Host header. The visitor's address (as
-  // `trust proxy` reads it) goes along for the form handlers' calls to the dashboard.
-  const headers = { accept: req.get('accept') ?? '*/*', cookie: req.get('cookie') ?? '', 'x-forwarded-for': req.ip ?? '' }
+  // `trust proxy` reads it) and the request's id go along for the form handlers' calls to the dashboard.
+  const headers = { accept: req.get('accept') ?? '*/*', cookie: req.get('cookie') ?? '', 'x-forwarded-for': req.ip ?? '', 'x-request-id': req.id }
   if (req.method !== 'POST') return new Request(origin + req.originalUrl, { method: 'GET', signal, headers })
   const fields = new URLSearchParams()
   const body: Record<string, unknown> = req.body && typeof req.body === 'object' ? req.body : {}
