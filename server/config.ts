@@ -1,8 +1,9 @@
 import path from 'node:path'
 import { z } from 'zod'
-import { parseEnv, processEnvSchema } from './env.js'
+import { ConfigError, parseEnv, processEnvSchema } from './env.js'
 import { dashboardEnvSchema, requireAiModel } from './dashboard/config.js'
-import { gifferEnvSchema, requireLastingSecret } from './giffer/config.js'
+import { checkDeployment } from './deployment-checks.js'
+import { gifferEnvSchema } from './giffer/config.js'
 import { projectRoot } from './project-root.js'
 
 /**
@@ -36,6 +37,8 @@ export interface Config extends Omit<Env, 'PUBLIC_URL'> {
   stateDir: string
   /** PUBLIC_URL without a trailing slash, used for canonical links and the sitemap. */
   publicOrigin: string
+  /** What the start-up checks found risky but allowed (server/deployment-checks.ts), logged once at start. */
+  deploymentWarnings: string[]
 }
 
 export { ConfigError } from './env.js'
@@ -46,9 +49,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proje
   // Every absolute URL the site makes (canonical links, email images, live timers) must reach this
   // process when nothing else is configured, whatever port it was given.
   const publicUrl = values.PUBLIC_URL ?? `http://localhost:${values.PORT}`
-  // The in-process image service signs live timers that go into emails.
-  if (!values.GIFFER_URL) requireLastingSecret(values.GIFFER_SECRET, values.GIFFER_PUBLIC_URL ?? publicUrl)
+  const { refusals, warnings } = checkDeployment({ ...values, PUBLIC_URL: publicUrl })
+  if (refusals.length) throw new ConfigError(refusals.join('\n'))
   return {
+    deploymentWarnings: warnings,
     ...values,
     PUBLIC_URL: publicUrl,
     rootDir,

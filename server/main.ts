@@ -22,6 +22,9 @@ function start() {
 
   const { listener, logger, close, readiness } = createApp(config)
   logFatalErrors(logger)
+  // The start-up checks' risks, in one line (server/deployment-checks.ts); refusals stopped the start above.
+  const warnings = config.deploymentWarnings
+  if (warnings.length) logger.warn({ publicUrl: config.PUBLIC_URL, warnings }, `configuration: ${warnings.length} ${warnings.length === 1 ? 'risk' : 'risks'} for a public site`)
   const http = createHttpServer(listener, logger)
   http.server.listen(config.PORT, config.HOST, () => {
     const { port } = http.server.address() as AddressInfo

@@ -21,14 +21,20 @@ const env = loadEnvOrExit(
   processEnvSchema.extend(dashboardEnvSchema.shape).extend({
     DASHBOARD_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
     /** The site's public origin: reset links point there, and only it may post here. */
-    PUBLIC_URL: z.url().default('http://localhost:3000'),
+    PUBLIC_URL: z.url().optional(),
     APP_URL: z.url().optional(),
   }).superRefine(requireAiModel),
 )
+// Reset links in mails point at the site: in production its address must be given, never guessed.
+if (!env.PUBLIC_URL && env.NODE_ENV === 'production') {
+  console.error("PUBLIC_URL: set it to the site's public address: reset links in account mail point there, and only it may post here.")
+  process.exit(1)
+}
+const publicUrl = env.PUBLIC_URL ?? 'http://localhost:3000'
 const logger = createLogger(env)
 const sharedCounters = env.REDIS_URL ? connectSharedCounters(env.REDIS_URL, logger) : null
 const dashboard = createDashboard({
-  ...dashboardSettings(env, { stateDir: path.resolve(env.DATA_DIR), siteOrigin: new URL(env.PUBLIC_URL).origin }),
+  ...dashboardSettings(env, { stateDir: path.resolve(env.DATA_DIR), siteOrigin: new URL(publicUrl).origin }),
   // The project's own templates and phrases (the previews, email views, app home and clones show them).
   data: loadSiteData(projectContentDir),
   sharedCounters,

@@ -51,6 +51,19 @@ describe('standalone dashboard (npm run dashboard)', () => {
     }
   }, 40_000)
 
+  it('refuses to start in production without PUBLIC_URL, since reset links point there', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/dashboard/main.ts'], {
+      cwd: projectRoot,
+      env: { ...process.env, NODE_ENV: 'production', DASHBOARD_PORT: '0', PUBLIC_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const [code] = await once(child, 'exit')
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/^PUBLIC_URL: set it to the site's public address: reset links/)
+  }, 30_000)
+
   it('refuses to start with a bad variable and names it', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/dashboard/main.ts'], {
       cwd: projectRoot,

@@ -29,7 +29,7 @@ export function projectSiteData(): SiteData {
  * silent logs, and a local dashboard whose database lives in memory.
  */
 export function testSite(env: Record<string, string> = {}, overrides: AppOverrides = {}, rootDir = ROOT) {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'https://site.example', GIFFER_SECRET: 'test-secret-of-the-site-0123', ...env }, rootDir)
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'https://site.example', GIFFER_SECRET: 'test-secret-of-the-site-0123', MAIL_FROM: 'Poplift <no-reply@site.example>', ...env }, rootDir)
   const ownData = !overrides.contentDir && fs.realpathSync(config.contentDir) === fs.realpathSync(path.join(ROOT, 'data'))
   return createApp(config, {
     logger: pino({ level: 'silent' }),

@@ -198,6 +198,45 @@ describe('server process', () => {
     expect(code).toBe(1)
     expect(stderr).toContain('PORT')
   }, 30_000)
+
+  it('started with PUBLIC_URL=https://example.com and nothing else, refuses, saying GIFFER_SECRET is needed and why', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'https://example.com' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr!.on('data', (chunk) => (stderr += chunk))
+    const [code] = await once(child, 'exit')
+    expect(code).toBe(1)
+    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^GIFFER_SECRET: required when the image service's links are public \(https:\/\/example\.com\)/)])
+  }, 30_000)
+
+  it('with what a public site needs, starts and reports its risks in one line: an open /metrics, mail kept in the outbox', async () => {
+    const { child, port, lines } = await startServer({ PUBLIC_URL: 'https://example.com', GIFFER_SECRET: 'a-secret-of-the-deployment' })
+    try {
+      expect((await get(port, '/healthz')).status).toBe(200)
+      const reports = lines.map((line) => JSON.parse(line) as { msg: string; warnings?: string[] }).filter((line) => line.msg.startsWith('configuration:'))
+      expect(reports).toHaveLength(1)
+      expect(reports[0]!.warnings).toEqual([
+        'METRICS_TOKEN is not set: /metrics is open to anyone who finds it.',
+        'SMTP_URL is not set: account mail (reset links) stays in the local outbox and reaches nobody.',
+        'NODE_ENV is test: development pages (the outbox) are on and errors say more.',
+      ])
+    } finally {
+      child.kill('SIGKILL')
+    }
+  }, 30_000)
+
+  it('with nothing set, reports nothing: a local start stays as it was', async () => {
+    const { child, port, lines } = await startServer()
+    try {
+      expect((await get(port, '/healthz')).status).toBe(200)
+      expect(lines.filter((line) => line.includes('configuration:'))).toEqual([])
+    } finally {
+      child.kill('SIGKILL')
+    }
+  }, 30_000)
 })
 
 describe('request targets', () => {
