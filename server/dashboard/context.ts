@@ -84,7 +84,7 @@ export function createDashboardContext(options: DashboardOptions): DashboardCont
   const db = openDatabase(file)
   const sessions = new Sessions(db, sessionCookie(options.siteOrigin.startsWith('https:')), now)
   const outbox = options.smtpUrl ? null : new OutboxMailer(db, logger, now)
-  const mailer = options.smtpUrl ? new SmtpMailer(options.smtpUrl, options.mailFrom, logger) : outbox!
+  const mailer = options.smtpUrl ? new SmtpMailer(db, options.smtpUrl, options.mailFrom, logger, now) : outbox!
   const hasher = new PasswordHasher(options.scryptCost)
   const counters = options.sharedCounters ?? null
   const throttle = counters ? sharedThrottle(counters, databaseThrottle(db)) : databaseThrottle(db)

@@ -84,6 +84,18 @@ const MIGRATIONS: string[] = [
   // Who a referral came from (a hash of the visitor's address), so that one visitor counts once.
   `ALTER TABLE referral_hits ADD COLUMN visitor TEXT;
    CREATE INDEX referral_hits_by_visitor ON referral_hits(visitor, created_at);`,
+  // Account mail waiting for the SMTP server: kept until it is taken, across restarts.
+  `CREATE TABLE mail_queue (
+     id INTEGER PRIMARY KEY,
+     recipient TEXT NOT NULL,
+     subject TEXT NOT NULL,
+     text TEXT NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     last_error TEXT,
+     created_at INTEGER NOT NULL
+   );
+   CREATE INDEX mail_queue_due ON mail_queue(next_attempt_at);`,
 ]
 
 /** Opens (creating when new) the database and brings its schema up to date. */
