@@ -282,6 +282,12 @@ function mountFiles(app: Express, { config, data, publicFolder }: Site) {
   app.use(publicFiles(publicFolder))
   app.use('/thumbnails', thumbnailRouter(data.contentDir, data.galleries.thumbnails))
   // The email templates' images: fixed names, so a day's caching; mail clients fetch them too.
+  // The emails' pictures are made to be shown anywhere: in a sent email (webmail loads them from
+  // its own origin) and in the previews, whatever host name the visitor used.
+  app.use(EMAIL_ASSETS_PATH, (_req, res, next) => {
+    res.set('Cross-Origin-Resource-Policy', 'cross-origin')
+    next()
+  })
   app.use(EMAIL_ASSETS_PATH, express.static(path.join(data.contentDir, GENERATED, 'emails', 'assets'), { index: false, fallthrough: false, maxAge: '1d' }))
   const { catalogs } = data.galleries
   app.use(
@@ -302,7 +308,7 @@ function mountPages(app: Express, { config, overrides, logger, data, client, cac
     ...data,
     origin: config.publicOrigin,
     appOrigin,
-    appBase: config.APP_URL ?? `${config.publicOrigin}/app/`,
+    appBase: config.APP_URL ?? '/app/',
     accounts: dashboard.accounts,
     now: overrides.now ?? (() => new Date()),
   })

@@ -101,7 +101,8 @@ export function createDashboardContext(options: DashboardOptions): DashboardCont
     showOutbox: options.showOutbox,
     limiters: accountLimiters({ ...DEFAULT_LIMITS, ...options.limits }, counters),
     siteOrigin: options.siteOrigin,
-    loginUrl: options.appUrl ?? `${options.siteOrigin}/app/`,
+    // The site's own app by path: the visitor stays on the host name they came by, where their session cookie is.
+    loginUrl: options.appUrl ?? '/app/',
     allowedOrigins: [options.siteOrigin, ...(options.appUrl ? [new URL(options.appUrl).origin] : [])],
     logger,
     now,

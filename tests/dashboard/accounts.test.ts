@@ -10,7 +10,7 @@ describe('sign-up', () => {
       .set(ORIGIN)
       .send({ email: '  Mary.Smith@Example.COM ', password: PASSWORD, tracking: { context: { clone_id: 'ab12cd34' }, referral: 'partner1', redeem: 123456, cookies: {} } })
       .expect(201)
-    expect(response.body).toEqual({ user: { id: expect.any(Number), email: 'mary.smith@example.com' }, login_url: 'https://site.example/app/', is_new: true })
+    expect(response.body).toEqual({ user: { id: expect.any(Number), email: 'mary.smith@example.com' }, login_url: '/app/', is_new: true })
     expect(response.headers['cache-control']).toBe('no-store')
     const row = db.prepare('SELECT email, password_hash, tracking FROM users').get()!
     expect(row.email).toBe('mary.smith@example.com')
@@ -56,7 +56,7 @@ describe('log-in', () => {
     const { app } = dashboardSite()
     const { email, cookie: first } = await register(app)
     const response = await request(app).post('/app/api/v1/users/login?dual=1').set(ORIGIN).send({ email: email.toUpperCase(), password: PASSWORD }).expect(200)
-    expect(response.body).toMatchObject({ user: { email }, login_url: 'https://site.example/app/' })
+    expect(response.body).toMatchObject({ user: { email }, login_url: '/app/' })
     expect(sessionCookieOf(response)).not.toBe(first)
   })
 

@@ -35,6 +35,13 @@ describe('GET /app/api/v2/emailmessages/{hid}/view', () => {
     expect(response.text).not.toContain('{{assets}}')
   })
 
+  it('serves the pictures to any origin (a webmail showing a sent email, a preview opened by another host name)', async () => {
+    const response = await request(app).get(`/app/api/v2/emailmessages/${withImages!.id}/view`).expect(200)
+    const source = new URL(parse(response.text).querySelector('img')!.getAttribute('src')!)
+    const picture = await request(app).get(source.pathname).expect(200)
+    expect(picture.headers['cross-origin-resource-policy']).toBe('cross-origin')
+  })
+
   it('points the images at the port the site listens on when no PUBLIC_URL is set', async () => {
     const onOtherPort = dashboardSite({ PORT: '4100', PUBLIC_URL: '' }).app
     const response = await request(onOtherPort).get(`/app/api/v2/emailmessages/${withImages!.id}/view`).expect(200)

@@ -184,7 +184,7 @@ describe('social sign-in stand-in', () => {
     const response = await request(app).post(`${PATH}?mode=signup-popup`).set(ORIGIN).type('form').send({ email }).expect(200)
     const json = response.text.match(/<script type="application\/json" id="social-result">(.*?)<\/script>/s)?.[1]
     expect(JSON.parse(json!)).toEqual({
-      message: { type: 'signupComplete', user: { id: expect.any(Number), email }, login_url: `${SITE}/app/`, backend: 'google-oauth2', is_new: true },
+      message: { type: 'signupComplete', user: { id: expect.any(Number), email }, login_url: '/app/', backend: 'google-oauth2', is_new: true },
       targetOrigin: SITE,
     })
     expect(sessionCookieOf(response)).toMatch(/pl_auth=/)
@@ -345,7 +345,7 @@ describe('forms posted without JavaScript', () => {
     const { app } = dashboardSite()
     const { email } = await register(app)
     const response = await request(app).post('/login/').set(ORIGIN).type('form').send({ email, password: PASSWORD }).expect(303)
-    expect(response.headers.location).toBe(`${SITE}/app/`)
+    expect(response.headers.location).toBe('/app/')
     expect(sessionCookieOf(response)).toMatch(/pl_auth=/)
   })
 
@@ -360,6 +360,6 @@ describe('forms posted without JavaScript', () => {
     const { app } = dashboardSite()
     const { email } = await register(app)
     const response = await request(app).post('/login/?next=https%3A%2F%2Fevil.example%2F').set(ORIGIN).type('form').send({ email, password: PASSWORD }).expect(303)
-    expect(response.headers.location).toBe(`${SITE}/app/`)
+    expect(response.headers.location).toBe('/app/')
   })
 })
