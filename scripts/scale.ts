@@ -12,7 +12,10 @@
  *   4. deploy    a rolling restart (SIGTERM, one process at a time, the next once the
  *                replacement answers and gets traffic again) costs none either;
  *   5. redis     Redis gone for 10 s under load: pages keep answering, log-ins are answered
- *                401 or 429 and never 5xx, and once it is back the limit holds across processes.
+ *                401 or 429 and never 5xx, and once it is back the limit holds across processes;
+ *   6. upload    a photo of about 4.2 MB (the largest request a visitor sends; nginx's default
+ *                body limit is 1 MB) signed, posted and resolved through the edge, then read
+ *                back through it byte for byte.
  *
  * The loads of 3 to 5 put a new query string on every page view, so that each one reaches a
  * process. Which process answered a log-in is read from the processes' own /metrics (the site
@@ -20,27 +23,48 @@
  * missed. Everything it starts is stopped at the end, on Ctrl-C and on a failure (which keeps
  * the logs). Needs Debian's redis-server and nginx (installed when run as root on Debian).
  *
+ * `npm run scale -- machines` runs another arrangement instead: each process on a machine of its
+ * own, nothing shared on disk (scripts/scale-machines.ts).
+ *
  * Client addresses: nginx passes the address that connected to it as X-Forwarded-For (nothing
  * the client wrote), and every 127.x.x.x address is this machine. So each log-in check connects
  * from an address of its own (127.0.0.2, .3, .4), a visitor that no earlier check has counted.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { once } from 'node:events'
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import http from 'node:http'
-import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { Redis } from 'ioredis'
 import { DEFAULT_LIMITS } from '../server/accounts/rate-limits.js'
 import { AUTH_API } from '../shared/accounts/client.js'
 import { startRedis, type TestRedis } from '../tests/support/redis.js'
-import { ensureDebianTools, NGINX, REDIS_SERVER, toolPath } from './lib/debian-tools.js'
-import { freePort, PRODUCTION_ENV, root } from './lib/server-process.js'
+import { NGINX, REDIS_SERVER, toolPath } from './lib/debian-tools.js'
+import {
+  accountPosts,
+  check,
+  CutShort,
+  grainyPhoto,
+  megabytes,
+  multipartForm,
+  onStop,
+  pageViews,
+  readinessOf,
+  percent,
+  runChecks,
+  scrape,
+  seconds,
+  send,
+  sleep,
+  startEdge,
+  startService,
+  stopChild,
+  waitFor,
+  type Service,
+} from './lib/scale-run.js'
+import { freePort, PRODUCTION_ENV } from './lib/server-process.js'
 
-const NGINX_TEMPLATE = path.join(root, 'docs/nginx.conf')
-/** As many as docs/nginx.conf has upstream servers. */
+/** Web processes in front of which nginx runs (its upstream lists each one). */
 const SITE_COUNT = 3
 const EDGE_PAGES = ['/', '/pricing/', '/p/', '/e/', '/blog/', '/ai-subject-line-generator/']
 const EDGE_REQUESTS = 3000
@@ -52,60 +76,8 @@ const HIT_RATIO_GOAL = 0.95
 const EDGE_ANSWERS = new Set(['HIT', 'STALE', 'UPDATING'])
 const REDIS_OUTAGE_MS = 10_000
 const LOGIN_LIMIT = DEFAULT_LIMITS.login.limit
-const SITE_START_TIMEOUT_MS = 40_000
 const BROWSER_HEADERS = { accept: 'text/html', 'accept-encoding': 'gzip, deflate, br' }
 const CLIENTS = { limits: '127.0.0.2', duringOutage: '127.0.0.3', afterOutage: '127.0.0.4' }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
-const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`
-
-// ---------------------------------------------------------------------------------------------
-// HTTP
-
-interface Answer {
-  status: number
-  headers: http.IncomingHttpHeaders
-  body: Buffer
-}
-
-interface SendOptions {
-  method?: string
-  path: string
-  headers?: Record<string, string>
-  body?: string
-  agent?: http.Agent
-  /** The address to connect from (any 127.x.x.x is this machine). */
-  localAddress?: string
-  timeoutMs?: number
-}
-
-/** An answer whose status and headers came, and whose body broke off. */
-class CutShort extends Error {
-  constructor() {
-    super('answer cut short')
-  }
-}
-
-/** One request; rejects on a connection error, a time-out or an answer cut short. */
-function send(port: number, { method = 'GET', path: target, headers = {}, body, agent, localAddress, timeoutMs = 30_000 }: SendOptions): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const allHeaders = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) }
-    const req = http.request({ host: '127.0.0.1', port, method, path: target, headers: allHeaders, agent: agent ?? false, localAddress, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
-      res.on('close', () => {
-        if (!res.complete) reject(new CutShort())
-      })
-    })
-    req.on('timeout', () => req.destroy(new Error('timed out')))
-    req.on('error', reject)
-    req.end(body)
-  })
-}
-
-const answersHealthz = (port: number) => send(port, { path: '/healthz', timeoutMs: 1_000 }).then((answer) => answer.status === 200, () => false)
 
 // ---------------------------------------------------------------------------------------------
 // Load
@@ -136,7 +108,7 @@ const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(ke
 
 /** `connections` clients asking for `pathOf(n)` in turn, until stopped or `total` were sent. */
 function startLoad(port: number, connections: number, pathOf: (n: number) => string, total = Infinity): Load {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections })
+  const pool = new http.Agent({ keepAlive: true, maxSockets: connections })
   const tally: LoadTally = { requests: 0, failed: 0, cutShort: 0, failures: new Map(), cacheStatus: new Map(), withCookie: 0, storedWithCookie: 0, latenciesMs: [], elapsedMs: 0 }
   let issued = 0
   let stopped = false
@@ -146,7 +118,7 @@ function startLoad(port: number, connections: number, pathOf: (n: number) => str
       const target = pathOf(issued++)
       const sent = performance.now()
       try {
-        const answer = await send(port, { path: target, headers: BROWSER_HEADERS, agent })
+        const answer = await send(port, { path: target, headers: BROWSER_HEADERS, pool })
         tally.latenciesMs.push(performance.now() - sent)
         const cacheStatus = String(answer.headers['x-cache-status'] ?? '-')
         bump(tally.cacheStatus, cacheStatus)
@@ -169,7 +141,7 @@ function startLoad(port: number, connections: number, pathOf: (n: number) => str
   }
   const done = Promise.all(Array.from({ length: connections }, client)).then(() => {
     tally.elapsedMs = performance.now() - started
-    agent.destroy()
+    pool.destroy()
     return tally
   })
   return {
@@ -199,34 +171,6 @@ function describeFailures(tally: LoadTally): string {
 // ---------------------------------------------------------------------------------------------
 // The processes
 
-/** Everything started, so that any way out stops it. */
-const children = new Set<ChildProcess>()
-let redisServer: TestRedis | undefined
-
-function track(child: ChildProcess): ChildProcess {
-  children.add(child)
-  child.once('exit', () => children.delete(child))
-  return child
-}
-
-async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM', graceMs = 15_000): Promise<{ code: number | null; ms: number }> {
-  const started = Date.now()
-  if (child.exitCode !== null || child.signalCode !== null) return { code: child.exitCode, ms: 0 }
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>
-  child.kill(signal)
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
-  const [code] = await exited
-  clearTimeout(timer)
-  return { code, ms: Date.now() - started }
-}
-
-interface Site {
-  name: string
-  port: number
-  logFile: string
-  child?: ChildProcess
-}
-
 interface Cluster {
   redis: TestRedis
   sites: Site[]
@@ -236,52 +180,12 @@ interface Cluster {
   siteEnv: Record<string, string>
 }
 
-/** Starts (or starts again, on its own port) one web process; resolves with how long it took to answer /healthz. */
-async function startSite(site: Site, env: Record<string, string>): Promise<number> {
-  const log = openSync(site.logFile, 'a')
-  const child = track(
-    spawn(process.execPath, ['--expose-gc', 'dist/server/main.js'], {
-      cwd: root,
-      env: { ...process.env, ...PRODUCTION_ENV, ...env, PORT: String(site.port) },
-      stdio: ['ignore', log, log],
-    }),
-  )
-  closeSync(log)
-  site.child = child
-  const started = Date.now()
-  while (Date.now() - started < SITE_START_TIMEOUT_MS) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${site.name} exited (${child.exitCode ?? child.signalCode}) while starting; see ${site.logFile}`)
-    if (await answersHealthz(site.port)) return Date.now() - started
-    await sleep(100)
-  }
-  throw new Error(`${site.name} did not answer /healthz within ${seconds(SITE_START_TIMEOUT_MS)}; see ${site.logFile}`)
-}
+/** A web process of the cluster. */
+type Site = Service
 
-/** docs/nginx.conf with this run's addresses in place of its {{…}} placeholders. */
-function nginxConfig(values: Record<string, string>): string {
-  const template = readFileSync(NGINX_TEMPLATE, 'utf8')
-  const config = template.replace(/\{\{(\w+)\}\}/g, (placeholder, name: string) => {
-    const value = values[name]
-    if (value === undefined) throw new Error(`docs/nginx.conf: no value for ${placeholder}`)
-    return value
-  })
-  const unused = Object.keys(values).filter((name) => !template.includes(`{{${name}}}`))
-  if (unused.length > 0) throw new Error(`docs/nginx.conf has no place for ${unused.join(', ')}`)
-  return config
-}
-
-async function startEdge(nginx: string, dir: string, port: number, sites: Site[]): Promise<void> {
-  const values: Record<string, string> = { LISTEN: `127.0.0.1:${port}` }
-  sites.forEach((site, index) => (values[`SITE_${index + 1}`] = `127.0.0.1:${site.port}`))
-  const configFile = path.join(dir, 'nginx.conf')
-  writeFileSync(configFile, nginxConfig(values))
-  const child = track(spawn(nginx, ['-p', `${dir}/`, '-c', configFile, '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] }))
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}; see ${path.join(dir, 'error.log')}`)
-    if (await answersHealthz(port)) return
-    await sleep(100)
-  }
-  throw new Error('nginx did not answer within 10 s')
+/** Starts (or starts again, on its own port) one web process; resolves with how long it took to answer /readyz (ready to take traffic). */
+function startSite(site: Site, env: Record<string, string>): Promise<number> {
+  return startService(site, { args: ['--expose-gc', 'dist/server/main.js'], env: { ...process.env, ...PRODUCTION_ENV, ...env, PORT: String(site.port) } })
 }
 
 async function startCluster(nginx: string, dir: string): Promise<Cluster> {
@@ -292,7 +196,8 @@ async function startCluster(nginx: string, dir: string): Promise<Cluster> {
   chmodSync(dir, 0o755)
   chmodSync(edgeDir, 0o755)
 
-  const redis = (redisServer = await startRedis())
+  const redis = await startRedis()
+  onStop(() => redis.stop())
   const edgePort = await freePort()
   const publicUrl = `http://127.0.0.1:${edgePort}`
   const siteEnv = {
@@ -319,34 +224,6 @@ async function startCluster(nginx: string, dir: string): Promise<Cluster> {
 
 // ---------------------------------------------------------------------------------------------
 // What the processes and nginx report
-
-interface Sample {
-  name: string
-  labels: Record<string, string>
-  value: number
-}
-
-/** A process's /metrics, read directly (as an operator's scraper does, not through the edge). */
-async function scrape(site: Site): Promise<Sample[]> {
-  const answer = await send(site.port, { path: '/metrics', timeoutMs: 5_000 })
-  const samples: Sample[] = []
-  for (const line of answer.body.toString('utf8').split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line)
-    if (!match) continue
-    const labels: Record<string, string> = {}
-    for (const [, key, value] of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[key!] = value!
-    samples.push({ name: match[1]!, labels, value: Number(match[3]) })
-  }
-  return samples
-}
-
-const sum = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
-  samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value)).reduce((total, sample) => total + sample.value, 0)
-
-/** Page views that reached the process (its page cache's hits and misses). */
-const pageViews = (samples: Sample[]) => sum(samples, 'page_cache_hits_total') + sum(samples, 'page_cache_misses_total')
-/** POSTs the process answered under /app (log-ins here). */
-const accountPosts = (samples: Sample[]) => sum(samples, 'http_request_duration_seconds_count', { route: 'app', method: 'POST' })
 
 /** Where the access log ends now; `edgeLog(…, mark)` reads what nginx logged after it. */
 const logMark = (file: string) => statSync(file).size
@@ -379,15 +256,6 @@ async function redisClients(url: string): Promise<number> {
   } finally {
     client.disconnect()
   }
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
-  const started = Date.now()
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${seconds(timeoutMs)}`)
-    await sleep(200)
-  }
-  return Date.now() - started
 }
 
 /** Until nginx sends the (re)started process page views again: it left it out after its failure. */
@@ -458,17 +326,6 @@ function limitHeld(attempts: Attempt[]): boolean {
 // ---------------------------------------------------------------------------------------------
 // The checks
 
-interface Check {
-  name: string
-  goal: string
-  measured: string
-  /** 'note': off the goal, for a reason the run cannot help (printed, but not a failure). */
-  ok: boolean | 'note'
-}
-
-const checks: Check[] = []
-const check = (name: string, goal: string, measured: string, ok: boolean | 'note') => checks.push({ name, goal, measured, ok })
-
 async function edgeCache(cluster: Cluster): Promise<void> {
   console.log(`\n1. Edge cache: ${EDGE_REQUESTS} page views of ${EDGE_PAGES.length} pages, ${EDGE_CONNECTIONS} connections, cache empty at the start`)
   const before = await Promise.all(cluster.sites.map(async (site) => pageViews(await scrape(site))))
@@ -511,7 +368,7 @@ async function crash(cluster: Cluster): Promise<void> {
   const tally = await load.stop()
   const edge = edgeLog(cluster.accessLog, mark)
   console.log(
-    `   killed after ${inFlight} requests; answering /healthz again in ${seconds(upMs)}, back in nginx's turn ${seconds(backMs)} later; ` +
+    `   killed after ${inFlight} requests; ready again in ${seconds(upMs)}, back in nginx's turn ${seconds(backMs)} later; ` +
       `${tally.requests} requests in ${seconds(tally.elapsedMs)} (${Math.round(tally.requests / (tally.elapsedMs / 1000))}/s), failed ${tally.failed}${describeFailures(tally)}`,
   )
   console.log(`   requests nginx moved to another process: ${edge.movedOn}; 502/504 from nginx: ${edge.gatewayErrors}; answers cut short by the kill: ${tally.cutShort}`)
@@ -527,12 +384,20 @@ async function rollingRestart(cluster: Cluster): Promise<void> {
   const load = startLoad(cluster.edgePort, ORIGIN_CONNECTIONS, uncachedPage('deploy'))
   await sleep(2_000)
   const exits: (number | null)[] = []
+  const unready: boolean[] = []
   for (const site of cluster.sites) {
-    const { code, ms } = await stopChild(site.child!, 'SIGTERM')
+    const stopped = stopChild(site.child!, 'SIGTERM')
+    // While it drains, the process still serves but says it is not ready.
+    const drainingMs = await waitFor(`${site.name} to answer /readyz 503`, async () => (await readinessOf(site.port)) === 503, 3_000).catch(() => null)
+    unready.push(drainingMs !== null)
+    const { code, ms } = await stopped
     exits.push(code)
     const upMs = await startSite(site, cluster.siteEnv)
     const backMs = await waitForTraffic(site)
-    console.log(`   ${site.name}: exited ${code} after ${seconds(ms)}, answering again in ${seconds(upMs)}, in nginx's turn ${seconds(backMs)} later`)
+    console.log(
+      `   ${site.name}: /readyz 503 ${drainingMs === null ? 'never' : `${seconds(drainingMs)} after SIGTERM`}, exited ${code} after ${seconds(ms)}, ` +
+        `ready again in ${seconds(upMs)}, in nginx's turn ${seconds(backMs)} later`,
+    )
   }
   await sleep(1_000)
   const tally = await load.stop()
@@ -540,6 +405,7 @@ async function rollingRestart(cluster: Cluster): Promise<void> {
   console.log(`   ${tally.requests} requests in ${seconds(tally.elapsedMs)} (${Math.round(tally.requests / (tally.elapsedMs / 1000))}/s), failed ${tally.failed}${describeFailures(tally)}; moved to another process by nginx: ${edge.movedOn}`)
   check('4 failed page views, rolling restart', '0', `${tally.failed} of ${tally.requests}`, tally.failed === 0)
   check('4 exit codes after SIGTERM', exits.map(() => '0').join(' '), exits.join(' '), exits.every((code) => code === 0))
+  check('4 /readyz 503 while draining', `${unready.length} of ${unready.length}`, `${unready.filter(Boolean).length} of ${unready.length}`, unready.every(Boolean))
 }
 
 async function redisOutage(cluster: Cluster): Promise<void> {
@@ -578,69 +444,105 @@ async function redisOutage(cluster: Cluster): Promise<void> {
   check(`5 log-in ${LOGIN_LIMIT + 1} once Redis is back`, '429', `${last.status} (${last.site})`, limitHeld(after))
 }
 
+/** The upload of check 6: past nginx's default 1 MB body, within the site's 5 MB (about 4.2 MB as PNG). */
+const UPLOAD_PHOTO = { width: 1500, height: 1000 }
+
+/** Which process nginx sent each request after `mark` to, as `METHOD path → web.N`, in order. */
+function edgeRoutes(cluster: Cluster, mark: number): string[] {
+  const names = new Map(cluster.sites.map((site) => [`127.0.0.1:${site.port}`, site.name]))
+  return readFileSync(cluster.accessLog)
+    .subarray(mark)
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const request = /"(\w+) ([^"? ]+)/.exec(line)
+      const upstream = /upstream="([^"]*)"/.exec(line)?.[1] ?? '-'
+      const status = / (\d{3}) "/.exec(line)?.[1] ?? '?'
+      return `${request?.[1]} ${request?.[2]?.replace(/\/uploads\/\d{4}-.*/, '/uploads/…')} → ${names.get(upstream) ?? (upstream === '-' ? 'edge' : upstream)} ${status}`
+    })
+}
+
+/**
+ * A visitor's largest kind of request: a photo for the slideshow, signed, posted as the page's
+ * uploader posts it, resolved, and read back, every step through the edge (local store, the
+ * processes' shared DATA_DIR, so each step may reach another process).
+ */
+async function upload(cluster: Cluster): Promise<void> {
+  const photo = await grainyPhoto(UPLOAD_PHOTO.width, UPLOAD_PHOTO.height)
+  console.log(`\n6. Upload through the edge: a ${megabytes(photo.length)} PNG photo (${UPLOAD_PHOTO.width}×${UPLOAD_PHOTO.height}) signed, posted and resolved, then read back`)
+  const mark = logMark(cluster.accessLog)
+  const edge = (options: Parameters<typeof send>[1]) => send(cluster.edgePort, { ...options, headers: { origin: cluster.publicUrl, ...options.headers } })
+  const json = (answer: { body: Buffer }) => JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>
+  let posted = 'not sent'
+  let readBack = 'not read'
+  let ok = false
+  const signed = await edge({ method: 'POST', path: '/giffer/uploads/sign', headers: { accept: 'application/json' } })
+  if (signed.status !== 200) posted = `sign ${signed.status}`
+  else {
+    const { url, key, fields } = json(signed) as { url: string; key: string; fields: Record<string, string> }
+    const name = 'photo-1.png'
+    const named = key.replace('${filename}', name)
+    const form = multipartForm(
+      [...Object.entries(fields).map(([field, value]): [string, string] => [field, field === 'key' ? named : value]), ['Content-Type', 'image/png'], ['Content-Disposition', 'inline']],
+      { field: 'file', name, type: 'image/png', bytes: photo },
+    )
+    const target = new URL(url, cluster.publicUrl)
+    console.log(`   the form: ${form.body.length} bytes, the photo's ${photo.length} and ${form.body.length - photo.length} of fields and part headers`)
+    const answer = await edge({ method: 'POST', path: target.pathname, headers: { 'content-type': form.contentType }, body: form.body })
+    posted = String(answer.status)
+    if (answer.status !== 204) {
+      const said = answer.body.toString('utf8').replace(/\s+/g, ' ').slice(0, 100)
+      console.log(`   answered ${answer.status} by ${answer.headers.server ?? 'a process'}: ${said}`)
+      const refusals = readFileSync(path.join(path.dirname(cluster.accessLog), 'error.log'), 'utf8').split('\n').filter((line) => line.includes('too large body'))
+      for (const line of refusals) console.log(`   nginx/error.log: ${line.replace(/^.*\[error\] /, '')}`)
+    } else {
+      const resolved = await edge({ path: `/giffer/uploads/resolve?${new URLSearchParams({ key: named })}`, headers: { accept: 'application/json' } })
+      if (resolved.status !== 200) readBack = `resolve ${resolved.status}`
+      else {
+        const location = new URL(String(json(resolved).url), cluster.publicUrl)
+        const read = await edge({ path: location.pathname })
+        ok = read.status === 200 && read.body.equals(photo)
+        readBack = read.status !== 200 ? `status ${read.status}` : ok ? `identical (${megabytes(read.body.length)})` : `differs (${megabytes(read.body.length)})`
+        console.log(`   ${location.pathname}: ${read.status} ${read.headers['content-type']}, ${read.body.length} bytes, X-Cache-Status ${read.headers['x-cache-status']}`)
+      }
+    }
+  }
+  // nginx writes a line once it is done with the request, which for a refused body may come after its answer.
+  await sleep(500)
+  console.log(`   through nginx: ${edgeRoutes(cluster, mark).join(';  ')}`)
+  check(`6 upload of ${megabytes(photo.length)} through the edge`, '204', posted, posted === '204')
+  check('6 the upload read back through the edge', 'identical', readBack, ok)
+}
+
 /** How often the process has logged that Redis is away (at warn level, so it is in its log). */
 function outageWarnings(site: Site): number {
   return readFileSync(site.logFile, 'utf8').split('\n').filter((line) => line.includes('shared counters (Redis) unavailable')).length
 }
 
-function printSummary(elapsedMs: number) {
-  const width = (key: keyof Check, title: string) => Math.max(title.length, ...checks.map((row) => String(row[key]).length))
-  const columns = [
-    ['name', 'check'],
-    ['goal', 'goal'],
-    ['measured', 'measured'],
-  ] as const
-  const widths = columns.map(([key, title]) => width(key, title))
-  const row = (cells: string[]) => cells.map((cell, index) => cell.padEnd(widths[index]!)).join('  ')
-  console.log(`\nSummary (${seconds(elapsedMs)})`)
-  console.log(`${row(columns.map(([, title]) => title))}  result`)
-  for (const line of checks) console.log(`${row([line.name, line.goal, line.measured])}  ${line.ok === 'note' ? 'note' : line.ok ? 'ok' : 'FAIL'}`)
-}
-
 // ---------------------------------------------------------------------------------------------
 
-/** Stops what runs; the folder goes too, unless the logs in it may tell what went wrong. */
-async function stopEverything(dir: string, keepLogs: boolean) {
-  await redisServer?.stop()
-  await Promise.all([...children].map((child) => stopChild(child, 'SIGTERM', 5_000)))
-  if (keepLogs) console.error(`The processes' logs are kept in ${dir} (web.N.log, nginx/error.log, nginx/access.log).`)
-  else rmSync(dir, { recursive: true, force: true })
-}
-
 async function main(): Promise<number> {
-  const started = Date.now()
-  const missing = ensureDebianTools([REDIS_SERVER, NGINX])
-  if (missing.length > 0) {
-    console.error(`npm run scale needs ${missing.map((tool) => `${tool.binary} (Debian package ${tool.package})`).join(' and ')}`)
-    return 1
+  const mode = process.argv[2]
+  if (mode === 'machines') return (await import('./scale-machines.js')).runMachines()
+  if (mode !== undefined) {
+    console.error(`npm run scale: unknown mode ${JSON.stringify(mode)}; run it without one, or with \`-- machines\``)
+    return 2
   }
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'poplift-scale-'))
-  let stopping = false
-  const interrupt = (signal: NodeJS.Signals) => {
-    if (stopping) return
-    stopping = true
-    console.log(`\n${signal}: stopping everything`)
-    void stopEverything(dir, false).finally(() => process.exit(130))
-  }
-  process.on('SIGINT', interrupt)
-  process.on('SIGTERM', interrupt)
-  // The last resort, should this process end some other way.
-  process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')))
-  let finished = false
-  try {
-    const cluster = await startCluster(toolPath(NGINX)!, dir)
-    await edgeCache(cluster)
-    await loginLimit(cluster)
-    await crash(cluster)
-    await rollingRestart(cluster)
-    await redisOutage(cluster)
-    finished = true
-  } finally {
-    stopping = true
-    await stopEverything(dir, !finished || checks.some((line) => line.ok === false))
-  }
-  printSummary(Date.now() - started)
-  return checks.every((line) => line.ok !== false) ? 0 : 1
+  return runChecks({
+    tools: [REDIS_SERVER, NGINX],
+    name: 'poplift-scale',
+    logs: 'web.N.log, nginx/error.log, nginx/access.log',
+    async body(dir) {
+      const cluster = await startCluster(toolPath(NGINX)!, dir)
+      await edgeCache(cluster)
+      await loginLimit(cluster)
+      await crash(cluster)
+      await rollingRestart(cluster)
+      await redisOutage(cluster)
+      await upload(cluster)
+    },
+  })
 }
 
 main().then(
