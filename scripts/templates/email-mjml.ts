@@ -555,8 +555,22 @@ export function emailText(t: EmailTemplate): string {
   return `${paragraphs.map((lines) => lines.join('\n')).join('\n\n')}\n`
 }
 
-export function renderEmail(template: EmailTemplate): { html: string; text: string } {
-  const result = mjml2html(emailMjml(template), { validationLevel: 'strict', keepComments: false })
+/** The div MJML wraps the body's content in: it repeats the page colour inline for clients that drop `<body>`. */
+const BODY_WRAPPER = /<div(?=\s[^>]*\brole="article")/g
+
+/**
+ * MJML 5 gives mj-body's css-class to `<body>` alone, which webmail clients drop; the wrapper div
+ * keeps the light page colour inline. It carries the page class again, so that the dark page
+ * colour of the style sheet reaches it, as it did with MJML 4.
+ */
+function pageClassOnWrapper(html: string): string {
+  const wrappers = html.match(BODY_WRAPPER)?.length ?? 0
+  if (wrappers !== 1) throw new Error(`expected one body wrapper in the MJML output, found ${wrappers}`)
+  return html.replace(BODY_WRAPPER, '<div class="em-page"')
+}
+
+export async function renderEmail(template: EmailTemplate): Promise<{ html: string; text: string }> {
+  const result = await mjml2html(emailMjml(template), { validationLevel: 'strict', keepComments: false })
   if (result.errors.length) throw new Error(`email ${template.id}: ${result.errors.map((error) => error.formattedMessage).join('; ')}`)
-  return { html: compact(result.html), text: emailText(template) }
+  return { html: compact(pageClassOnWrapper(result.html)), text: emailText(template) }
 }

@@ -23,7 +23,7 @@ fs.mkdirSync(out, { recursive: true })
 
 let largest = 0
 for (const template of templates) {
-  const { html, text } = renderEmail(template)
+  const { html, text } = await renderEmail(template)
   const bytes = Buffer.byteLength(html)
   if (bytes >= MAX_HTML_BYTES) throw new Error(`${template.id} (${template.name}): ${bytes} bytes of HTML, over ${MAX_HTML_BYTES}`)
   for (const [, file] of html.matchAll(/\{\{assets\}\}\/([^"'\s)]+)/g)) {

@@ -107,10 +107,10 @@ describe('the rendered emails in data/generated/emails/', () => {
     expect(sizes.reduce((sum, size) => sum + size, 0)).toBeLessThan(4 * 1024 * 1024)
   })
 
-  it.each(templates.map((template) => [template.id, template.name, template] as const))('%s (%s) is committed as rendered and is a well-formed email', (id, _name, template) => {
+  it.each(templates.map((template) => [template.id, template.name, template] as const))('%s (%s) is committed as rendered and is a well-formed email', async (id, _name, template) => {
     const html = fs.readFileSync(path.join(data, 'emails', `${id}.html`), 'utf8')
     const text = fs.readFileSync(path.join(data, 'emails', `${id}.txt`), 'utf8')
-    const fresh = renderEmail(template)
+    const fresh = await renderEmail(template)
     // A template changed without `npm run emails` fails here.
     expect(html === fresh.html, 'HTML differs from a fresh render: run npm run emails').toBe(true)
     expect(text === fresh.text, 'text differs from a fresh render: run npm run emails').toBe(true)
@@ -130,6 +130,8 @@ describe('the rendered emails in data/generated/emails/', () => {
 
     const root = parse(html)
     expect(root.querySelector('title')?.text).toBe(template.subject)
+    // The wrapper of the body repeats the light page colour inline; the dark page colour reaches it by its class.
+    expect(root.querySelector('body > div[role="article"]')?.classList.contains('em-page')).toBe(true)
     const preheader = root.querySelectorAll('body > div').find((div) => div.getAttribute('style')?.includes('display:none'))
     expect(preheader?.text.trim()).toBe(template.preheader)
     const images = root.querySelectorAll('img')
@@ -163,15 +165,15 @@ describe('the rendered emails in data/generated/emails/', () => {
     for (const file of files) expect(ids.has(file.replace(/\.(?:html|txt)$/, '')), file).toBe(true)
   })
 
-  it('writes the plain text from the content: products, coupon codes and calls to action with their URLs', () => {
+  it('writes the plain text from the content: products, coupon codes and calls to action with their URLs', async () => {
     const byName = (name: string) => templates.find((template) => template.name === name)!
-    const coupon = renderEmail(byName('Claim your coupon')).text
+    const coupon = (await renderEmail(byName('Claim your coupon'))).text
     expect(coupon).toContain('Code: EMBER5')
     expect(coupon).toContain('Claim my coupon:\nhttps://emberroast.example.com/coffee')
-    const cart = renderEmail(byName('Cart saved for 24 hours')).text
+    const cart = (await renderEmail(byName('Cart saved for 24 hours'))).text
     expect(cart).toContain('* Pulse ANC headphones (Graphite) x 1: $199')
     expect(cart).toContain('Total: $278')
-    const review = renderEmail(byName('How was your coffee?')).text
+    const review = (await renderEmail(byName('How was your coffee?'))).text
     expect(review).toContain('5 stars: https://emberroast.example.com/review/guji?rating=5')
   })
 })
