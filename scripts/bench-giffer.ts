@@ -201,7 +201,7 @@ async function benchSiteUnderLoad(): Promise<void> {
   outer.use('/bench-giffer', giffer)
   let site = 'a trivial express route (server/app.ts is not there)'
   try {
-    const { loadConfig } = await import('../server/config.js')
+    const { loadConfig } = await import('../server/process/config.js')
     const { createApp } = await import('../server/app.js')
     const config = loadConfig({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: stateDir }, projectRoot)
     outer.use(createApp(config, { logger }).app)

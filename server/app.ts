@@ -7,12 +7,12 @@ import type { Logger } from 'pino'
 import { canonicalPath } from './canonical.js'
 import { createApiRouter } from './api/router.js'
 import type { PriceList } from './pricing/api.js'
-import { AnswerMemory } from './answer-memory.js'
-import type { Config } from './config.js'
+import { AnswerMemory } from './process/answer-memory.js'
+import type { Config } from './process/config.js'
 import { createDashboard, type Dashboard } from './dashboard/router.js'
 import { dashboardSettings } from './dashboard/config.js'
-import { plainTextErrorHandler } from './errors.js'
-import { connectSharedCounters, redisDependency, type SharedCounters } from './shared-counters.js'
+import { plainTextErrorHandler } from './process/errors.js'
+import { connectSharedCounters, redisDependency, type SharedCounters } from './process/shared-counters.js'
 import { localGateway, remoteGateway, type AccountsGateway } from './accounts/gateway.js'
 import { accountLimiters, DEFAULT_LIMITS, type AccountLimiters } from './accounts/rate-limits.js'
 import { authActions } from './accounts/form-actions.js'
@@ -20,12 +20,12 @@ import { pageForms } from './accounts/forms.js'
 import type { DashboardOptions } from './dashboard/context.js'
 import { createGifferRouter, type GifferRouter } from './giffer/router.js'
 import { gifferBrowserOrigins, gifferOptionsFromEnv } from './giffer/config.js'
-import { clientAddress, createLogger, requestIdOf, requestLog, requestLogger, type TrustProxy } from './logger.js'
-import { untrustedForwardingWarning } from './proxy-trust.js'
-import { httpDependency, Readiness } from './readiness.js'
-import { createUpstreamProxy } from './upstream-proxy.js'
+import { clientAddress, createLogger, requestIdOf, requestLog, requestLogger, type TrustProxy } from './process/logger.js'
+import { untrustedForwardingWarning } from './process/proxy-trust.js'
+import { httpDependency, Readiness } from './process/readiness.js'
+import { createUpstreamProxy } from './process/upstream-proxy.js'
 import { seoRoutes } from './seo.js'
-import { siteMetrics } from './site-metrics.js'
+import { siteMetrics } from './process/site-metrics.js'
 import { loadSiteData, type SiteData } from './site-data.js'
 import { thumbnailRouter } from './gallery/thumbnails.js'
 import { cloneLinks } from './gallery/clone-links.js'
@@ -35,7 +35,7 @@ import { createServerLoaders } from './ssr/loaders.js'
 import { loadClientAssets, type ClientAssets } from './ssr/manifest.js'
 import { PageCache, serveCachedPages } from './ssr/page-cache.js'
 import { dashboardReferralTracker, visitTracking, type TrackingOptions } from './tracking/middleware.js'
-import { compressResponses, IMMUTABLE } from './http-cache.js'
+import { compressResponses, IMMUTABLE } from './process/http-cache.js'
 import { GENERATED } from './project-root.js'
 
 export interface AppOverrides {
@@ -165,7 +165,7 @@ function siteOf(config: Config, overrides: AppOverrides): Site {
 
 /**
  * Request log, health check, metrics and security headers, ahead of everything. Gives what the
- * request log and the metrics do for an answer sent before Express (server/answer-memory.ts),
+ * request log and the metrics do for an answer sent before Express (server/process/answer-memory.ts),
  * which returns the request's id.
  */
 function mountFront(app: Express, { config, logger, metrics, client, readiness }: Site): (req: IncomingMessage, res: ServerResponse) => string {

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
-import { ConfigError, loadConfig } from './config.js'
-import { createHttpServer } from './http-server.js'
-import { logFatalErrors } from './logger.js'
-import { stopOnSignals } from './shutdown.js'
+import { ConfigError, loadConfig } from './process/config.js'
+import { createHttpServer } from './process/http-server.js'
+import { logFatalErrors } from './process/logger.js'
+import { stopOnSignals } from './process/shutdown.js'
 
 /** How long in-flight requests get to finish after SIGTERM before their sockets are closed, unless SHUTDOWN_GRACE_MS says otherwise. */
 const SHUTDOWN_GRACE_MS = 10_000
@@ -22,7 +22,7 @@ function start() {
 
   const { listener, logger, close, readiness } = createApp(config)
   logFatalErrors(logger)
-  // The start-up checks' risks, in one line (server/deployment-checks.ts); refusals stopped the start above.
+  // The start-up checks' risks, in one line (server/process/deployment-checks.ts); refusals stopped the start above.
   const warnings = config.deploymentWarnings
   if (warnings.length) logger.warn({ publicUrl: config.PUBLIC_URL, warnings }, `configuration: ${warnings.length} ${warnings.length === 1 ? 'risk' : 'risks'} for a public site`)
   const http = createHttpServer(listener, logger)

@@ -30,7 +30,7 @@ export async function startProcess(args: string[], env: Record<string, string>):
 
 /**
  * The environment `npm start` and the Procfile give the server (which they also run with
- * `--expose-gc`, for the collection once the server falls quiet: server/quiet-gc.ts): glibc's allocator with two
+ * `--expose-gc`, for the collection once the server falls quiet: server/process/quiet-gc.ts): glibc's allocator with two
  * arenas and a fixed 128 KB threshold above which blocks are mapped on their own, so the
  * image buffers of the render threads go back to the system when freed instead of staying
  * in per-thread arenas.

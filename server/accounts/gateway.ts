@@ -4,8 +4,8 @@
  * Either way the answer has the shape of the dashboard's JSON.
  */
 import { AUTH_API, SERVER_ERROR } from '../../shared/accounts/client.js'
-import { ServiceBusyError } from '../errors.js'
-import { rescopeCookiePath } from '../upstream-proxy.js'
+import { ServiceBusyError } from '../process/errors.js'
+import { rescopeCookiePath } from '../process/upstream-proxy.js'
 import type { DashboardContext } from '../dashboard/context.js'
 import { FieldErrors, TooManyAttempts, type DashboardErrorBody } from '../dashboard/errors.js'
 

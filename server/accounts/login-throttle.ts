@@ -3,7 +3,7 @@
  * machine, Redis when the site runs as several processes (falling back to the database while
  * Redis is away). The delay they cause is worked out by Accounts.
  */
-import type { SharedCounters } from '../shared-counters.js'
+import type { SharedCounters } from '../process/shared-counters.js'
 import type { Database } from '../dashboard/db.js'
 
 export interface FailedLogins {

@@ -4,7 +4,7 @@
  * rise later while old hashes still verify.
  */
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto'
-import { ServiceBusyError } from '../errors.js'
+import { ServiceBusyError } from '../process/errors.js'
 
 export interface ScryptCost {
   /** log2 of N, the CPU and memory cost. */

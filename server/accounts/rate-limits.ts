@@ -4,8 +4,8 @@
  */
 import type { RequestHandler } from 'express'
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit'
-import type { SharedCounters } from '../shared-counters.js'
-import { TooManyAttempts } from '../errors.js'
+import type { SharedCounters } from '../process/shared-counters.js'
+import { TooManyAttempts } from '../process/errors.js'
 
 export interface Limit {
   /** Requests allowed per window from one address. */

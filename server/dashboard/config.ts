@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { flag, type processEnvSchema } from '../env.js'
+import { flag, type processEnvSchema } from '../process/env.js'
 import type { DashboardOptions } from './context.js'
 
 /**

@@ -3,7 +3,7 @@
  * problems with a field, `{"message": "…"}` for the rest.
  */
 import type { ErrorRequestHandler } from 'express'
-import { createErrorHandler, TooManyAttempts } from '../errors.js'
+import { createErrorHandler, TooManyAttempts } from '../process/errors.js'
 
 /** Refused input: messages per field, or one message for the whole request. */
 export class FieldErrors extends Error {

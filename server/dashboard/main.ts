@@ -6,14 +6,14 @@ import path from 'node:path'
 import express from 'express'
 import helmet from 'helmet'
 import { z } from 'zod'
-import { processEnvSchema } from '../env.js'
-import { createLogger, requestLogger } from '../logger.js'
-import { untrustedForwardingWarning } from '../proxy-trust.js'
-import { Readiness } from '../readiness.js'
-import { loadEnvOrExit, serve } from '../standalone.js'
+import { processEnvSchema } from '../process/env.js'
+import { createLogger, requestLogger } from '../process/logger.js'
+import { untrustedForwardingWarning } from '../process/proxy-trust.js'
+import { Readiness } from '../process/readiness.js'
+import { loadEnvOrExit, serve } from '../process/standalone.js'
 import { dashboardEnvSchema, dashboardSettings, requireAiModel } from './config.js'
 import { contentDir as projectContentDir } from '../project-root.js'
-import { connectSharedCounters } from '../shared-counters.js'
+import { connectSharedCounters } from '../process/shared-counters.js'
 import { loadSiteData } from '../site-data.js'
 import { createDashboard } from './router.js'
 
@@ -46,7 +46,7 @@ app.disable('x-powered-by')
 app.set('trust proxy', env.TRUST_PROXY)
 app.use(requestLogger(logger))
 app.use(untrustedForwardingWarning(app, logger))
-// Liveness and readiness for the platform's probes (server/readiness.ts).
+// Liveness and readiness for the platform's probes (server/process/readiness.ts).
 const readiness = new Readiness(dashboard.dependencies)
 app.get('/healthz', (_req, res) => {
   res.set('Cache-Control', 'no-store').json({ status: 'ok' })

@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { BuildOptions } from 'esbuild'
 import express, { type RequestHandler } from 'express'
-import { IMMUTABLE } from '../http-cache.js'
+import { IMMUTABLE } from '../process/http-cache.js'
 import { projectRoot } from '../project-root.js'
 
 /** The files by the name pages ask for; a script's source is the .ts of the same name. */

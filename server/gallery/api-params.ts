@@ -2,8 +2,8 @@
 import type { Request, Response } from 'express'
 import { z } from 'zod'
 import { TEMPLATE_ID } from '../../shared/gallery/paths.js'
-import { badRequest } from '../errors.js'
-import { parseRequest } from '../validation.js'
+import { badRequest } from '../process/errors.js'
+import { parseRequest } from '../process/validation.js'
 import { MAX_QUERY_LENGTH } from './query.js'
 
 /** Most templates one page holds, and how many without `limit`. */

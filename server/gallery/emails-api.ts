@@ -6,9 +6,9 @@
  */
 import express from 'express'
 import { z } from 'zod'
-import { badRequest, HttpError } from '../errors.js'
+import { badRequest, HttpError } from '../process/errors.js'
 import type { EmailCatalog, EmailGroup } from './email-catalog.js'
-import { parseRequest } from '../validation.js'
+import { parseRequest } from '../process/validation.js'
 import { galleryJson, groupsRoute, pageOf, pagingParams, searchParam, slugParam, templateIdOf } from './api-params.js'
 
 const emailsQuery = z.object({ group: slugParam.optional(), q: searchParam.optional(), ...pagingParams })

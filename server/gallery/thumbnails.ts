@@ -15,8 +15,8 @@ import { LRUCache } from 'lru-cache'
 import sharp from 'sharp'
 import { TEMPLATE_ID_SOURCE } from '../../shared/gallery/paths.js'
 import { THUMBNAIL_WIDTHS, type ThumbnailKind } from '../../shared/gallery/thumbnail-sizes.js'
-import { errorBody } from '../errors.js'
-import { IMMUTABLE } from '../http-cache.js'
+import { errorBody } from '../process/errors.js'
+import { IMMUTABLE } from '../process/http-cache.js'
 import { GENERATED } from '../project-root.js'
 
 /** A URL without the current revision may be an old link: cached briefly, never forever. */

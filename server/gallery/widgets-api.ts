@@ -6,10 +6,10 @@
 import express, { type Request, type Response } from 'express'
 import { z } from 'zod'
 import type { WidgetGroupDefinition } from '../../shared/gallery/widget-schema.js'
-import { badRequest, HttpError } from '../errors.js'
+import { badRequest, HttpError } from '../process/errors.js'
 import type { CatalogTemplate, WidgetCatalog } from './widget-catalog.js'
 import type { QueryResult } from './query.js'
-import { parseRequest } from '../validation.js'
+import { parseRequest } from '../process/validation.js'
 import { galleryJson, groupsRoute, pageOf, pagingParams, searchParam, slugParam, templateIdOf } from './api-params.js'
 
 const widgetsQuery = z.object({

@@ -7,7 +7,7 @@ import type { Logger } from 'pino'
 import type { RenderObserver } from './pool.js'
 import { s3UploadOrigin, type S3StoreOptions } from './uploads.js'
 
-import { ConfigError, flag, isLocalUrl } from '../env.js'
+import { ConfigError, flag, isLocalUrl } from '../process/env.js'
 
 /**
  * The defaults of the giffer's settings, whether they come from the environment or are given by

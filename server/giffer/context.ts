@@ -4,7 +4,7 @@
  */
 import path from 'node:path'
 import type { Logger } from 'pino'
-import { HttpError } from '../errors.js'
+import { HttpError } from '../process/errors.js'
 import { RenderCache, renderKey, type CachedRender } from './cache.js'
 import type { GifferConfig } from './config.js'
 import type { RenderJob } from './jobs.js'

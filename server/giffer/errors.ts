@@ -1,4 +1,4 @@
-import { ServiceBusyError, createJsonErrorHandler } from '../errors.js'
+import { ServiceBusyError, createJsonErrorHandler } from '../process/errors.js'
 
 /** 503 with a Retry-After: the pool is saturated or a job ran out of time. */
 export { ServiceBusyError }

@@ -5,7 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { DELAY_CAPS, DELAY_MAX_SECONDS } from '../../shared/generators/countdown/countdown.js'
-import { HttpError, badRequest } from '../errors.js'
+import { HttpError, badRequest } from '../process/errors.js'
 import { nearestWeight } from './fonts.js'
 import type { CountdownJob, Rgb } from './jobs.js'
 import { countdownJob, type CountdownStyle } from './schemas.js'

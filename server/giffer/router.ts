@@ -17,7 +17,7 @@
  *   GET  fonts                           the font list           GET healthz  pool state
  */
 import express from 'express'
-import { HttpError } from '../errors.js'
+import { HttpError } from '../process/errors.js'
 import { resolveGifferConfig, type GifferOptions } from './config.js'
 import { createGifferContext, type GifferContext } from './context.js'
 import { gifferErrorHandler } from './errors.js'

@@ -18,7 +18,7 @@ import type { Request } from 'express'
 import type { Logger } from 'pino'
 import sharp from 'sharp'
 import { SIGNATURE_CACHE_MS, UPLOAD_MAX_BYTES, type UploadType } from '../../shared/generators/slideshow/slideshow.js'
-import { HttpError, badRequest } from '../errors.js'
+import { HttpError, badRequest } from '../process/errors.js'
 import { MAX_INPUT_PIXELS } from './limits.js'
 
 /**

@@ -17,7 +17,7 @@ import { serializePageState } from '../../shared/router-state.js'
 import type { DocumentAssets } from '../../shared/site.js'
 import type { ClientAssets } from './manifest.js'
 import { PERSONAL, setPageHeaders, type PageCache } from './page-cache.js'
-import { errorBody, HttpError } from '../errors.js'
+import { errorBody, HttpError } from '../process/errors.js'
 import { isDecodablePath } from '../../shared/pages.js'
 
 /** How long a render may stream before it is cut off. */

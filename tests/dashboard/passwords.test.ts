@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ServiceBusyError } from '../../server/errors.js'
+import { ServiceBusyError } from '../../server/process/errors.js'
 import { checkPassword, PASSWORD_MESSAGES } from '../../server/accounts/password-policy.js'
 import { DEFAULT_COST, PasswordHasher } from '../../server/accounts/passwords.js'
 

@@ -1,6 +1,6 @@
 import { pino } from 'pino'
 import { describe, expect, it } from 'vitest'
-import { ConfigError } from '../../server/env.js'
+import { ConfigError } from '../../server/process/env.js'
 import { gifferBrowserOrigins, gifferEnvSchema, gifferOptionsFromEnv, standalonePublicUrl } from '../../server/giffer/config.js'
 
 const base = { stateDir: '/srv/data', publicPath: '/giffer', publicOrigin: 'https://site.example', logger: pino({ level: 'silent' }) }

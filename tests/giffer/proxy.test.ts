@@ -4,7 +4,7 @@ import express from 'express'
 import { pino } from 'pino'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createUpstreamProxy, rescopeCookiePath } from '../../server/upstream-proxy.js'
+import { createUpstreamProxy, rescopeCookiePath } from '../../server/process/upstream-proxy.js'
 
 /** A throwaway upstream on a free loopback port. */
 function listen(handler: http.RequestListener): Promise<{ server: http.Server; origin: string }> {

@@ -1,6 +1,6 @@
 /**
  * Repeats of the galleries' JSON are answered by the server's listener before Express runs
- * (server/answer-memory.ts). Tested through a real server built as server/main.ts builds it, with
+ * (server/process/answer-memory.ts). Tested through a real server built as server/main.ts builds it, with
  * the Express app itself on a second server as the reference for what a client must see.
  */
 import { once } from 'node:events'
@@ -11,8 +11,8 @@ import zlib from 'node:zlib'
 import express from 'express'
 import { pino } from 'pino'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { AnswerMemory } from '../../server/answer-memory.js'
-import { createHttpServer } from '../../server/http-server.js'
+import { AnswerMemory } from '../../server/process/answer-memory.js'
+import { createHttpServer } from '../../server/process/http-server.js'
 import { projectSiteData, testSite } from './app.js'
 
 const catalog = projectSiteData().galleries.catalogs.widgets

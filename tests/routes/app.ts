@@ -6,7 +6,7 @@ import request from 'supertest'
 import { expect } from 'vitest'
 import { pino } from 'pino'
 import { createApp, type AppOverrides } from '../../server/app.js'
-import { loadConfig } from '../../server/config.js'
+import { loadConfig } from '../../server/process/config.js'
 import { loadSiteData, type SiteData } from '../../server/site-data.js'
 
 import { projectRoot } from '../../server/project-root.js'

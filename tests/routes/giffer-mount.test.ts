@@ -7,7 +7,7 @@ import path from 'node:path'
 import request from 'supertest'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../server/app.js'
-import { loadConfig } from '../../server/config.js'
+import { loadConfig } from '../../server/process/config.js'
 import { pino } from 'pino'
 import { ROOT, testApp } from './app.js'
 

@@ -3,7 +3,7 @@ import { pino } from 'pino'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import type { AppOverrides } from '../../server/app.js'
-import { loggableUrl } from '../../server/logger.js'
+import { loggableUrl } from '../../server/process/logger.js'
 import type { PriceList } from '../../server/pricing/api.js'
 import { testSite } from './app.js'
 

@@ -86,7 +86,7 @@ describe('what the request log says of the visitor', () => {
 describe('a crash', () => {
   it('is written to the log as a fatal line before the process exits 1', () => {
     const script = [
-      "import { createLogger, logFatalErrors } from './server/logger.ts'",
+      "import { createLogger, logFatalErrors } from './server/process/logger.ts'",
       "const logger = createLogger({ LOG_LEVEL: 'info' })",
       'logFatalErrors(logger)',
       "setTimeout(() => { throw new Error('the disk is on fire') }, 10)",

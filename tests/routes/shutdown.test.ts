@@ -5,7 +5,7 @@ import net from 'node:net'
 import readline from 'node:readline'
 import { describe, expect, it, vi } from 'vitest'
 import { pino } from 'pino'
-import { createHttpServer } from '../../server/http-server.js'
+import { createHttpServer } from '../../server/process/http-server.js'
 import { ROOT } from './app.js'
 
 /** Starts the real server entry and resolves once it logs the port it listens on. */

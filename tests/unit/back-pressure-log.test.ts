@@ -1,6 +1,6 @@
 import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { BackPressureLog } from '../../server/logger.js'
+import { BackPressureLog } from '../../server/process/logger.js'
 
 function capture() {
   const lines: Record<string, unknown>[] = []

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '../../server/config.js'
+import { ConfigError, loadConfig } from '../../server/process/config.js'
 
 describe('loadConfig', () => {
   it('starts with no variables set, on port 3000', () => {

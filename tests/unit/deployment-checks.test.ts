@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkDeployment, type DeploymentSettings } from '../../server/deployment-checks.js'
+import { checkDeployment, type DeploymentSettings } from '../../server/process/deployment-checks.js'
 
 /** A public site with everything a real deployment needs: no refusal, no warning. */
 const complete: DeploymentSettings = {

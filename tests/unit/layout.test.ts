@@ -129,7 +129,7 @@ describe('one definition per concept', () => {
   })
 
   it('writes the immutable cache lifetime once', () => {
-    expect(Object.keys(occurrences(/immutable['`"]/))).toEqual(['server/http-cache.ts'])
+    expect(Object.keys(occurrences(/immutable['`"]/))).toEqual(['server/process/http-cache.ts'])
   })
 
   it('names the tracking cookies in one module', () => {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import type http from 'node:http'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { collectWhenQuiet } from '../../server/quiet-gc.js'
+import { collectWhenQuiet } from '../../server/process/quiet-gc.js'
 
 /** A server and responses reduced to the events the collector listens to. */
 function fakeServer() {

@@ -8,8 +8,8 @@
  */
 import type { Router } from 'express'
 import { subjectRequestSchema } from '../../../shared/generators/subject-lines/schema.js'
-import { HttpError } from '../../errors.js'
-import { parseRequest } from '../../validation.js'
+import { HttpError } from '../../process/errors.js'
+import { parseRequest } from '../../process/validation.js'
 import { SubjectComposer } from './composer.js'
 import { SubjectGenerator } from './generator.js'
 import { SubjectModel } from './model.js'

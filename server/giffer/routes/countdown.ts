@@ -3,13 +3,13 @@
  * `GET countdown/live.gif|png?…&sig=`: the live timer, drawn for the time left when fetched.
  */
 import type { Router } from 'express'
-import { badRequest } from '../../errors.js'
-import { parseRequest } from '../../validation.js'
+import { badRequest } from '../../process/errors.js'
+import { parseRequest } from '../../process/validation.js'
 import { renderImage, type GifferContext } from '../context.js'
 import { liveBucket, liveTimerJob, liveTimerQuery, parseDeadline, verifyLiveParams } from '../live-timer.js'
 import { countdownSchema, liveStyleSchema, liveUrlSchema } from '../schemas.js'
 import { postJson, sendImage, type Handler } from './http.js'
-import { IMMUTABLE } from '../../http-cache.js'
+import { IMMUTABLE } from '../../process/http-cache.js'
 
 /** How long browsers and the render cache keep a timer whose deadline has passed. */
 const EXPIRED_TIMER_MAX_AGE = 3600

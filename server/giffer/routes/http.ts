@@ -1,6 +1,6 @@
 /** What the giffer's route modules share: JSON POSTs and image answers. */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express'
-import { HttpError } from '../../errors.js'
+import { HttpError } from '../../process/errors.js'
 import type { CachedRender } from '../cache.js'
 import { JSON_BODY_LIMIT } from '../limits.js'
 

@@ -1,10 +1,10 @@
 /** `POST scrollingtext/create`: a scrolling-text GIF. */
 import type { Router } from 'express'
-import { parseRequest } from '../../validation.js'
+import { parseRequest } from '../../process/validation.js'
 import { renderImage, type GifferContext } from '../context.js'
 import { scrollingTextSchema } from '../schemas.js'
 import { postJson, sendImage } from './http.js'
-import { IMMUTABLE } from '../../http-cache.js'
+import { IMMUTABLE } from '../../process/http-cache.js'
 
 export function scrollingTextRoutes(router: Router, context: GifferContext): void {
   postJson(router, '/scrollingtext/create', async (req, res) => {

@@ -1,13 +1,13 @@
 /** `POST slideshow/create-row | create-trio | create-overlay`: a GIF of uploaded photos. */
 import type { Router } from 'express'
-import { badRequest } from '../../errors.js'
-import { parseRequest } from '../../validation.js'
+import { badRequest } from '../../process/errors.js'
+import { parseRequest } from '../../process/validation.js'
 import { renderImage, type GifferContext } from '../context.js'
 import type { SlideshowMode } from '../jobs.js'
 import { slideshowSchema } from '../schemas.js'
 import { uploadKeyFromUrl } from '../uploads.js'
 import { postJson, sendImage, type Handler } from './http.js'
-import { IMMUTABLE } from '../../http-cache.js'
+import { IMMUTABLE } from '../../process/http-cache.js'
 
 /** The uploads behind the URLs: only this service's own upload URLs, of images that exist. */
 async function readUploads(context: GifferContext, urls: string[]): Promise<{ keys: string[]; images: Uint8Array[] }> {

@@ -1,10 +1,10 @@
 /** `GET text/preview?…`: a text image (PNG). */
 import type { Router } from 'express'
-import { parseRequest } from '../../validation.js'
+import { parseRequest } from '../../process/validation.js'
 import { renderImage, type GifferContext } from '../context.js'
 import { textPreviewSchema } from '../schemas.js'
 import { sendImage } from './http.js'
-import { IMMUTABLE } from '../../http-cache.js'
+import { IMMUTABLE } from '../../process/http-cache.js'
 
 export function textPreviewRoutes(router: Router, context: GifferContext): void {
   router.get('/text/preview', async (req, res) => {

@@ -3,11 +3,11 @@
  * `GET uploads/resolve?key=` and `GET uploads/{date}/{folder}/{name}` (the uploaded file).
  */
 import type { Router } from 'express'
-import { HttpError, badRequest } from '../../errors.js'
+import { HttpError, badRequest } from '../../process/errors.js'
 import type { GifferContext } from '../context.js'
 import { UPLOAD_KEY } from '../uploads.js'
 import { postJson } from './http.js'
-import { IMMUTABLE } from '../../http-cache.js'
+import { IMMUTABLE } from '../../process/http-cache.js'
 
 export function uploadRoutes(router: Router, context: GifferContext): void {
   const { store, local, base, corsOrigin } = context

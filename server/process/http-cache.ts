@@ -31,7 +31,7 @@ type EncodingNegotiator = { encoding(available: readonly string[], preferred: re
 /**
  * The encoding compressResponses() gives a compressible body of at least COMPRESSION_THRESHOLD
  * bytes on a GET with this request's Accept-Encoding: the same negotiator, asked the same way, so that
- * answers sent from memory (server/answer-memory.ts) are encoded as the Express path would encode
+ * answers sent from memory (server/process/answer-memory.ts) are encoded as the Express path would encode
  * them. tests/routes/answer-memory.test.ts holds the two together.
  */
 export function negotiatedEncoding(req: Pick<IncomingMessage, 'headers'>): Encoding {

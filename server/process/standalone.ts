@@ -1,7 +1,7 @@
 /**
  * What the services that can run on their own (the image service, the dashboard) share: the
  * environment read once or the process stops naming the bad variable, and a server that on
- * SIGTERM drains as every process does (server/shutdown.ts).
+ * SIGTERM drains as every process does (server/process/shutdown.ts).
  */
 import type { RequestListener } from 'node:http'
 import type { Logger } from 'pino'

@@ -1,18 +1,18 @@
 /**
- * What the site counts for `/metrics` (server/metrics.ts), besides the process metrics:
+ * What the site counts for `/metrics` (server/process/metrics.ts), besides the process metrics:
  *
  *   http_request_duration_seconds{route,method,status}   route: a page id or a mount's name
  *   page_cache_hits_total, page_cache_misses_total
  *   giffer_*                                            the in-process image service (giffer/metrics.ts)
  */
 import { Counter, Registry } from 'prom-client'
-import { pageIdAt } from '../shared/pages.js'
-import { VISIT_BEACON_PATH } from '../shared/tracking/tracking.js'
-import { EMAIL_ASSETS_PATH } from './gallery/email-catalog.js'
-import { gifferMetrics } from './giffer/metrics.js'
-import type { PoolStats, RenderObserver } from './giffer/pool.js'
+import { pageIdAt } from '../../shared/pages.js'
+import { VISIT_BEACON_PATH } from '../../shared/tracking/tracking.js'
+import { EMAIL_ASSETS_PATH } from '../gallery/email-catalog.js'
+import { gifferMetrics } from '../giffer/metrics.js'
+import type { PoolStats, RenderObserver } from '../giffer/pool.js'
 import { countEach, metricsEndpoint, requestTimer } from './metrics.js'
-import type { PageCache } from './ssr/page-cache.js'
+import type { PageCache } from '../ssr/page-cache.js'
 
 /**
  * The `route` label: the mounts of app.ts by their first segment, the files of public/ and the
@@ -79,7 +79,7 @@ export function siteMetrics({ publicNames, cache, token }: SiteMetricsOptions) {
   return {
     endpoint: metricsEndpoint([registry], token),
     countRequests: countEach(countRequest),
-    /** What countRequests does for one request, for answers sent before Express (server/answer-memory.ts). */
+    /** What countRequests does for one request, for answers sent before Express (server/process/answer-memory.ts). */
     countRequest,
     /** Adds the in-process image service's families; gives what its render pool reports to. */
     watchGiffer: (stats: () => PoolStats | undefined): RenderObserver => gifferMetrics(registry, stats),

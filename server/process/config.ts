@@ -1,10 +1,10 @@
 import path from 'node:path'
 import { z } from 'zod'
 import { ConfigError, parseEnv, processEnvSchema } from './env.js'
-import { dashboardEnvSchema, requireAiModel } from './dashboard/config.js'
+import { dashboardEnvSchema, requireAiModel } from '../dashboard/config.js'
 import { checkDeployment } from './deployment-checks.js'
-import { gifferEnvSchema } from './giffer/config.js'
-import { projectRoot } from './project-root.js'
+import { gifferEnvSchema } from '../giffer/config.js'
+import { projectRoot } from '../project-root.js'
 
 /**
  * Every environment variable the site reads, with its default; the image service's own are in
@@ -37,7 +37,7 @@ export interface Config extends Omit<Env, 'PUBLIC_URL'> {
   stateDir: string
   /** PUBLIC_URL without a trailing slash, used for canonical links and the sitemap. */
   publicOrigin: string
-  /** What the start-up checks found risky but allowed (server/deployment-checks.ts), logged once at start. */
+  /** What the start-up checks found risky but allowed (server/process/deployment-checks.ts), logged once at start. */
   deploymentWarnings: string[]
 }
 

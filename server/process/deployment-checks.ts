@@ -7,7 +7,7 @@
  * may take on purpose: logged in one line at start.
  */
 import { isLocalUrl } from './env.js'
-import { requireLastingSecret } from './giffer/config.js'
+import { requireLastingSecret } from '../giffer/config.js'
 
 export interface DeploymentReport {
   refusals: string[]

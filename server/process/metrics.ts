@@ -53,7 +53,7 @@ export type RequestCount = (req: IncomingMessage & { originalUrl?: string }, res
  * Counts each request it is given, on `finish`: one clock reading at each end and one
  * observation. `routeOf` must map any path to one of a fixed set of names, so that a crawler or a
  * path fuzzer cannot grow the number of series. For answers sent before Express too
- * (server/answer-memory.ts), which must be counted as Express would count them.
+ * (server/process/answer-memory.ts), which must be counted as Express would count them.
  */
 export function requestTimer(registry: Registry, routeOf: (pathname: string) => string): RequestCount {
   const durations = new Histogram({

@@ -150,7 +150,7 @@ export const clientAddress = (req: IncomingMessage, trust: TrustProxy): string =
 /** Writes the line of a request with this id when its response ends (or is cut short). */
 export type RequestLog = (req: LoggedRequest, res: ServerResponse, id: string, remoteAddress: string | undefined) => void
 
-/** What requestLogger writes for each request, for answers sent before Express too (server/answer-memory.ts). */
+/** What requestLogger writes for each request, for answers sent before Express too (server/process/answer-memory.ts). */
 export function requestLog(logger: Logger, backPressure = new BackPressureLog(logger)): RequestLog {
   return (req, res, id, remoteAddress) => {
     const started = Date.now()
