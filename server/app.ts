@@ -1,5 +1,5 @@
 import fs from 'node:fs'
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import path from 'node:path'
 import express, { type Express, type RequestHandler } from 'express'
 import helmet from 'helmet'
@@ -33,7 +33,7 @@ import { EMAIL_ASSETS_PATH } from './gallery/email-catalog.js'
 import { createPageHandler } from './ssr/handler.js'
 import { createServerLoaders } from './ssr/loaders.js'
 import { loadClientAssets, type ClientAssets } from './ssr/manifest.js'
-import { PageCache, serveCachedPages } from './ssr/page-cache.js'
+import { cachedPageReplay, PageCache, serveCachedPages } from './ssr/page-cache.js'
 import { dashboardReferralTracker, visitTracking, type TrackingOptions } from './tracking/middleware.js'
 import { compressResponses, IMMUTABLE } from './process/http-cache.js'
 import { GENERATED } from './project-root.js'
@@ -339,9 +339,15 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     await Promise.all([giffer.close(), dashboard.close()])
     await site.sharedCounters?.close()
   }
-  // What the HTTP server runs: repeats of kept answers before Express, logged and counted as the
-  // front mount would; everything else through Express.
-  const listener = answers.inFrontOf(app, observeFront)
+  // What the HTTP server runs: repeats of kept API answers and cached pages before Express, logged
+  // and counted as the front mount would; everything else through Express.
+  const listener: RequestListener = (req, res) => {
+    const answer = answers.match(req)
+    if (answer) return answers.replay(req, res, answer, observeFront(req, res))
+    const page = cachedPageReplay(site.cache, req)
+    if (page) return page(res, observeFront(req, res))
+    app(req, res)
+  }
 
   return { app, listener, logger: site.logger, close, readiness: site.readiness, dashboard: dashboard.local, data: site.data }
 }

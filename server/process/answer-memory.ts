@@ -6,9 +6,11 @@
  *
  * The Express path records (`record()`, mounted where the answers are made): a 200 answer's body
  * and its final headers as helmet, CORS, the handler and compression left them, minus those of one
- * request or one encoding. The server's listener replays (`inFrontOf()`): the same headers, a
+ * request or one encoding. The server's listener replays (`the listener of app.ts`): the same headers, a
  * fresh X-Request-Id, the request's log line and metrics as Express would write them, 304 on a
- * matching If-None-Match, no body for HEAD, and the encoding compression would choose.
+ * matching If-None-Match, no body for HEAD, and the encoding compression would choose. Pages
+ * kept by the page cache are replayed the same way (server/ssr/page-cache.ts); app.ts puts both
+ * in front of Express.
  *
  * A kept URL is one the /api router answered. Of what app.ts runs ahead of that router, only the
  * request log and the metrics are per request, and they are redone here; helmet's and the
@@ -55,10 +57,10 @@ const VARIES_BY_ENCODING = /(?:^|,)\s*accept-encoding\s*(?:,|$)/i
 const sizeOf = (answer: KeptAnswer) => answer.identity.length + (answer.encoded.br?.length ?? 0) + (answer.encoded.gzip?.length ?? 0) + 1024
 
 /** Node has this on every outgoing message; its types declare it for client requests only. */
-type WithRawNames = Response & { getRawHeaderNames(): string[] }
+type WithRawNames = ServerResponse & { getRawHeaderNames(): string[] }
 
 /** Copies the answer's headers, names spelled as sent, or null when it carries something of one visitor's. */
-function keptHeaders(res: Response): OutgoingHttpHeaders | null {
+export function keptHeaders(res: ServerResponse): OutgoingHttpHeaders | null {
   if (res.hasHeader('set-cookie')) return null
   const headers: OutgoingHttpHeaders = {}
   for (const name of (res as WithRawNames).getRawHeaderNames()) {
@@ -68,7 +70,7 @@ function keptHeaders(res: Response): OutgoingHttpHeaders | null {
 }
 
 /** A request that may carry a body; none of the kept URLs reads one, so Express gets to decide. */
-const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0'
+export const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0'
 
 export class AnswerMemory {
   private readonly answers = new LRUCache<string, KeptAnswer>({ max: MAX_ANSWERS, maxSize: MAX_BYTES, sizeCalculation: sizeOf })
@@ -143,18 +145,5 @@ export class AnswerMemory {
       this.answers.set(key, answer)
     }
     return body
-  }
-
-  /**
-   * The server's request listener: kept answers first, everything else through `app`. `observe`
-   * does for a kept answer what the Express path does for every request (its log line, its
-   * metrics) and gives the request's id.
-   */
-  inFrontOf(app: RequestListener, observe: (req: IncomingMessage, res: ServerResponse) => string): RequestListener {
-    return (req, res) => {
-      const replay = this.match(req)
-      if (!replay) return app(req, res)
-      this.replay(req, res, replay, observe(req, res))
-    }
   }
 }

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto'
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
-import type { ServerResponse } from 'node:http'
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { RequestHandler } from 'express'
 import { LRUCache } from 'lru-cache'
+import { hasBody, keptHeaders } from '../process/answer-memory.js'
+import { negotiatedEncoding } from '../process/http-cache.js'
 
 const gzip = promisify(zlib.gzip)
 const brotli = promisify(zlib.brotliCompress)
@@ -26,6 +28,12 @@ export interface CachedPage {
   etag: string
   identity: Buffer
   encoded: Partial<Record<StoredEncoding, Buffer>>
+  /**
+   * The headers its answer from the cache goes out with (helmet's, the page's), as Express sent
+   * them the first time, without those of one response: the same for every later hit, which the
+   * server's listener then sends before Express runs (`cachedPageReplay`).
+   */
+  headers?: OutgoingHttpHeaders
 }
 
 /** The most memory the page cache may hold, all encodings counted. */
@@ -151,16 +159,48 @@ export function serveCachedPages(cache: PageCache): RequestHandler {
     res.setHeader('Vary', 'Accept-Encoding')
     res.setHeader('ETag', page.etag)
     res.setHeader('Server-Timing', 'cache;desc="hit"')
+    page.headers ??= keptHeaders(res) ?? undefined
     if (req.headers['if-none-match'] === page.etag) {
       res.statusCode = 304
       res.end()
       return
     }
-    const encoding = req.headers['accept-encoding'] ? req.acceptsEncodings('br', 'gzip', 'identity') : 'identity'
-    const compressed = encoding === 'br' || encoding === 'gzip'
-    const body = compressed ? await cache.encoded(req.originalUrl, page, encoding) : page.identity
-    if (compressed) res.setHeader('Content-Encoding', encoding)
+    const encoding = pageEncoding(req)
+    const body = encoding === 'identity' ? page.identity : await cache.encoded(req.originalUrl, page, encoding)
+    if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding)
     res.setHeader('Content-Length', body.length)
+    res.end(req.method === 'HEAD' ? undefined : body)
+  }
+}
+
+/** The form of a stored page a browser gets: brotli or gzip as compression would choose, else plain. */
+function pageEncoding(req: IncomingMessage): StoredEncoding | 'identity' {
+  const encoding = negotiatedEncoding(req)
+  return encoding === 'br' || encoding === 'gzip' ? encoding : 'identity'
+}
+
+/**
+ * A repeat of a page the cache holds, answered by the server's listener before Express: what
+ * serveCachedPages would send (the same headers, 304 on a matching ETag, the same encoding), for
+ * a page whose hit Express has sent once and whose encoded form is ready. Nothing of app.ts ahead
+ * of the page cache depends on the visitor but the request log and the metrics, which the
+ * listener writes (`send` takes the request's id from them). Undefined: Express answers.
+ */
+export function cachedPageReplay(cache: PageCache, req: IncomingMessage): ((res: ServerResponse, id: string) => void) | undefined {
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || hasBody(req)) return undefined
+  const page = cache.get(req.url ?? '')
+  if (!page?.headers) return undefined
+  const encoding = pageEncoding(req)
+  const body = encoding === 'identity' ? page.identity : page.encoded[encoding]
+  if (!body) return undefined
+  const headers = page.headers
+  return (res, id) => {
+    cache.hits++
+    if (req.headers['if-none-match'] === page.etag) {
+      res.writeHead(304, { 'X-Request-Id': id, ...headers }).end()
+      return
+    }
+    res.writeHead(page.status, { 'X-Request-Id': id, ...headers, 'Content-Length': body.length, ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }) })
     res.end(req.method === 'HEAD' ? undefined : body)
   }
 }
