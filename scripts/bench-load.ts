@@ -1,0 +1,189 @@
+/**
+ * `npm run bench:load`: what each kind of page's JavaScript costs the main thread at load, on
+ * the built site, in Chromium with Lighthouse's mobile screen and a real 4× CPU slowdown.
+ *
+ * For every page type it loads the page as served and the same HTML without its scripts (no
+ * module script, no modulepreload; page state and styles kept), both answered from memory by a
+ * small server in front of the site on one origin (images, styles and scripts come from the
+ * site through it), each time in a fresh browser context that first opens an empty page of that
+ * origin, and sums the renderer main thread's top-level tasks from navigation start until the
+ * thread has been idle for a second. The difference is what the scripts add. The same
+ * is measured for a reference page, React 19 and React Router 7 with sixty links and a button,
+ * built and hydrated as the site is; the goal is at most twice its figure.
+ *
+ * Each variant is loaded BENCH_LOAD_RUNS times (default 5), in interleaved rounds, and the median
+ * is reported. Then, per page type, what the main thread did from first paint to idle: self time
+ * per kind of work (median over the runs), and script time by origin (React, React Router, the
+ * site's files) from navigation start to idle in three more loads with V8's sampling profiler,
+ * through the source maps (the profiler slows scripts a little, so it has loads of its own).
+ *
+ * Arguments limit the run to some page types, by name or path (`npm run bench:load -- /p/ countdown`).
+ * BENCH_LOAD_TRACE_DIR=folder keeps each profiled trace, to open in DevTools' Performance panel.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { Browser } from '@playwright/test'
+import { makeBarePage } from './bench-load/bare-page.js'
+import { printBreakdown, printTable, type Measurement, type PageResult } from './bench-load/report.js'
+import { medianScriptTime, scriptTime, type ScriptTime } from './lib/js-profile.js'
+import { launchBrowser, recordLoad, type TraceEvent } from './lib/load-trace.js'
+import { busyMs, idleAt, locateLoad, moduleScripts, selfTimes, taskCounts, type LoadTimeline } from './lib/main-thread.js'
+import { PageProxy, type ServedDocument } from './lib/page-proxy.js'
+import { root, startSite, stop } from './lib/server-process.js'
+import { SourceOrigins } from './lib/source-origins.js'
+
+const RUNS = Number(process.env.BENCH_LOAD_RUNS ?? 5)
+/** Recording goes on this long after the load event: enough for hydration and a quiet second after it. */
+const SETTLE_MS = 4000
+/** Loads with the sampling profiler per page, for script time by origin (median of them). */
+const PROFILED_LOADS = 3
+const only = process.argv.slice(2)
+
+async function fetchDocument(url: string): Promise<ServedDocument> {
+  const response = await fetch(url)
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`)
+  // The body is answered decoded, so the encoding and length headers no longer apply.
+  const dropped = ['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']
+  const headers = Object.fromEntries([...response.headers].filter(([name]) => !dropped.includes(name)))
+  const { pathname, search } = new URL(url)
+  return { path: pathname + search, status: response.status, headers, body: await response.text() }
+}
+
+/** The same page without what runs: module scripts and their preloads go; page state (JSON) and styles stay. */
+function withoutScripts(document: ServedDocument): ServedDocument {
+  const body = document.body
+    .replace(/<script\b(?=[^>]*\btype="module")[^>]*>[\s\S]*?<\/script>/g, '')
+    .replace(/<link\b(?=[^>]*\brel="modulepreload")[^>]*>/g, '')
+  const left = [...body.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag).filter((tag) => !tag.includes('type="application/json"'))
+  if (left.length) throw new Error(`${document.path} has scripts this measurement does not remove: ${left.join(' ')}`)
+  return { ...document, body }
+}
+
+/** One page of each type, the ids and slugs taken from the site's own links. */
+async function choosePages(site: string): Promise<{ name: string; path: string }[]> {
+  const linkOn = async (listing: string, pattern: RegExp) => {
+    const html = await (await fetch(site + listing)).text()
+    const found = [...html.matchAll(/href="([^"]+)"/g)].map(([, href]) => href!).find((href) => pattern.test(href))
+    if (!found) throw new Error(`no link matching ${pattern} on ${listing}`)
+    return found
+  }
+  return [
+    { name: 'home', path: '/' },
+    { name: 'pricing', path: '/pricing/' },
+    { name: 'blog post', path: await linkOn('/blog/', /^\/blog\/[^/]+\/[^/]+\/$/) },
+    { name: 'widget gallery', path: '/p/' },
+    { name: 'widget template', path: await linkOn('/p/', /^\/p\/[a-z0-9]{6,}$/) },
+    { name: 'email gallery', path: '/e/' },
+    { name: 'email template', path: await linkOn('/e/', /^\/e\/[a-z0-9]{6,}$/) },
+    { name: 'subject lines', path: '/ai-subject-line-generator/' },
+    { name: 'scrolling text', path: '/email-scrolling-text-gif-generator/' },
+    { name: 'calligraphy', path: '/calligraphy-text-generator/' },
+    { name: 'countdown timer', path: '/email-countdown-timer-generator/' },
+    { name: 'slideshow', path: '/image-slideshow-gif-generator/' },
+    { name: 'log-in', path: '/login/' },
+  ].filter((page) => !only.length || only.some((wanted) => page.path === wanted || page.name.includes(wanted)))
+}
+
+/** An empty page of the site's origin, opened before each recorded load (see LoadOptions.startUrl). */
+const START_PAGE: ServedDocument = { path: '/bench-load-start/', status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<!doctype html><title>Start</title>' }
+
+/**
+ * Loads a document through the proxy and finds the load in its trace. A trace now and then
+ * lacks the renderer's first events (as Lighthouse's NO_NAVSTART): such a load is made again.
+ */
+async function load(browser: Browser, proxy: PageProxy, document: ServedDocument, profile = false): Promise<{ events: TraceEvent[]; timeline: LoadTimeline }> {
+  proxy.serve(document)
+  const url = proxy.origin + document.path
+  for (let attempt = 1; ; attempt++) {
+    const events = await recordLoad(browser, { url, startUrl: proxy.origin + START_PAGE.path, settleMs: SETTLE_MS, profile })
+    try {
+      return { events, timeline: locateLoad(events, url) }
+    } catch (error) {
+      if (attempt === 5) throw error
+      console.error(`  ${(error as Error).message}; loading again`)
+    }
+  }
+}
+
+function measure(timeline: LoadTimeline, origins: SourceOrigins): Measurement {
+  const idle = idleAt(timeline)
+  const end = idle ?? timeline.traceEnd
+  return {
+    ...busyMs(timeline, timeline.navigationStart, end),
+    firstPaint: (timeline.firstPaint - timeline.navigationStart) / 1000,
+    idle: idle === undefined ? undefined : (idle - timeline.navigationStart) / 1000,
+    work: selfTimes(timeline, timeline.firstPaint, end, origins),
+    ...taskCounts(timeline, timeline.firstPaint, end),
+    modules: moduleScripts(timeline),
+  }
+}
+
+// The site takes the proxy's address as its own, so its absolute links lead through the proxy too.
+const proxy = await PageProxy.start()
+proxy.serve(START_PAGE)
+const site = await startSite({ LOG_LEVEL: 'warn', SHUTDOWN_DELAY_MS: '0', PUBLIC_URL: proxy.origin })
+const siteOrigin = `http://127.0.0.1:${site.port}`
+proxy.forward(siteOrigin)
+const bareFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-load-'))
+const browser = await launchBrowser()
+try {
+  const barePage = await makeBarePage(bareFolder)
+  for (const [pathname, file] of barePage.files) proxy.serveFile(pathname, file)
+  const bare: PageResult = {
+    name: 'bare React + Router',
+    path: barePage.path,
+    document: { path: barePage.path, status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: barePage.html },
+    with: [],
+    without: [],
+  }
+  const pages: PageResult[] = []
+  for (const { name, path: pathname } of await choosePages(siteOrigin)) {
+    pages.push({ name, path: pathname, document: await fetchDocument(siteOrigin + pathname), with: [], without: [] })
+  }
+  const origins = new SourceOrigins(root, (url) => {
+    const { pathname } = new URL(url)
+    return pathname.startsWith('/assets/') ? path.join(root, 'dist/public', `${pathname}.map`) : barePage.files.get(`${pathname}.map`)
+  })
+
+  // A first, unmeasured load of each page draws the images made on demand, as production traffic would have.
+  for (const page of [...pages, bare]) await load(browser, proxy, page.document)
+
+  for (let run = 0; run < RUNS; run++) {
+    for (const page of [...pages, bare]) {
+      // Alternating which variant goes first keeps drift on the machine out of the difference.
+      const order = run % 2 ? (['without', 'with'] as const) : (['with', 'without'] as const)
+      const taken: string[] = []
+      for (const variant of order) {
+        const { timeline } = await load(browser, proxy, variant === 'with' ? page.document : withoutScripts(page.document))
+        const measurement = measure(timeline, origins)
+        page[variant].push(measurement)
+        taken.push(`${variant} ${Math.round(measurement.wall)} ms (CPU ${Math.round(measurement.cpu)})${measurement.idle === undefined ? ' never idle' : ''}`)
+      }
+      console.error(`run ${run + 1}/${RUNS}  ${page.name.padEnd(20)} ${taken.join(', ')}`)
+    }
+  }
+
+  const traceFolder = process.env.BENCH_LOAD_TRACE_DIR
+  if (traceFolder) fs.mkdirSync(traceFolder, { recursive: true })
+  for (const page of [...pages, bare]) {
+    const profiles: ScriptTime[] = []
+    for (let run = 0; run < PROFILED_LOADS; run++) {
+      const { events, timeline } = await load(browser, proxy, page.document, true)
+      // All script work of the load, from navigation start: scripts that start before first paint count too.
+      profiles.push(scriptTime(events, timeline.pid, timeline.tid, timeline.navigationStart, idleAt(timeline) ?? timeline.traceEnd, origins))
+      if (traceFolder && run === 0) fs.writeFileSync(path.join(traceFolder, `${page.name.replace(/\W+/g, '-')}.json`), JSON.stringify({ traceEvents: events }))
+    }
+    page.profile = medianScriptTime(profiles)
+    console.error(`profiled ${page.name}`)
+  }
+
+  printTable(pages, bare)
+  console.log(`\nWhat the main thread does from first paint to idle, per page type (self time: time in an event minus the events inside it)`)
+  for (const page of [...pages, bare]) printBreakdown(page)
+} finally {
+  await browser.close()
+  await stop(site.child)
+  await proxy.close()
+  fs.rmSync(bareFolder, { recursive: true, force: true })
+}

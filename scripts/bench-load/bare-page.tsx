@@ -1,0 +1,76 @@
+/**
+ * The reference page of `npm run bench:load`, made for one run: its browser entry built as the
+ * site's client is (esbuild, ESM, minified, React Router's production build, a linked source
+ * map) into a folder of its own, and its HTML rendered on the server with React Router's
+ * static handler, page state in a `<script type="application/json">` as on the site.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import * as esbuild from 'esbuild'
+import { renderToString } from 'react-dom/server'
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router'
+import { root } from '../lib/server-process.js'
+import { BARE_PATH, bareRoutes } from './bare-app.js'
+
+export interface BarePage {
+  /** The page's address path, under the site's origin. */
+  path: string
+  html: string
+  /** Address path → file, for the page's script and its source map. */
+  files: Map<string, string>
+}
+
+/** As scripts/build.ts: the package exports only its development build; its production one sits beside it. */
+const reactRouterProduction = {
+  'react-router': path.join(root, 'node_modules/react-router/dist/production/index.mjs'),
+  'react-router/dom': path.join(root, 'node_modules/react-router/dist/production/dom-export.mjs'),
+}
+
+async function buildEntry(outdir: string): Promise<string> {
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { bare: 'scripts/bench-load/bare-entry.tsx' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2022', 'chrome111', 'firefox111', 'safari16'],
+    minify: true,
+    sourcemap: 'linked',
+    legalComments: 'none',
+    jsx: 'automatic',
+    outdir,
+    entryNames: '[name]-[hash]',
+    metafile: true,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    alias: reactRouterProduction,
+    logLevel: 'warning',
+  })
+  const script = Object.keys(result.metafile.outputs).find((file) => file.endsWith('.js'))
+  if (!script) throw new Error('esbuild produced no script for the reference page')
+  return path.resolve(root, script)
+}
+
+export async function makeBarePage(outdir: string): Promise<BarePage> {
+  fs.mkdirSync(outdir, { recursive: true })
+  const script = await buildEntry(outdir)
+  const scriptPath = BARE_PATH + path.basename(script)
+
+  const handler = createStaticHandler(bareRoutes)
+  const context = await handler.query(new Request(`http://localhost${BARE_PATH}`))
+  if (context instanceof Response) throw new Error(`the reference page answered ${context.status}`)
+  const markup = renderToString(<StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />)
+  const state = JSON.stringify({ loaderData: context.loaderData }).replace(/</g, '\\u003c')
+  const html =
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>Reference page</title><link rel="modulepreload" href="${scriptPath}"></head>` +
+    `<body><div id="root">${markup}</div><script type="application/json" id="bare-state">${state}</script>` +
+    `<script type="module" src="${scriptPath}" async></script></body></html>`
+  return {
+    path: BARE_PATH,
+    html,
+    files: new Map([
+      [scriptPath, script],
+      [`${scriptPath}.map`, `${script}.map`],
+    ]),
+  }
+}

@@ -1,0 +1,148 @@
+/** What `npm run bench:load` prints: the table of what scripts add, and each page type's breakdown. */
+import type { ScriptTime } from '../lib/js-profile.js'
+import { CPU_SLOWDOWN } from '../lib/load-trace.js'
+import { QUIET_BUSY_MS, QUIET_MS } from '../lib/main-thread.js'
+import type { ServedDocument } from '../lib/page-proxy.js'
+
+/** One load, read from its trace. */
+export interface Measurement {
+  /** Top-level task time from navigation start to idle, ms, elapsed. */
+  wall: number
+  /** The same tasks' CPU time on the thread, ms. */
+  cpu: number
+  /** Since navigation start, ms. */
+  firstPaint: number
+  /** Since navigation start, ms; undefined when the page never fell idle while recorded. */
+  idle: number | undefined
+  /** Self time per kind of work from first paint to idle, ms. */
+  work: Map<string, number>
+  /** Top-level tasks from first paint to idle, and those of 50 ms or more among them. */
+  tasks: number
+  longTasks: number
+  /** Module scripts compiled. */
+  modules: number
+}
+
+export interface PageResult {
+  name: string
+  path: string
+  /** The page as served. */
+  document: ServedDocument
+  with: Measurement[]
+  without: Measurement[]
+  /** Script time by origin, from the profiled loads. */
+  profile?: ScriptTime
+}
+
+/** Items listed per page in the breakdown. */
+const TOP = 8
+export const GOAL_RATIO = 2
+
+export const median = (values: number[]) => {
+  if (!values.length) return NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+const round = (value: number) => Math.round(value).toLocaleString('en-US')
+const sum = (values: Iterable<number>) => [...values].reduce((total, value) => total + value, 0)
+const top = (map: Map<string, number>, count: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, count)
+
+/** What the scripts add: the median with them minus the median without. */
+const added = (page: PageResult, measure: 'wall' | 'cpu') => median(page.with.map((run) => run[measure])) - median(page.without.map((run) => run[measure]))
+
+function printColumns(header: string[], rows: string[][], leftAligned: number[]) {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)))
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (leftAligned.includes(column) ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ')
+      .trimEnd()
+  console.log(line(header))
+  for (const row of rows) console.log(line(row))
+}
+
+export function printTable(pages: PageResult[], bare: PageResult) {
+  const runs = bare.with.length
+  const idle = (loads: Measurement[]) => {
+    const times = loads.map((run) => run.idle).filter((time) => time !== undefined)
+    return times.length ? `${(median(times) / 1000).toFixed(1)} s` : 'never'
+  }
+  for (const measure of ['wall', 'cpu'] as const) {
+    console.log(
+      measure === 'wall'
+        ? `\nMain-thread time at load, navigation start → idle (${QUIET_MS} ms with ≤ ${QUIET_BUSY_MS} ms of work), ${CPU_SLOWDOWN}× CPU slowdown, median of ${runs} (ms)`
+        : `\nThe same tasks in the main thread's own CPU time (the slowdown included; time spent waiting for a core while other processes ran left out), median of ${runs} (ms)`,
+    )
+    const bareAdds = added(bare, measure)
+    const rows = [...pages, bare].map((page) => {
+      const ratio = added(page, measure) / bareAdds
+      const never = [...page.with, ...page.without].filter((run) => run.idle === undefined).length
+      const row = [
+        page.name,
+        page.path,
+        round(median(page.with.map((run) => run[measure]))),
+        round(median(page.without.map((run) => run[measure]))),
+        round(added(page, measure)),
+        round(bareAdds),
+        `${ratio.toFixed(1)}×${ratio > GOAL_RATIO ? ' ✗' : ''}`,
+      ]
+      if (measure === 'wall') row.push(`${idle(page.with)} / ${idle(page.without)}${never ? ` (${never} loads never idle)` : ''}`)
+      return row
+    })
+    const header = ['page', 'path', 'with scripts', 'without', 'scripts add', 'bare adds', 'ratio']
+    if (measure === 'wall') header.push('idle at, with / without')
+    printColumns(header, rows, [0, 1, 7])
+  }
+  console.log(`goal: scripts add at most ${GOAL_RATIO}× what they add to the bare React 19 + React Router 7 page (✗: over)`)
+}
+
+/** Median self time per kind of work over several loads (a kind missing from a load counts 0 there). */
+function medianWork(loads: Measurement[]): Map<string, number> {
+  const labels = new Set(loads.flatMap((run) => [...run.work.keys()]))
+  return new Map([...labels].map((label) => [label, median(loads.map((run) => run.work.get(label) ?? 0))]))
+}
+
+/** The JSON text of the page state, from the page's HTML. */
+const pageState = (html: string) => /<script type="application\/json" id="(?:__router_state|bare-state)"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? ''
+
+export function printBreakdown(page: PageResult) {
+  const withWork = medianWork(page.with)
+  const withoutWork = medianWork(page.without)
+  const idles = page.with.map((run) => run.idle).filter((time) => time !== undefined)
+  console.log(`\n── ${page.name}  ${page.path}`)
+  console.log(
+    `   first paint ${round(median(page.with.map((run) => run.firstPaint)))} ms → idle ${idles.length ? `${round(median(idles))} ms` : 'never'}:` +
+      ` ${round(median(page.with.map((run) => sum(run.work.values()))))} ms of main-thread work in between` +
+      ` (${round(median(page.without.map((run) => sum(run.work.values()))))} ms without scripts) in ${round(median(page.with.map((run) => run.tasks)))} tasks,` +
+      ` ${round(median(page.with.map((run) => run.longTasks)))} of them long (≥ 50 ms)`,
+  )
+  console.log(`   self time from first paint to idle, median of ${page.with.length}`.padEnd(78) + 'with scripts   without')
+  for (const [label, value] of top(withWork, TOP)) {
+    const without = withoutWork.get(label)
+    console.log(`     ${label.padEnd(72)} ${round(value).padStart(6)} ms ${without ? `${round(without).padStart(6)} ms` : '       –'}`)
+  }
+  const forced = sum([...withWork].filter(([label]) => label.includes('forced by script')).map(([, value]) => value))
+  const state = pageState(page.document.body)
+  const elements = (page.document.body.match(/<[a-zA-Z][\w-]*[\s/>]/g) ?? []).length
+  const profile = page.profile
+  const readState = profile ? sum([...profile.byFunction].filter(([name]) => name.startsWith('shared/router-state.ts')).map(([, value]) => value)) : 0
+  console.log(
+    `   ${median(page.with.map((run) => run.modules))} module scripts; ${elements.toLocaleString('en-US')} elements in the HTML; page state ${(state.length / 1024).toFixed(1)} KB, read (JSON.parse) in ${round(readState)} ms;` +
+      ` style and layout forced by scripts ${round(forced)} ms; image decoding on the main thread ${round(withWork.get('Image decode (main thread)') ?? 0)} ms`,
+  )
+  if (!profile) return
+  const compile = [...withWork].filter(([label]) => label.startsWith('Compile'))
+  console.log(
+    `   compiling on the main thread: ${round(sum(compile.map(([, value]) => value)))} ms` +
+      ` (on first call ${round(withWork.get('Compile functions on first call (lazy compile)') ?? 0)} ms, the rest whole scripts)`,
+  )
+  console.log(`   script self time by origin, navigation start → idle, median of the profiled loads (ms): ${top(profile.byGroup, 10).map(([group, value]) => `${group} ${round(value)}`).join(' · ')}`)
+  console.log(`     evaluating each script (its top-level code and all it calls): ${top(profile.evaluation, 6).map(([file, value]) => `${file} ${round(value)}`).join(' · ')}`)
+  const siteFiles = top(new Map([...profile.byFile].filter(([file]) => /^(shared|client|scripts)\//.test(file))), 6)
+  if (siteFiles.length) console.log(`     site files: ${siteFiles.map(([file, value]) => `${file} ${round(value)}`).join(' · ')}`)
+  console.log('     functions with the most self time:')
+  for (const [name, value] of top(profile.byFunction, TOP)) console.log(`       ${round(value).padStart(5)} ms  ${name}`)
+  console.log("     the site's functions by total time (with all they call: React, React Router, the browser):")
+  for (const [name, value] of top(profile.siteTotal, 6)) console.log(`       ${round(value).padStart(5)} ms  ${name}`)
+}

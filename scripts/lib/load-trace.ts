@@ -1,0 +1,100 @@
+/**
+ * One page load in Chromium recorded as a trace, the way Lighthouse's mobile run sees a page:
+ * its phone screen and browser name (UA string), the CPU slowed down 4×, and a fresh browser
+ * context (cold cache) each time.
+ */
+import { chromium, type Browser } from '@playwright/test'
+import { screenEmulationMetrics, userAgents } from 'lighthouse/core/config/constants.js'
+import { browserPath } from './browser.js'
+
+/** A Chromium trace event, as far as the measurements read it (times in microseconds). */
+export interface TraceEvent {
+  name: string
+  cat: string
+  ph: string
+  ts: number
+  dur?: number
+  /** CPU time of the thread during the event (not counting the time it was paused or waiting). */
+  tdur?: number
+  pid: number
+  tid: number
+  id?: string
+  /** Each kind of event has arguments of its own. */
+  args?: Record<string, any>
+}
+
+export interface LoadOptions {
+  url: string
+  /**
+   * A page of the same site opened first, before recording starts. The page is then mostly
+   * loaded by a renderer already running, traced from its start: one started for the navigation
+   * itself often loses its first events (navigation start among them) from the trace.
+   */
+  startUrl?: string
+  /** Adds V8's sampling profiler to the trace (for attributing script time; it slows scripts down a little). */
+  profile?: boolean
+  /** How long to keep recording after the load event. */
+  settleMs: number
+}
+
+/** Lighthouse's mobile CPU slowdown, applied for real (Lighthouse itself simulates it). */
+export const CPU_SLOWDOWN = 4
+
+const CATEGORIES = [
+  // Tasks, script, style, layout, paint, image decode, timers, events, GC; user timing (navigation start).
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8.execute',
+  'blink.user_timing',
+  // Also needed: ThreadControllerImpl::RunTask (toplevel), first paint (loading), module compile and
+  // GC phases (v8), and V8's compiling of functions on first call on the main thread (v8.compile).
+  'toplevel',
+  'loading',
+  'v8',
+  'disabled-by-default-v8.compile',
+  '__metadata',
+]
+
+/** The flags scripts/lighthouse.ts starts Chromium with. */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: browserPath(),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  })
+}
+
+/** Loads the page once and returns the trace events of the whole load. */
+export async function recordLoad(browser: Browser, options: LoadOptions): Promise<TraceEvent[]> {
+  const screen = screenEmulationMetrics.mobile
+  const context = await browser.newContext({
+    viewport: { width: screen.width, height: screen.height },
+    deviceScaleFactor: screen.deviceScaleFactor,
+    isMobile: true,
+    hasTouch: true,
+    userAgent: userAgents.mobile,
+  })
+  try {
+    const page = await context.newPage()
+    if (options.startUrl) await page.goto(options.startUrl)
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
+    const categories = options.profile ? [...CATEGORIES, 'disabled-by-default-v8.cpu_profiler'] : CATEGORIES
+    await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: categories } })
+    await page.goto(options.url, { waitUntil: 'load', timeout: 60_000 })
+    await page.waitForTimeout(options.settleMs)
+    const complete = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (event) => resolve(event.stream!)))
+    await cdp.send('Tracing.end')
+    const handle = await complete
+    const parts: Buffer[] = []
+    for (;;) {
+      const chunk = await cdp.send('IO.read', { handle })
+      parts.push(Buffer.from(chunk.data, chunk.base64Encoded ? 'base64' : 'utf8'))
+      if (chunk.eof) break
+    }
+    await cdp.send('IO.close', { handle })
+    const trace = JSON.parse(Buffer.concat(parts).toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[]
+    return Array.isArray(trace) ? trace : trace.traceEvents
+  } finally {
+    await context.close()
+  }
+}

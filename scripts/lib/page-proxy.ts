@@ -1,0 +1,83 @@
+/**
+ * A small HTTP server in front of the site that answers chosen addresses from memory (a page's
+ * HTML, as served or altered) or from files, and passes every other request to the site
+ * untouched. Pages loaded through it fetch their images, styles and scripts from the same
+ * origin as the document, exactly as they would from the site.
+ */
+import fs from 'node:fs'
+import http from 'node:http'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
+
+/** An HTML document as the site answered it, to be served again (or altered) from memory. */
+export interface ServedDocument {
+  /** Address path and query. */
+  path: string
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+
+const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.map': 'application/json' }
+
+export class PageProxy {
+  private readonly documents = new Map<string, ServedDocument>()
+  private readonly files = new Map<string, string>()
+  private site: URL | undefined
+
+  private constructor(private readonly server: http.Server) {
+    server.on('request', (request, response) => this.answer(request, response))
+  }
+
+  /** Listens on a free loopback port; the site behind it is given later (`forward`), once started with this origin as its own. */
+  static async start(): Promise<PageProxy> {
+    const server = http.createServer({ keepAliveTimeout: 65_000 })
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    return new PageProxy(server)
+  }
+
+  get origin(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+  }
+
+  /** Where requests not answered here go. */
+  forward(siteOrigin: string): void {
+    this.site = new URL(siteOrigin)
+  }
+
+  /** Answers the document's path with it from now on (replacing what was there). */
+  serve(document: ServedDocument): void {
+    this.documents.set(document.path, document)
+  }
+
+  /** Answers `path` with a file's bytes from now on. */
+  serveFile(path: string, file: string): void {
+    this.files.set(path, file)
+  }
+
+  private answer(request: http.IncomingMessage, response: http.ServerResponse) {
+    const document = request.method === 'GET' ? this.documents.get(request.url ?? '') : undefined
+    if (document) {
+      response.writeHead(document.status, document.headers).end(document.body)
+      return
+    }
+    const file = this.files.get(request.url ?? '')
+    if (file) {
+      response.writeHead(200, { 'content-type': CONTENT_TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream' }).end(fs.readFileSync(file))
+      return
+    }
+    if (!this.site) throw new Error('PageProxy.forward was not called')
+    const upstream = http.request({ host: this.site.hostname, port: this.site.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.rawHeaders)
+      answer.pipe(response)
+    })
+    upstream.on('error', () => response.headersSent ? response.destroy() : response.writeHead(502).end())
+    request.pipe(upstream)
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections()
+    await new Promise((resolve) => this.server.close(resolve))
+  }
+}
