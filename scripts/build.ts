@@ -8,6 +8,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
 import * as esbuild from 'esbuild'
+import { BROWSER_BUNDLE, reactRouterProduction } from './lib/client-build.js'
 import { pages } from '../shared/pages.js'
 import { DASHBOARD_STATIC_BUILD, DASHBOARD_STATIC_FILES, DASHBOARD_STATIC_MANIFEST, SCRIPT_BUILD_OPTIONS, sourceOf, type DashboardStaticFile } from '../server/dashboard/static-files.js'
 
@@ -15,15 +16,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const dist = path.join(root, 'dist')
 const assetsDir = path.join(dist, 'public', 'assets')
 const PUBLIC_PREFIX = '/assets/'
-
-/**
- * React Router's package exports only its development build; its production build (no dev
- * warnings, smaller) sits beside it. Both bundles use the production one.
- */
-const reactRouterProduction = {
-  'react-router': path.join(root, 'node_modules/react-router/dist/production/index.mjs'),
-  'react-router/dom': path.join(root, 'node_modules/react-router/dist/production/dom-export.mjs'),
-}
 
 /**
  * Browser code must never pull in server modules (secrets, file system, database), nor zod:
@@ -43,26 +35,14 @@ const noServerImports: esbuild.Plugin = {
 async function buildClient() {
   // Earlier builds' files stay: a page rendered by the previous build may still ask for them.
   const result = await esbuild.build({
-    absWorkingDir: root,
+    ...BROWSER_BUNDLE,
     entryPoints: { boot: 'client/boot.ts', styles: 'client/styles.css' },
-    bundle: true,
     splitting: true,
-    format: 'esm',
-    platform: 'browser',
-    target: ['es2022', 'chrome111', 'firefox111', 'safari16'],
-    minify: true,
-    sourcemap: 'linked',
-    legalComments: 'none',
-    jsx: 'automatic',
     outdir: assetsDir,
-    entryNames: '[name]-[hash]',
     chunkNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
     metafile: true,
-    define: { 'process.env.NODE_ENV': '"production"' },
-    alias: reactRouterProduction,
     plugins: [noServerImports],
-    logLevel: 'warning',
   })
 
   const outputs = result.metafile.outputs

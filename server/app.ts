@@ -22,8 +22,8 @@ import { createGifferRouter, type GifferRouter } from './giffer/router.js'
 import { gifferBrowserOrigins, gifferOptionsFromEnv } from './giffer/config.js'
 import { clientAddress, createLogger, requestIdOf, requestLog, requestLogger, type TrustProxy } from './process/logger.js'
 import { untrustedForwardingWarning } from './process/proxy-trust.js'
-import { httpDependency, Readiness } from './process/readiness.js'
-import { createUpstreamProxy } from './process/upstream-proxy.js'
+import { httpDependency, liveness, Readiness } from './process/readiness.js'
+import { createUpstreamProxy, serviceUrl } from './process/upstream-proxy.js'
 import { seoRoutes } from './seo.js'
 import { siteMetrics } from './process/site-metrics.js'
 import { loadSiteData, type SiteData } from './site-data.js'
@@ -113,8 +113,6 @@ function publicFiles({ dir, files }: PublicFolder): RequestHandler {
   return (req, res, next) => (files.has(req.path) ? serve(req, res, next) : next())
 }
 
-const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`)
-
 /** Sends /pricing to /pricing/ (and /aurora/ to /aurora) with 301, keeping the query. */
 const canonicalRedirect: RequestHandler = (req, res, next) => {
   if (req.method !== 'GET' && req.method !== 'HEAD') return next()
@@ -157,8 +155,8 @@ function siteOf(config: Config, overrides: AppOverrides): Site {
   // Pages need none of these: each is reported, none makes the process unready.
   const readiness = new Readiness([
     ...(sharedCounters ? [redisDependency(sharedCounters)] : []),
-    ...(config.GIFFER_URL ? [httpDependency('giffer', new URL('healthz', withSlash(config.GIFFER_URL)).href)] : []),
-    ...(config.DASHBOARD_URL ? [httpDependency('dashboard', new URL('api/v2/users/login_check', withSlash(config.DASHBOARD_URL)).href)] : []),
+    ...(config.GIFFER_URL ? [httpDependency('giffer', serviceUrl(config.GIFFER_URL, 'healthz').href)] : []),
+    ...(config.DASHBOARD_URL ? [httpDependency('dashboard', serviceUrl(config.DASHBOARD_URL, 'api/v2/users/login_check').href)] : []),
   ])
   return { config, overrides, logger, data, client, publicFolder, sharedCounters, cache, metrics, readiness }
 }
@@ -173,9 +171,7 @@ function mountFront(app: Express, { config, logger, metrics, client, readiness }
   app.use(requestLogger(logger, logRequest))
   app.use(untrustedForwardingWarning(app, logger))
   // Liveness (the process answers) and readiness (it takes traffic: 503 once it drains).
-  app.get('/healthz', (_req, res) => {
-    res.set('Cache-Control', 'no-store').json({ status: 'ok' })
-  })
+  app.get('/healthz', liveness)
   app.get('/readyz', readiness.route())
   // Prometheus text for operators, ahead of cookies and the page cache; scrapes and probes are not counted.
   app.get('/metrics', metrics.endpoint)

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
-import { ConfigError, loadConfig } from './process/config.js'
+import { loadConfig } from './process/config.js'
+import { orExit } from './process/env.js'
 import { createHttpServer } from './process/http-server.js'
 import { logFatalErrors } from './process/logger.js'
 import { stopOnSignals } from './process/shutdown.js'
@@ -9,16 +10,7 @@ import { stopOnSignals } from './process/shutdown.js'
 const SHUTDOWN_GRACE_MS = 10_000
 
 function start() {
-  let config
-  try {
-    config = loadConfig()
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message)
-      process.exit(1)
-    }
-    throw error
-  }
+  const config = orExit(() => loadConfig())
 
   const { listener, logger, close, readiness } = createApp(config)
   logFatalErrors(logger)

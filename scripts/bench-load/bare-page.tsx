@@ -9,6 +9,7 @@ import path from 'node:path'
 import * as esbuild from 'esbuild'
 import { renderToString } from 'react-dom/server'
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router'
+import { BROWSER_BUNDLE } from '../lib/client-build.js'
 import { root } from '../lib/server-process.js'
 import { BARE_PATH, bareRoutes } from './bare-app.js'
 
@@ -20,31 +21,8 @@ export interface BarePage {
   files: Map<string, string>
 }
 
-/** As scripts/build.ts: the package exports only its development build; its production one sits beside it. */
-const reactRouterProduction = {
-  'react-router': path.join(root, 'node_modules/react-router/dist/production/index.mjs'),
-  'react-router/dom': path.join(root, 'node_modules/react-router/dist/production/dom-export.mjs'),
-}
-
 async function buildEntry(outdir: string): Promise<string> {
-  const result = await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: { bare: 'scripts/bench-load/bare-entry.tsx' },
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: ['es2022', 'chrome111', 'firefox111', 'safari16'],
-    minify: true,
-    sourcemap: 'linked',
-    legalComments: 'none',
-    jsx: 'automatic',
-    outdir,
-    entryNames: '[name]-[hash]',
-    metafile: true,
-    define: { 'process.env.NODE_ENV': '"production"' },
-    alias: reactRouterProduction,
-    logLevel: 'warning',
-  })
+  const result = await esbuild.build({ ...BROWSER_BUNDLE, entryPoints: { bare: 'scripts/bench-load/bare-entry.tsx' }, outdir, metafile: true })
   const script = Object.keys(result.metafile.outputs).find((file) => file.endsWith('.js'))
   if (!script) throw new Error('esbuild produced no script for the reference page')
   return path.resolve(root, script)

@@ -5,7 +5,7 @@
  */
 import { AUTH_API, SERVER_ERROR } from '../../shared/accounts/client.js'
 import { ServiceBusyError } from '../process/errors.js'
-import { rescopeCookiePath } from '../process/upstream-proxy.js'
+import { rescopeCookiePath, serviceUrl } from '../process/upstream-proxy.js'
 import type { DashboardContext } from '../dashboard/context.js'
 import { FieldErrors, TooManyAttempts, type DashboardErrorBody } from '../dashboard/errors.js'
 
@@ -65,7 +65,6 @@ export function localGateway(context: DashboardContext): AccountsGateway {
 const dashboardPath = (sitePath: string) => sitePath.replace(/^\/app\//, '')
 
 export function remoteGateway(dashboardUrl: string, siteOrigin: string, timeoutMs: number): AccountsGateway {
-  const base = dashboardUrl.endsWith('/') ? dashboardUrl : `${dashboardUrl}/`
   async function post<T>(path: string, body: unknown, visitor: Visitor = {}): Promise<GatewayAnswer<T>> {
     // The dashboard accepts posts from the site's own origin only, and counts its per-address
     // limits by the visitor's address (it trusts the site's X-Forwarded-For), not the site's; its
@@ -73,7 +72,7 @@ export function remoteGateway(dashboardUrl: string, siteOrigin: string, timeoutM
     const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', Origin: siteOrigin }
     if (visitor.address) headers['X-Forwarded-For'] = visitor.address
     if (visitor.requestId) headers['X-Request-Id'] = visitor.requestId
-    const response = await fetch(new URL(path, base), {
+    const response = await fetch(serviceUrl(dashboardUrl, path), {
       method: 'POST',
       headers,
       body: JSON.stringify(body),

@@ -6,10 +6,10 @@ import path from 'node:path'
 import express from 'express'
 import helmet from 'helmet'
 import { z } from 'zod'
-import { processEnvSchema } from '../process/env.js'
+import { ConfigError, orExit, processEnvSchema } from '../process/env.js'
 import { createLogger, requestLogger } from '../process/logger.js'
 import { untrustedForwardingWarning } from '../process/proxy-trust.js'
-import { Readiness } from '../process/readiness.js'
+import { liveness, Readiness } from '../process/readiness.js'
 import { loadEnvOrExit, serve } from '../process/standalone.js'
 import { dashboardEnvSchema, dashboardSettings, requireAiModel } from './config.js'
 import { contentDir as projectContentDir } from '../project-root.js'
@@ -26,11 +26,11 @@ const env = loadEnvOrExit(
   }).superRefine(requireAiModel),
 )
 // Reset links in mails point at the site: in production its address must be given, never guessed.
-if (!env.PUBLIC_URL && env.NODE_ENV === 'production') {
-  console.error("PUBLIC_URL: set it to the site's public address: reset links in account mail point there, and only it may post here.")
-  process.exit(1)
-}
-const publicUrl = env.PUBLIC_URL ?? 'http://localhost:3000'
+const publicUrl = orExit(() => {
+  if (env.PUBLIC_URL) return env.PUBLIC_URL
+  if (env.NODE_ENV !== 'production') return 'http://localhost:3000'
+  throw new ConfigError("PUBLIC_URL: set it to the site's public address: reset links in account mail point there, and only it may post here.")
+})
 const logger = createLogger(env)
 const sharedCounters = env.REDIS_URL ? connectSharedCounters(env.REDIS_URL, logger) : null
 const dashboard = createDashboard({
@@ -48,9 +48,7 @@ app.use(requestLogger(logger))
 app.use(untrustedForwardingWarning(app, logger))
 // Liveness and readiness for the platform's probes (server/process/readiness.ts).
 const readiness = new Readiness(dashboard.dependencies)
-app.get('/healthz', (_req, res) => {
-  res.set('Cache-Control', 'no-store').json({ status: 'ok' })
-})
+app.get('/healthz', liveness)
 app.get('/readyz', readiness.route())
 app.use(helmet())
 app.use('/app', dashboard.router)

@@ -9,6 +9,7 @@ import { RenderCache, renderKey, type CachedRender } from './cache.js'
 import type { GifferConfig } from './config.js'
 import type { RenderJob } from './jobs.js'
 import { RenderPool } from './pool.js'
+import { signingKeys, type SigningKeys } from './signing.js'
 import { LocalUploadStore, S3UploadStore, type UploadStore } from './uploads.js'
 
 export interface GifferContext {
@@ -16,10 +17,8 @@ export interface GifferContext {
   logger: Logger
   pool: RenderPool
   cache: RenderCache
-  /** Signs upload policies and live-timer URLs. */
-  secret: string
-  /** Every secret whose signatures are accepted: the current one, then the previous one. */
-  secrets: string[]
+  /** Sign upload policies and live-timer URLs, and check them. */
+  keys: SigningKeys
   /** The path prefix browsers see (`/giffer` through the site). */
   publicPath: string
   /**
@@ -52,20 +51,19 @@ export function createGifferContext(config: GifferConfig): GifferContext {
     logger,
     observer: config.renderObserver,
   })
-  const secrets = [config.secret, ...(config.previousSecret ? [config.previousSecret] : [])]
+  const keys = signingKeys(config.secret, config.previousSecret)
   const absoluteBase = `${config.publicOrigin}${config.publicPath}`
   const ownOrigin = !config.siteOrigin || config.siteOrigin === config.publicOrigin
   const base = ownOrigin ? config.publicPath : absoluteBase
   const local = config.s3
     ? null
-    : new LocalUploadStore({ dir: path.join(config.stateDir, 'uploads'), uploadUrl: `${base}/uploads`, secrets, now: config.now, logger })
+    : new LocalUploadStore({ dir: path.join(config.stateDir, 'uploads'), uploadUrl: `${base}/uploads`, keys, now: config.now, logger })
   return {
     config,
     logger,
     pool,
     cache: new RenderCache(config.cacheBytes),
-    secret: config.secret,
-    secrets,
+    keys,
     publicPath: config.publicPath,
     base,
     absoluteBase,

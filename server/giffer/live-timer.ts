@@ -3,12 +3,13 @@
  * that count down to a real deadline. Its URL carries the deadline and the style, signed so
  * that it cannot be altered; responses are cached per time bucket.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac } from 'node:crypto'
 import { DELAY_CAPS, DELAY_MAX_SECONDS } from '../../shared/generators/countdown/countdown.js'
 import { HttpError, badRequest } from '../process/errors.js'
 import { nearestWeight } from './fonts.js'
 import type { CountdownJob, Rgb } from './jobs.js'
 import { countdownJob, type CountdownStyle } from './schemas.js'
+import { signedByAny, type SigningKeys } from './signing.js'
 
 const SIGNATURE_CHARS = 32
 const SIGNATURE_PURPOSE = 'giffer live countdown v1'
@@ -100,14 +101,9 @@ export function signLiveParams(params: Record<string, string>, secret: string): 
     .slice(0, SIGNATURE_CHARS)
 }
 
-/** Accepts a signature by any of `secrets` (the current one, and the previous one while a new one is rolled in). */
-export function verifyLiveParams(params: Record<string, string>, secrets: string[]): void {
-  const given = Buffer.from(params.sig ?? '')
-  const valid = secrets.some((secret) => {
-    const expected = Buffer.from(signLiveParams(params, secret))
-    return given.length === expected.length && timingSafeEqual(given, expected)
-  })
-  if (!valid) throw new HttpError(403, 'bad_signature', 'This timer link is not valid: it was changed or not made here.', 'sig')
+/** Accepts a signature by any accepted key (the current one, and the previous one while a new one is rolled in). */
+export function verifyLiveParams(params: Record<string, string>, keys: SigningKeys): void {
+  if (!signedByAny(params.sig ?? '', keys, (secret) => signLiveParams(params, secret))) throw new HttpError(403, 'bad_signature', 'This timer link is not valid: it was changed or not made here.', 'sig')
 }
 
 export interface LiveBucket {

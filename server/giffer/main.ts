@@ -8,7 +8,7 @@ import express from 'express'
 import helmet from 'helmet'
 import { Registry } from 'prom-client'
 import { z } from 'zod'
-import { ConfigError, processEnvSchema } from '../process/env.js'
+import { orExit, processEnvSchema } from '../process/env.js'
 import { createLogger, requestLogger } from '../process/logger.js'
 import { untrustedForwardingWarning } from '../process/proxy-trust.js'
 import { metricsEndpoint, requestDurations } from '../process/metrics.js'
@@ -27,15 +27,11 @@ const env = loadEnvOrExit(
 )
 // Links this service hands out (upload targets, files, live timers in emails) are on the public
 // origin browsers reach it at, never on its own host and port.
-let publicUrl: URL
-try {
-  publicUrl = standalonePublicUrl({ ...env, port: env.GIFFER_PORT })
-  requireLastingSecret(env.GIFFER_SECRET, publicUrl.href)
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error
-  console.error(error.message)
-  process.exit(1)
-}
+const publicUrl = orExit(() => {
+  const url = standalonePublicUrl({ ...env, port: env.GIFFER_PORT })
+  requireLastingSecret(env.GIFFER_SECRET, url.href)
+  return url
+})
 const logger = createLogger(env)
 const registry = new Registry()
 const giffer = createGifferRouter(

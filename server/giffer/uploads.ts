@@ -5,7 +5,7 @@
  * set) and a local folder, whose upload target checks what S3 would (signature, expiry, size)
  * and also what S3 does not (the file's real type, from its first bytes).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
 import { mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
@@ -20,6 +20,7 @@ import sharp from 'sharp'
 import { SIGNATURE_CACHE_MS, UPLOAD_MAX_BYTES, type UploadType } from '../../shared/generators/slideshow/slideshow.js'
 import { HttpError, badRequest } from '../process/errors.js'
 import { MAX_INPUT_PIXELS } from './limits.js'
+import { signedByAny, type SigningKeys } from './signing.js'
 
 /**
  * `uploads/{date}/{random}/{file name}`. One signature serves every upload of its 20 minutes (the
@@ -117,8 +118,8 @@ export interface LocalStoreOptions {
   dir: string
   /** Where the browser posts uploads, e.g. `/giffer/uploads`. */
   uploadUrl: string
-  /** Signs with the first; accepts the signatures of every one (a previous secret while a new one is rolled in). */
-  secrets: string[]
+  /** Signs with the current key; accepts a previous one while a new one is rolled in. */
+  keys: SigningKeys
   now: () => number
   logger: Logger
 }
@@ -151,7 +152,7 @@ export class LocalUploadStore implements UploadStore {
     const key = newUploadKey(new Date(this.options.now()))
     const policy: LocalPolicy = { key, expires: this.options.now() + SIGNATURE_CACHE_MS, maxBytes: UPLOAD_MAX_BYTES }
     const encoded = Buffer.from(JSON.stringify(policy)).toString('base64url')
-    return { url: this.options.uploadUrl, key, fields: { key, policy: encoded, signature: this.policySignature(encoded, this.options.secrets[0]!) } }
+    return { url: this.options.uploadUrl, key, fields: { key, policy: encoded, signature: this.policySignature(encoded, this.options.keys.current) } }
   }
 
   /**
@@ -161,12 +162,7 @@ export class LocalUploadStore implements UploadStore {
   private checkPolicy(fields: Record<string, string>, filename: string): string {
     const { policy, signature, key } = fields
     if (!policy || !signature || !key) throw new HttpError(403, 'bad_signature', 'The upload is not signed: post the fields from uploads/sign before the file.', 'policy')
-    const given = Buffer.from(signature)
-    const signed = this.options.secrets.some((secret) => {
-      const expected = Buffer.from(this.policySignature(policy, secret))
-      return expected.length === given.length && timingSafeEqual(expected, given)
-    })
-    if (!signed) throw new HttpError(403, 'bad_signature', 'The upload signature does not match.', 'signature')
+    if (!signedByAny(signature, this.options.keys, (secret) => this.policySignature(policy, secret))) throw new HttpError(403, 'bad_signature', 'The upload signature does not match.', 'signature')
     let parsed: LocalPolicy
     try {
       parsed = JSON.parse(Buffer.from(policy, 'base64url').toString('utf8')) as LocalPolicy

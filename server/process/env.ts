@@ -36,6 +36,20 @@ export class ConfigError extends Error {
 }
 
 /**
+ * Runs the start-up's reading of its configuration; a ConfigError stops the process with its
+ * message alone (it names the variable), exit code 1. Any other error is a fault and is thrown.
+ */
+export function orExit<T>(read: () => T): T {
+  try {
+    return read()
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    console.error(error.message)
+    process.exit(1)
+  }
+}
+
+/**
  * Reads the environment through a schema, once at start-up. Empty values count as unset; a bad
  * value throws a ConfigError naming every variable at fault.
  */

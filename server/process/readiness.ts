@@ -7,6 +7,11 @@
  */
 import type { RequestHandler } from 'express'
 
+/** `GET /healthz`: liveness, the process answers; nothing is checked. */
+export const liveness: RequestHandler = (_req, res) => {
+  res.set('Cache-Control', 'no-store').json({ status: 'ok' })
+}
+
 export interface Dependency {
   name: string
   /** Whether the process can still serve without it; such a dependency never makes it unready. */

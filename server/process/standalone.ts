@@ -6,20 +6,14 @@
 import type { RequestListener } from 'node:http'
 import type { Logger } from 'pino'
 import type { z } from 'zod'
-import { ConfigError, parseEnv } from './env.js'
+import { orExit, parseEnv } from './env.js'
 import { createHttpServer } from './http-server.js'
 import { logFatalErrors } from './logger.js'
 import type { Readiness } from './readiness.js'
 import { stopOnSignals } from './shutdown.js'
 
 export function loadEnvOrExit<S extends z.ZodType>(schema: S): z.output<S> {
-  try {
-    return parseEnv(schema, process.env)
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error
-    console.error(error.message)
-    process.exit(1)
-  }
+  return orExit(() => parseEnv(schema, process.env))
 }
 
 export interface StandaloneService {

@@ -98,3 +98,8 @@ export function createUpstreamProxy({ target, name, timeoutMs, logger }: Upstrea
   })
   return proxy as unknown as RequestHandler
 }
+
+/** A path of a service configured by its base URL (`http://dash.internal/app`), resolved under that base whether or not it ends in a slash. */
+export function serviceUrl(base: string, path: string): URL {
+  return new URL(path, base.endsWith('/') ? base : `${base}/`)
+}

@@ -9,6 +9,7 @@ import { jsonErrorHandler } from '../process/errors.js'
 import { parseRequest } from '../process/validation.js'
 import { sessionStateSchema, trafficStateSchema } from './schema.js'
 import { recordPageView, SESSION_MINUTES, TRAFFIC_COOKIE_DAYS } from './traffic.js'
+import { serviceUrl } from '../process/upstream-proxy.js'
 
 /** A referral is remembered for 60 days. */
 export const REFERRAL_COOKIE_DAYS = 60
@@ -119,7 +120,7 @@ export function visitTracking({ origin, trackReferral, logger, now = () => new D
  */
 export function dashboardReferralTracker(dashboardUrl: string) {
   return async (code: string, address: string | undefined, signal: AbortSignal) => {
-    const url = new URL('api/v1/partners/track', dashboardUrl.endsWith('/') ? dashboardUrl : `${dashboardUrl}/`)
+    const url = serviceUrl(dashboardUrl, 'api/v1/partners/track')
     url.searchParams.set('r', code)
     url.searchParams.set('e', 'unique')
     const response = await fetch(url, { signal, redirect: 'error', headers: address ? { 'X-Forwarded-For': address } : {} })

@@ -3,48 +3,17 @@
  * (server/process/answer-memory.ts). Tested through a real server built as server/main.ts builds it, with
  * the Express app itself on a second server as the reference for what a client must see.
  */
-import { once } from 'node:events'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { Writable } from 'node:stream'
 import zlib from 'node:zlib'
 import express from 'express'
-import { pino } from 'pino'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AnswerMemory } from '../../server/process/answer-memory.js'
-import { createHttpServer } from '../../server/process/http-server.js'
-import { projectSiteData, testSite } from './app.js'
+import { listen, send, startServedSite } from '../support/served-site.js'
+import { projectSiteData } from './app.js'
 
 const catalog = projectSiteData().galleries.catalogs.widgets
 /** A gallery page of about 6 KB: above compression's threshold. */
 const URL = '/api/widgets?group=forms'
-
-interface Answer {
-  status: number
-  headers: http.IncomingHttpHeaders
-  /** Header names as sent, sorted. */
-  names: string[]
-  body: Buffer
-}
-
-function send(port: number, path: string, { method = 'GET', headers = {} as http.OutgoingHttpHeaders, body = '' } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = http.request({ host: '127.0.0.1', port, path, method, headers, agent: false }, async (response) => {
-      const chunks: Buffer[] = []
-      for await (const chunk of response) chunks.push(chunk as Buffer)
-      const names = response.rawHeaders.filter((_, index) => index % 2 === 0).sort()
-      resolve({ status: response.statusCode!, headers: response.headers, names, body: Buffer.concat(chunks) })
-    })
-    request.on('error', reject)
-    request.end(body)
-  })
-}
-
-async function listen(server: http.Server): Promise<number> {
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  return (server.address() as AddressInfo).port
-}
 
 const stops: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -52,25 +21,10 @@ afterEach(async () => {
   await Promise.all(stops.splice(0).map((stop) => stop()))
 })
 
-/** The site as main.ts serves it (`port`), its Express app alone (`expressPort`), and its log lines. */
 async function startSite() {
-  const lines: Record<string, unknown>[] = []
-  const sink = new Writable({
-    write(chunk, _encoding, callback) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>)
-      callback()
-    },
-  })
-  const logger = pino({ level: 'info' }, sink)
-  const site = testSite({}, { logger })
-  const served = createHttpServer(site.listener, logger)
-  const plain = http.createServer(site.app)
-  const [port, expressPort] = await Promise.all([listen(served.server), listen(plain)])
-  stops.push(async () => {
-    await Promise.all([served.close(1000), new Promise((resolve) => plain.close(resolve))])
-    await site.close()
-  })
-  return { port, expressPort, lines }
+  const started = await startServedSite()
+  stops.push(started.stop)
+  return started
 }
 
 /** Headers that differ between two answers by nature: the request's id, the clock, and how the body is framed. */

@@ -3,38 +3,9 @@
  * (`cachedPageReplay` in server/ssr/page-cache.ts). Tested through a real server built as
  * server/main.ts builds it, with the Express app alone on a second server as the reference.
  */
-import { once } from 'node:events'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { Writable } from 'node:stream'
-import { pino } from 'pino'
+import type http from 'node:http'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createHttpServer } from '../../server/process/http-server.js'
-import { testSite } from './app.js'
-
-interface Answer {
-  status: number
-  headers: http.IncomingHttpHeaders
-  body: Buffer
-}
-
-function send(port: number, path: string, { method = 'GET', headers = {} as http.OutgoingHttpHeaders } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = http.request({ host: '127.0.0.1', port, path, method, headers, agent: false }, async (response) => {
-      const chunks: Buffer[] = []
-      for await (const chunk of response) chunks.push(chunk as Buffer)
-      resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) })
-    })
-    request.on('error', reject)
-    request.end()
-  })
-}
-
-async function listen(server: http.Server): Promise<number> {
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  return (server.address() as AddressInfo).port
-}
+import { send, startServedSite } from '../support/served-site.js'
 
 const stops: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -42,27 +13,13 @@ afterEach(async () => {
   await Promise.all(stops.splice(0).map((stop) => stop()))
 })
 
-/** The site as main.ts serves it, its Express app alone, a count of what reached Express, and its log lines. */
+/** The served site, with a count of the requests that reached Express. */
 async function startSite() {
-  const lines: Record<string, unknown>[] = []
-  const sink = new Writable({
-    write(chunk, _encoding, callback) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>)
-      callback()
-    },
-  })
-  const logger = pino({ level: 'info' }, sink)
-  const site = testSite({}, { logger })
+  const started = await startServedSite()
+  stops.push(started.stop)
   // Every request Express serves goes through app.handle (not in its types).
-  const reachedExpress = vi.spyOn(site.app as unknown as { handle: (...args: unknown[]) => void }, 'handle')
-  const served = createHttpServer(site.listener, logger)
-  const plain = http.createServer(site.app)
-  const [port, expressPort] = await Promise.all([listen(served.server), listen(plain)])
-  stops.push(async () => {
-    await Promise.all([served.close(1000), new Promise((resolve) => plain.close(resolve))])
-    await site.close()
-  })
-  return { port, expressPort, lines, reachedExpress }
+  const reachedExpress = vi.spyOn(started.site.app as unknown as { handle: (...args: unknown[]) => void }, 'handle')
+  return { ...started, reachedExpress }
 }
 
 const comparable = (headers: http.IncomingHttpHeaders) => {

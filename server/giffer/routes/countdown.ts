@@ -28,7 +28,7 @@ function singleParams(query: Record<string, unknown>): Record<string, string> {
 function liveTimer(context: GifferContext, format: 'gif' | 'png'): Handler {
   return async (req, res) => {
     const params = singleParams(req.query)
-    verifyLiveParams(params, context.secrets)
+    verifyLiveParams(params, context.keys)
     const style = parseRequest(liveStyleSchema, params)
     if (!params.until) throw badRequest('until', 'is required')
     const deadline = parseDeadline(params.until, params.tz)
@@ -52,7 +52,7 @@ export function countdownRoutes(router: Router, context: GifferContext): void {
   postJson(router, '/countdown/live-url', async (req, res) => {
     const input = parseRequest(liveUrlSchema, req.body)
     const deadline = parseDeadline(input.until, input.tz)
-    const { query, until } = liveTimerQuery(input, deadline, context.now(), context.secret)
+    const { query, until } = liveTimerQuery(input, deadline, context.now(), context.keys.current)
     const liveBase = `${context.absoluteBase}/countdown`
     res.json({ url: `${liveBase}/live.gif?${query}`, png_url: `${liveBase}/live.png?${query}`, until })
   })
