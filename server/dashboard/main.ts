@@ -13,7 +13,7 @@ import { liveness, Readiness } from '../process/readiness.js'
 import { loadEnvOrExit, serve } from '../process/standalone.js'
 import { dashboardEnvSchema, dashboardSettings, requireAiModel } from './config.js'
 import { contentDir as projectContentDir } from '../project-root.js'
-import { connectSharedCounters } from '../process/shared-counters.js'
+import { connectSharedCounters, redisDependency } from '../process/shared-counters.js'
 import { loadSiteData } from '../site-data.js'
 import { createDashboard } from './router.js'
 
@@ -47,7 +47,7 @@ app.set('trust proxy', env.TRUST_PROXY)
 app.use(requestLogger(logger))
 app.use(untrustedForwardingWarning(app, logger))
 // Liveness and readiness for the platform's probes (server/process/readiness.ts).
-const readiness = new Readiness(dashboard.dependencies)
+const readiness = new Readiness([...(sharedCounters ? [redisDependency(sharedCounters)] : []), ...dashboard.dependencies])
 app.get('/healthz', liveness)
 app.get('/readyz', readiness.route())
 app.use(helmet())

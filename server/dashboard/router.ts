@@ -11,7 +11,6 @@
 import express from 'express'
 import { SmtpMailer } from '../accounts/mail.js'
 import type { Dependency } from '../process/readiness.js'
-import { redisDependency } from '../process/shared-counters.js'
 import { HttpError } from '../process/errors.js'
 import { compressResponses } from '../process/http-cache.js'
 import { dashboardStaticFiles } from './static-files.js'
@@ -33,18 +32,14 @@ const BODY_LIMIT = '16kb'
 export interface Dashboard {
   router: express.Router
   context: DashboardContext
-  /** What `/readyz` reports of the dashboard's own services: Redis and the SMTP server, when set. */
+  /** What `/readyz` reports of the dashboard's own services: the SMTP server, when set (Redis is its host's). */
   dependencies: Dependency[]
   close(): Promise<void>
 }
 
-function dashboardDependencies(context: DashboardContext): Dependency[] {
-  const { mailer, sharedCounters } = context
-  return [
-    ...(sharedCounters ? [redisDependency(sharedCounters)] : []),
-    // Account mail waits in its queue while the SMTP server is away: pages never need it.
-    ...(mailer instanceof SmtpMailer ? [{ name: 'smtp', optional: true, reachable: () => mailer.verify() }] : []),
-  ]
+function dashboardDependencies({ mailer }: DashboardContext): Dependency[] {
+  // Account mail waits in its queue while the SMTP server is away: pages never need it.
+  return mailer instanceof SmtpMailer ? [{ name: 'smtp', optional: true, reachable: () => mailer.verify() }] : []
 }
 
 export function createDashboard(options: DashboardOptions): Dashboard {

@@ -110,6 +110,16 @@ describe('account mail through a queue that outlives outages', () => {
     await vi.waitFor(() => expect(resetsTo(smtp.inbox, email)).toEqual([expect.objectContaining({ user: 'mailer', secure: true })]), { timeout: 10_000, interval: 50 })
   })
 
+  it('reports the SMTP server in /readyz, reachable once it answers (credentials and STARTTLS included), ready either way', async () => {
+    const port = await freePort()
+    const site = dashboardSite({ SMTP_URL: `smtp://mailer:secret@127.0.0.1:${port}/?requireTLS=true&tls.rejectUnauthorized=false` })
+    stops.push(() => site.close())
+    expect((await request(site.app).get('/readyz').expect(200)).body.dependencies).toEqual({ smtp: { reachable: false, optional: true } })
+    const smtp = await startSmtp(port, { disabledCommands: [], authOptional: false, onAuth: (_auth, _session, callback) => callback(null, { user: 'mailer' }) })
+    stops.push(smtp.close)
+    await vi.waitFor(async () => expect((await request(site.app).get('/readyz').expect(200)).body.dependencies.smtp.reachable).toBe(true), { timeout: 10_000, interval: 500 })
+  })
+
   it('sends through smtps:// (TLS from the first byte)', async () => {
     const port = await freePort()
     const smtp = await startSmtp(port, { secure: true, disabledCommands: ['STARTTLS'], authOptional: false, onAuth: (_auth, _session, callback) => callback(null, { user: 'mailer' }) })

@@ -22,8 +22,9 @@ let upstream: { server: http.Server; url: string; dashboard: Dashboard }
 /** An upstream that never answers. */
 let silent: { server: http.Server; url: string }
 const held: http.ServerResponse[] = []
-/** The visitor address the dashboard read for each post it received. */
+/** The visitor address and request id the dashboard read for each post it received. */
 const postedFrom: Array<string | undefined> = []
+const postedIds: Array<string | undefined> = []
 
 beforeAll(async () => {
   const dashboard = createDashboard({
@@ -39,7 +40,10 @@ beforeAll(async () => {
   const app = express()
   app.set('trust proxy', 'loopback')
   app.use((req, _res, next) => {
-    if (req.method === 'POST') postedFrom.push(req.ip)
+    if (req.method === 'POST') {
+      postedFrom.push(req.ip)
+      postedIds.push(req.get('x-request-id'))
+    }
     next()
   })
   app.use('/app', dashboard.router)
@@ -109,6 +113,20 @@ describe('the site with DASHBOARD_URL', () => {
     postedFrom.length = 0
     await request(app).post('/reset/').set(ORIGIN).set('X-Forwarded-For', '203.0.113.7').type('form').send({ email: freshEmail() }).expect(200)
     expect(postedFrom).toEqual(['203.0.113.7'])
+  })
+
+  it('passes the request id on with a form posted without JavaScript, so the dashboard\'s log line carries it', async () => {
+    const { app } = proxiedSite()
+    postedIds.length = 0
+    const answer = await request(app).post('/reset/').set(ORIGIN).set('X-Request-Id', 'edge-form-51c2').type('form').send({ email: freshEmail() }).expect(200)
+    expect(answer.headers['x-request-id']).toBe('edge-form-51c2')
+    expect(postedIds).toEqual(['edge-form-51c2'])
+  })
+
+  it('reports the dashboard in /readyz as reachable while it answers, and not while it is down, ready either way', async () => {
+    expect((await request(proxiedSite().app).get('/readyz').expect(200)).body.dependencies).toEqual({ dashboard: { reachable: true, optional: true } })
+    const down = await request(proxiedSite('http://127.0.0.1:9/app').app).get('/readyz').expect(200)
+    expect(down.body.dependencies).toEqual({ dashboard: { reachable: false, optional: true } })
   })
 
   it('answers 502 with a JSON message when the dashboard is down', async () => {

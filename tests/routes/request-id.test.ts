@@ -56,6 +56,12 @@ describe('one request id across the site and a remote image service', () => {
     })
   })
 
+  it('reports the image service in /readyz as reachable', async () => {
+    const { site } = siteWithLog({ GIFFER_URL: `http://127.0.0.1:${giffer.port}` })
+    const ready = await request(site.app).get('/readyz').expect(200)
+    expect(ready.body.dependencies).toEqual({ giffer: { reachable: true, optional: true } })
+  })
+
   it('passes a new id along when the request came without one', async () => {
     const { site } = siteWithLog({ GIFFER_URL: `http://127.0.0.1:${giffer.port}` })
     const answer = await request(site.app).get('/giffer/healthz').expect(200)

@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import request from 'supertest'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { redisServerPath, startRedis, type TestRedis } from '../support/redis.js'
 import { testSite } from './app.js'
 
@@ -112,5 +112,17 @@ describe.skipIf(!hasRedis)('two processes sharing Redis', () => {
     for (let n = 0; n < 6; n++) afterwards.push((await register(n % 2 ? b : a, `back${n}@example.com`)).status)
     expect(afterwards).toEqual([201, 201, 201, 201, 201, 429])
     expect(lines.some((line) => line.includes('shared counters (Redis) back'))).toBe(true)
+  })
+
+  it('report Redis in /readyz, reachable or not, and stay ready while it is away: pages never need it', async () => {
+    const a = siteProcess()
+    await connected(a)
+    const ready = await request(a.app).get('/readyz').expect(200)
+    expect(ready.body).toEqual({ status: 'ready', dependencies: { redis: { reachable: true, optional: true } } })
+    await redis.stop()
+    await vi.waitFor(async () => {
+      const away = await request(a.app).get('/readyz').expect(200)
+      expect(away.body.dependencies.redis).toEqual({ reachable: false, optional: true })
+    }, { timeout: 10_000, interval: 500 })
   })
 })
