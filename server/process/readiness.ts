@@ -23,14 +23,14 @@ export interface Dependency {
 const CHECK_EVERY_MS = 5_000
 const CHECK_TIMEOUT_MS = 1_000
 
+/** A dependency's last check: when it began, and what it found (or will find). */
 interface Checked {
-  reachable: boolean
   at: number
-  pending?: Promise<boolean>
+  reachable: Promise<boolean>
 }
 
 export class Readiness {
-  private drainingSince: number | null = null
+  private draining = false
   private readonly checked = new Map<string, Checked>()
 
   constructor(private readonly dependencies: Dependency[] = []) {}
@@ -42,22 +42,17 @@ export class Readiness {
 
   /** From now on the process says it is not ready; requests are still served. */
   drain(): void {
-    this.drainingSince ??= Date.now()
+    this.draining = true
   }
 
-  get draining(): boolean {
-    return this.drainingSince !== null
-  }
-
-  private async check(dependency: Dependency): Promise<boolean> {
+  /** The dependency's state, asked again once the last check is older than CHECK_EVERY_MS (a check ends within CHECK_TIMEOUT_MS). */
+  private check(dependency: Dependency): Promise<boolean> {
     const last = this.checked.get(dependency.name)
-    if (last && (last.pending || Date.now() - last.at < CHECK_EVERY_MS)) return last.pending ?? last.reachable
+    if (last && Date.now() - last.at < CHECK_EVERY_MS) return last.reachable
     const timeout = AbortSignal.timeout(CHECK_TIMEOUT_MS)
     const late = new Promise<boolean>((resolve) => timeout.addEventListener('abort', () => resolve(false), { once: true }))
-    const pending = Promise.race([dependency.reachable(timeout), late]).catch(() => false)
-    this.checked.set(dependency.name, { reachable: last?.reachable ?? false, at: last?.at ?? 0, pending })
-    const reachable = await pending
-    this.checked.set(dependency.name, { reachable, at: Date.now() })
+    const reachable = Promise.race([dependency.reachable(timeout), late]).catch(() => false)
+    this.checked.set(dependency.name, { at: Date.now(), reachable })
     return reachable
   }
 
