@@ -1,23 +1,20 @@
 import { startTransition, StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
-import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router'
+import { createBrowserRouter, type RouteObject } from 'react-router'
 import { RouterProvider } from 'react-router/dom'
 import { ShellContext } from '../shared/layout/shell.js'
+import { pageIdAt } from '../shared/pages.js'
 import { createRoutes } from '../shared/routes.js'
 import { readPageState } from '../shared/router-state.js'
 import { ASSETS_ELEMENT_ID, HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID } from '../shared/site.js'
 import { clientLoaderFor } from './loaders.js'
 
-/** Loads the code of the routes on screen before hydrating, so the first render matches the server's. */
-async function loadMatchedRoutes(routes: RouteObject[]) {
-  const matches = matchRoutes(routes, window.location) ?? []
-  await Promise.all(
-    matches.map(async ({ route }) => {
-      if (typeof route.lazy !== 'function') return
-      const properties = await route.lazy()
-      Object.assign(route, properties, { lazy: undefined })
-    }),
-  )
+/** Loads the code of the page on screen before hydrating, so the first render matches the server's. */
+async function loadPageRoute(routes: RouteObject[]) {
+  const id = pageIdAt(window.location.pathname)
+  const route = routes[0]?.children?.find((child) => child.id === id)
+  if (typeof route?.lazy !== 'function') return
+  Object.assign(route, await route.lazy(), { lazy: undefined })
 }
 
 async function hydrate() {
@@ -30,7 +27,7 @@ async function hydrate() {
   const assets = { modules: JSON.parse(document.getElementById(ASSETS_ELEMENT_ID)?.textContent ?? '[]') as string[] }
 
   const routes = createRoutes(clientLoaderFor)
-  await loadMatchedRoutes(routes)
+  await loadPageRoute(routes)
   const router = createBrowserRouter(routes, { hydrationData })
   // As a transition, hydration yields to the browser every few milliseconds instead of
   // blocking input for the whole page.

@@ -1,4 +1,3 @@
-import { matchRoutes, type RouteObject } from 'react-router'
 import type { PageDataOf, PageIdOf, PageRoute } from './page-route.js'
 import { authPages } from './accounts/accounts.route.js'
 import { blogPages } from './content/blog.route.js'
@@ -39,13 +38,36 @@ export type PageId = PageIdOf<typeof pages>
 /** Page id → what that page's loader returns, the same on the server and in the browser. */
 export type PageData = PageDataOf<typeof pages>
 
-/** Route table used only for matching, never rendered. */
-const matchingRoutes: RouteObject[] = [{ path: '/', children: pages.map(({ id, path }) => (path === undefined ? { id, index: true as const } : { id, path })) }]
+/**
+ * How React Router ranks a route, most specific first: one point per segment of its whole path,
+ * 10 more for a word, 3 for a parameter, 1 for an empty segment, 2 for an index route, 2 less
+ * for a splat. The highest-ranked route that matches is the one drawn; equal ranks go by order.
+ */
+function routeRank(path: string | undefined): number {
+  const segments = `/${path ?? ''}`.split('/')
+  const base = segments.length + (path === undefined ? 2 : 0) + (segments.includes('*') ? -2 : 0)
+  return segments.reduce((rank, segment) => rank + (segment === '*' ? 0 : segment.startsWith(':') ? 3 : segment === '' ? 1 : 10), base)
+}
 
-/** The page id React Router matches at a path: exact, but it ranks every route on each call (about a millisecond). */
-export function matchedPageId(pathname: string): PageId | undefined {
-  if (!isDecodablePath(pathname)) return undefined
-  return matchRoutes(matchingRoutes, pathname)?.at(-1)?.route.id as PageId | undefined
+/** The pages in React Router's order, each path as its segments (words lower-cased, as routes match ignoring case). */
+const rankedRoutes = pages
+  .map((page) => ({ id: page.id as PageId, rank: routeRank(page.path), segments: (page.path ?? '').split('/').filter(Boolean).map((segment) => (segment.startsWith(':') ? ':' : segment.toLowerCase())) }))
+  .sort((a, b) => b.rank - a.rank)
+
+/**
+ * The page drawn at a shape (below): the first ranked route whose segments it matches, a word
+ * matching the same word, a parameter any one segment, a splat the rest. The same answer as
+ * React Router's matching, without compiling every route on each call.
+ */
+function pageIdOfShape(shape: string): PageId | undefined {
+  const parts = shape.split('/').filter(Boolean)
+  const matches = (segments: string[]) => {
+    const splat = segments.at(-1) === '*'
+    const fixed = splat ? segments.slice(0, -1) : segments
+    if (splat ? parts.length < fixed.length : parts.length !== fixed.length) return false
+    return fixed.every((segment, at) => segment === ':' || segment === parts[at])
+  }
+  return rankedRoutes.find((route) => matches(route.segments))?.id
 }
 
 /**
@@ -84,7 +106,7 @@ const idsByShape = new Map<string, PageId | undefined>()
 export function pageIdAt(pathname: string): PageId | undefined {
   if (pathname.includes('%') && !isDecodablePath(pathname)) return undefined
   const shape = shapeOf(pathname)
-  if (!idsByShape.has(shape)) idsByShape.set(shape, matchedPageId(shape))
+  if (!idsByShape.has(shape)) idsByShape.set(shape, pageIdOfShape(shape))
   return idsByShape.get(shape)
 }
 

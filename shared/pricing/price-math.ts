@@ -1,4 +1,5 @@
 /** The price arithmetic shown on the pricing page and served by /api/prices; the shapes are in schemas/pricing.ts. */
+import { groupDigits } from '../numbers.js'
 import type { Currency, Plan, PlanFeatureRow, PlanPrice } from './schema.js'
 
 export type Billing = 'monthly' | 'yearly'
@@ -13,7 +14,7 @@ export const EMAILS_BASE_PRICE_USD = 2
 export const EMAILS_PRICE_CURRENCY = 'USD'
 
 export function formatAmount(amount: number, currency: Currency): string {
-  const text = Number.isInteger(amount) ? amount.toLocaleString('en-US') : amount.toFixed(2)
+  const text = Number.isInteger(amount) ? groupDigits(amount) : amount.toFixed(2)
   return currency.format.replace('{amount}', text)
 }
 
@@ -28,7 +29,7 @@ export function discountPercent(discount: number): number {
 }
 
 export function monthlyViewsLabel(views: number | null): string {
-  return views === null ? 'Unlimited' : views.toLocaleString('en-US')
+  return views === null ? 'Unlimited' : groupDigits(views)
 }
 
 /** The monthly price to show: the monthly price, or the per-month price when billed yearly. */

@@ -4,7 +4,8 @@ import os from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { matchedPageId, pages } from '../../shared/pages.js'
+import { pages } from '../../shared/pages.js'
+import { routerPageId } from '../support/router-reference.js'
 import { ConfigError, loadConfig } from '../../server/process/config.js'
 import { projectRoot } from '../../server/project-root.js'
 import { siteRouteOf } from '../../server/process/site-metrics.js'
@@ -178,7 +179,7 @@ describe('/metrics', () => {
     const variants = paths.flatMap((pathname) => [pathname, pathname.toUpperCase(), pathname.replace(/\/$/, ''), `${pathname}extra/`, `/x${pathname}`])
     const routeOf = siteRouteOf(fs.readdirSync(path.join(projectRoot, 'public')))
     for (const pathname of [...variants, '/', '/reset/new/', '/RESET/NEW', '/p/abc/def/ghi/', '/blog/a/b/c/d/e/f/', '/%ff/', '/p/%41/']) {
-      expect(routeOf(pathname), pathname).toBe(matchedPageId(pathname) ?? 'other')
+      expect(routeOf(pathname), pathname).toBe(routerPageId(pathname) ?? 'other')
     }
   })
 

@@ -6,6 +6,7 @@ import { GeneratorForm, GeneratorPage, messageFor, ResultArea } from '../Generat
 import { postForImage } from '../giffer-client.js'
 import { useSettingsInUrl } from '../page-hooks.js'
 import { useGeneratorRun } from '../use-generator-run.js'
+import { groupDigits } from '../../numbers.js'
 import { usePageData } from '../../page-data.js'
 import {
   EMAIL_GIF_BUDGET_BYTES,
@@ -32,7 +33,7 @@ interface ScrollingResult {
   height: number
 }
 
-const kilobytes = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString('en-US')} KB`
+const kilobytes = (bytes: number) => `${groupDigits(Math.round(bytes / 1024))} KB`
 
 export default function ScrollingTextGenerator() {
   const data = usePageData('scrolling-text-generator')

@@ -104,17 +104,20 @@ const SPAM_PHRASES = [
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-const SPAM_PATTERNS = SPAM_PHRASES.map((phrase) => {
-  const body = phrase
-    .split(/[\s-]+/)
-    .map(escapeRegExp)
-    .join('[\\s-]+')
-  // Word edges only where the phrase itself starts or ends with a letter or digit; an
-  // apostrophe belongs to the word ("you won't" is not "you won").
-  const start = /^\w/.test(phrase) ? "(?<![\\p{L}\\p{N}'])" : ''
-  const end = /\w$/.test(phrase) ? "(?![\\p{L}\\p{N}'])" : ''
-  return { phrase, pattern: new RegExp(`${start}${body}${end}`, 'iu') }
-})
+/** The phrases as patterns, compiled on first use: Unicode classes are slow to build, and a page that loads may never check a line. */
+let spamPatterns: { phrase: string; pattern: RegExp }[] | undefined
+const compileSpamPatterns = () =>
+  SPAM_PHRASES.map((phrase) => {
+    const body = phrase
+      .split(/[\s-]+/)
+      .map(escapeRegExp)
+      .join('[\\s-]+')
+    // Word edges only where the phrase itself starts or ends with a letter or digit; an
+    // apostrophe belongs to the word ("you won't" is not "you won").
+    const start = /^\w/.test(phrase) ? "(?<![\\p{L}\\p{N}'])" : ''
+    const end = /\w$/.test(phrase) ? "(?![\\p{L}\\p{N}'])" : ''
+    return { phrase, pattern: new RegExp(`${start}${body}${end}`, 'iu') }
+  })
 
 /** Two or more exclamation marks in a row read as shouting. */
 const EXCLAMATION_RUN = /!{2,}/gu
@@ -131,7 +134,8 @@ const DOLLAR_RUN = /\${2,}/gu
 export function spamTriggers(subject: string): string[] {
   const text = subject.replace(/[\u2018\u2019]/g, "'")
   const found: Array<{ at: number; trigger: string }> = []
-  for (const { phrase, pattern } of SPAM_PATTERNS) {
+  spamPatterns ??= compileSpamPatterns()
+  for (const { phrase, pattern } of spamPatterns) {
     const match = pattern.exec(text)
     if (match) found.push({ at: match.index, trigger: phrase })
   }
