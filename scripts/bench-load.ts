@@ -30,6 +30,7 @@ import { medianScriptTime, scriptTime, type ScriptTime } from './lib/js-profile.
 import { launchBrowser, recordLoad, type TraceEvent } from './lib/load-trace.js'
 import { busyMs, idleAt, locateLoad, moduleScripts, selfTimes, taskCounts, type LoadTimeline } from './lib/main-thread.js'
 import { PageProxy, type ServedDocument } from './lib/page-proxy.js'
+import { pageTypes } from './lib/page-types.js'
 import { root, startSite, stop } from './lib/server-process.js'
 import { SourceOrigins } from './lib/source-origins.js'
 
@@ -58,31 +59,6 @@ function withoutScripts(document: ServedDocument): ServedDocument {
   const left = [...body.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag).filter((tag) => !tag.includes('type="application/json"'))
   if (left.length) throw new Error(`${document.path} has scripts this measurement does not remove: ${left.join(' ')}`)
   return { ...document, body }
-}
-
-/** One page of each type, the ids and slugs taken from the site's own links. */
-async function choosePages(site: string): Promise<{ name: string; path: string }[]> {
-  const linkOn = async (listing: string, pattern: RegExp) => {
-    const html = await (await fetch(site + listing)).text()
-    const found = [...html.matchAll(/href="([^"]+)"/g)].map(([, href]) => href!).find((href) => pattern.test(href))
-    if (!found) throw new Error(`no link matching ${pattern} on ${listing}`)
-    return found
-  }
-  return [
-    { name: 'home', path: '/' },
-    { name: 'pricing', path: '/pricing/' },
-    { name: 'blog post', path: await linkOn('/blog/', /^\/blog\/[^/]+\/[^/]+\/$/) },
-    { name: 'widget gallery', path: '/p/' },
-    { name: 'widget template', path: await linkOn('/p/', /^\/p\/[a-z0-9]{6,}$/) },
-    { name: 'email gallery', path: '/e/' },
-    { name: 'email template', path: await linkOn('/e/', /^\/e\/[a-z0-9]{6,}$/) },
-    { name: 'subject lines', path: '/ai-subject-line-generator/' },
-    { name: 'scrolling text', path: '/email-scrolling-text-gif-generator/' },
-    { name: 'calligraphy', path: '/calligraphy-text-generator/' },
-    { name: 'countdown timer', path: '/email-countdown-timer-generator/' },
-    { name: 'slideshow', path: '/image-slideshow-gif-generator/' },
-    { name: 'log-in', path: '/login/' },
-  ].filter((page) => !only.length || only.some((wanted) => page.path === wanted || page.name.includes(wanted)))
 }
 
 /** An empty page of the site's origin, opened before each recorded load (see LoadOptions.startUrl). */
@@ -138,7 +114,7 @@ try {
     without: [],
   }
   const pages: PageResult[] = []
-  for (const { name, path: pathname } of await choosePages(siteOrigin)) {
+  for (const { name, path: pathname } of await pageTypes(siteOrigin, only)) {
     pages.push({ name, path: pathname, document: await fetchDocument(siteOrigin + pathname), with: [], without: [] })
   }
   const origins = new SourceOrigins(root, (url) => {

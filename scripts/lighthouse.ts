@@ -1,6 +1,7 @@
 /**
  * `npm run lighthouse`: Lighthouse (mobile defaults) on the built site in Chromium (`CHROME_PATH`, Debian's, or Playwright's), for
- * `/`, `/pricing/` and `/blog/` (or the paths given as arguments). Each page is measured
+ * one page of each type (scripts/lib/page-types.ts; arguments name some of them, by path or
+ * name, or give other paths). Each page is measured
  * LIGHTHOUSE_RUNS times (default 3) and the run with the median performance score is reported,
  * as Lighthouse's own guidance suggests for noisy machines. Reports go to .lighthouse/.
  * Exits 1 when a score is under its target.
@@ -13,9 +14,10 @@ import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { type RunnerResult } from 'lighthouse'
 import { chromium } from '@playwright/test'
 import { browserPath } from './lib/browser.js'
+import { pageTypes } from './lib/page-types.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const paths = process.argv.slice(2).length ? process.argv.slice(2) : ['/', '/pricing/', '/blog/']
+const wanted = process.argv.slice(2)
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3)
 const TARGETS = { performance: 98, accessibility: 100, 'best-practices': 100, seo: 100 } as const
 const reportDir = path.join(root, '.lighthouse')
@@ -61,6 +63,8 @@ async function warm(url: string): Promise<void> {
 fs.mkdirSync(reportDir, { recursive: true })
 let failed = false
 try {
+  const known = await pageTypes(`http://127.0.0.1:${port}`, wanted)
+  const paths = [...known.map((page) => page.path), ...wanted.filter((item) => item.startsWith('/') && !known.some((page) => page.path === item))]
   for (const pathname of paths) {
     const url = `http://localhost:${port}${pathname}`
     // Warm the page cache and the images drawn on demand (card sizes, text previews), as
@@ -82,7 +86,7 @@ try {
     if (misses.length) failed = true
     const audits = result.lhr.audits
     console.log(
-      `${pathname.padEnd(12)} performance ${scores.performance}  accessibility ${scores.accessibility}  best-practices ${scores['best-practices']}  seo ${scores.seo}` +
+      `${pathname.padEnd(38)} performance ${scores.performance}  accessibility ${scores.accessibility}  best-practices ${scores['best-practices']}  seo ${scores.seo}` +
         `   FCP ${audits['first-contentful-paint']?.displayValue}  LCP ${audits['largest-contentful-paint']?.displayValue}  TBT ${audits['total-blocking-time']?.displayValue}  CLS ${audits['cumulative-layout-shift']?.displayValue}` +
         `   (median of ${runs.length}: ${runs.map((run) => Math.round((run.lhr.categories.performance?.score ?? 0) * 100)).join(', ')})` +
         (misses.length ? `   below target: ${misses.join(', ')}` : ''),
