@@ -19,6 +19,12 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   reporter: process.env.CI ? 'list' : 'line',
+  projects: [
+    { name: 'site', testIgnore: /first-tap\.spec\.ts$/ },
+    // These measure how fast a page answers on a slowed-down CPU: one at a time, so they do not
+    // slow each other down.
+    { name: 'timing', testMatch: /first-tap\.spec\.ts$/, workers: 1 },
+  ],
   use: {
     baseURL: `http://localhost:${PORT}`,
     launchOptions: {

@@ -44,6 +44,15 @@ async function buildClient() {
     metafile: true,
     plugins: [noServerImports],
   })
+  // A classic script, whole in one file: the head runs it before the body is parsed.
+  const menusResult = await esbuild.build({
+    ...BROWSER_BUNDLE,
+    entryPoints: { menus: 'client/menus.ts' },
+    format: 'iife',
+    outdir: assetsDir,
+    metafile: true,
+    plugins: [noServerImports],
+  })
 
   const outputs = result.metafile.outputs
   const toUrl = (file: string) => PUBLIC_PREFIX + path.relative(assetsDir, path.join(root, file)).split(path.sep).join('/')
@@ -74,8 +83,11 @@ async function buildClient() {
     if (modules[name]) throw new Error(`two page components are named ${name}: page modules are known by file name, which must be unique`)
     modules[name] = [file, ...staticImports(file)].filter((chunk) => !app.includes(chunk)).map(toUrl)
   }
+  const menusFile = Object.keys(menusResult.metafile.outputs).find((file) => file.endsWith('.js'))
+  if (!menusFile) throw new Error('esbuild produced no output for client/menus.ts')
   const manifest = {
     boot: toUrl(bootFile),
+    menus: toUrl(menusFile),
     app: app.map(toUrl),
     stylesheets: [toUrl(outputOf('client/styles.css', '.css'))],
     modules,
@@ -144,7 +156,7 @@ const [{ manifest }] = await Promise.all([buildClient(), buildServer(), buildDas
 
 // What a first visit to each kind of page downloads in JavaScript, compressed as it is served.
 const gzipKb = (url: string) => zlib.gzipSync(fs.readFileSync(path.join(assetsDir, url.slice(PUBLIC_PREFIX.length)))).length / 1024
-const shared = [manifest.boot, ...manifest.app].reduce((sum, url) => sum + gzipKb(url), 0)
+const shared = [manifest.menus, manifest.boot, ...manifest.app].reduce((sum, url) => sum + gzipKb(url), 0)
 console.log(`JavaScript per page, gzipped (shared entry ${shared.toFixed(1)} KB + page chunks):`)
 for (const [module, urls] of Object.entries(manifest.modules).sort()) {
   const own = urls.reduce((sum, url) => sum + gzipKb(url), 0)

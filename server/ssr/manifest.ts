@@ -7,6 +7,8 @@ import { z } from 'zod'
 const manifestSchema = z.object({
   /** The small module the page loads; it fetches the app once the page has painted. */
   boot: z.string().regex(/^\/assets\//),
+  /** A classic script the head runs before the body: the header's menus until the app has hydrated. */
+  menus: z.string().regex(/^\/assets\//),
   /** The app (client/entry.tsx) and every chunk it imports statically. */
   app: z.array(z.string().regex(/^\/assets\//)),
   stylesheets: z.array(z.string().regex(/^\/assets\/[\w.-]+\.css$/)),

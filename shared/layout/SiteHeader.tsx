@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
+import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
 import { useLocation } from 'react-router'
 import { checkLogin, isLoggedIn } from '../accounts/session.js'
 import { isPlainClick, SiteLink } from '../components/SiteLink.js'
@@ -6,6 +6,7 @@ import { usePageData } from '../page-data.js'
 import type { NavGroup, SiteNav } from '../content/schema.js'
 import { SITE_NAME } from '../site.js'
 import { AUTH_PATHS } from '../accounts/paths.js'
+import { takeEarlyMenus } from './early-menus.js'
 
 function menuLinks(panel: HTMLElement | null): HTMLAnchorElement[] {
   return panel ? Array.from(panel.querySelectorAll('a')) : []
@@ -135,8 +136,20 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
   const headerRef = useRef<HTMLElement>(null)
   const location = useLocation()
 
-  // A navigation closes every menu.
+  // Until now the head's menus script opened and closed the menus; the header carries on from
+  // what it left open, in the commit that hydrates, so its state matches what is on screen.
+  useLayoutEffect(() => {
+    if (!headerRef.current) return
+    const early = takeEarlyMenus(headerRef.current)
+    if (early.mobileOpen) setMobileOpen(true)
+    if (early.openGroup !== null) setOpenGroup(early.openGroup)
+  }, [])
+
+  // A navigation closes every menu; the page the header first shows is not one.
+  const shownKey = useRef(location.key)
   useEffect(() => {
+    if (shownKey.current === location.key) return
+    shownKey.current = location.key
     setOpenGroup(null)
     setMobileOpen(false)
     setDialog(null)

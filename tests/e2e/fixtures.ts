@@ -64,21 +64,23 @@ interface NavGroup {
 export const nav = readData<{ groups: NavGroup[] }>('nav.json')
 
 /**
- * Resolves once React has hydrated the whole document and run its effects. React attaches its
- * props to every DOM node it hydrates; the page-state script is the last node it renders, and the
- * header's brand link the first. Effects (the carousel is wired in one) run right after the
- * commit, so two animation frames later the page is fully interactive. Waiting on this rather than
- * on a sleep keeps a test's first click from landing on inert server HTML.
+ * Runs in the page: whether React has hydrated the whole document. React attaches its props to
+ * every DOM node it hydrates; the page-state script is the last node it renders, and the header's
+ * brand link the first.
  */
-async function waitForHydration(page: Page): Promise<void> {
-  const hydrated = page.waitForFunction(
-    (stateId) => {
-      const isHydrated = (node: Element | null) => node !== null && Object.keys(node).some((key) => key.startsWith('__reactProps$'))
-      return isHydrated(document.querySelector('.site-header .brand')) && isHydrated(document.getElementById(stateId))
-    },
-    HYDRATION_ELEMENT_ID,
-    { timeout: 10_000 },
-  )
+export function isDocumentHydrated(stateId: string): boolean {
+  const isHydrated = (node: Element | null) => node !== null && Object.keys(node).some((key) => key.startsWith('__reactProps$'))
+  return isHydrated(document.querySelector('.site-header .brand')) && isHydrated(document.getElementById(stateId))
+}
+
+/**
+ * Resolves once React has hydrated the whole document and run its effects. Effects (the carousel
+ * is wired in one) run right after the commit, so two animation frames later the page is fully
+ * interactive. Waiting on this rather than on a sleep keeps a test's first click from landing on
+ * inert server HTML.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  const hydrated = page.waitForFunction(isDocumentHydrated, HYDRATION_ELEMENT_ID, { timeout: 10_000 })
   await hydrated.catch((error: Error) => {
     throw new Error(`${page.url()} did not hydrate within 10 s (is the build complete?): ${error.message}`)
   })

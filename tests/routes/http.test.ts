@@ -174,12 +174,15 @@ describe('page rendering', () => {
 describe('built assets', () => {
   const built = testApp({}, {}, rootWithFakeBuild())
 
-  it('inlines the stylesheet, lists the app and the page chunk for the boot module, and loads only that module', async () => {
+  it('inlines the stylesheet, lists the app and the page chunk for the boot module, and loads only that module and the menus script', async () => {
     const html = (await request(built).get('/pricing/').expect(200)).text
     expect(html).toContain('<style id="site-css">body{color:#111}</style>')
     expect(html).toContain('<script type="application/json" id="__assets">["/assets/entry-TEST1234.js","/assets/chunk-SHARED12.js","/assets/Pricing-PRICE123.js"]</script>')
     expect(html).toMatch(/<script type="module" src="\/assets\/boot-TEST1234.js"[^>]*async=""/)
-    expect(html.match(/<script[^>]+src=/g)).toHaveLength(1)
+    // The menus script runs before the body is parsed: last in the head, fetched from its top.
+    expect(html).toContain('<script src="/assets/menus-TEST1234.js"></script></head>')
+    expect(html).toMatch(/<head>(?:(?!<style)[\s\S])*<link rel="preload" href="\/assets\/menus-TEST1234.js" as="script"\/>/)
+    expect(html.match(/<script[^>]+src=/g)).toHaveLength(2)
     const home = (await request(built).get('/').expect(200)).text
     expect(home).not.toContain('Pricing-PRICE123.js')
   })

@@ -1,0 +1,61 @@
+/**
+ * The header's menus between the first paint and the app's hydration, which on a slow phone is
+ * a second or more: a tap on the mobile menu toggle or on a group's button must open it at once.
+ *
+ * Until the header takes over, a listener on the window sees those clicks first and gives the
+ * header the attributes SiteHeader renders for the new state, then stops the click there, so
+ * React never also acts on it. Texts stay as the server wrote them: a text that differs from
+ * React's own makes hydration throw the server's HTML away, while differing attributes are left
+ * as they are until React's first update writes its own.
+ *
+ * The listener comes from a script of its own (client/menus.ts) and the app holds another copy
+ * of this module, so the header asks the listener to stop with an event on the window.
+ */
+
+const MOBILE_OPEN = 'is-mobile-open'
+const GROUP_OPEN = 'is-open'
+const MENU_BUTTON = '.nav-toggle, .nav-trigger[aria-expanded]'
+const TAKE_EVENT = 'site:take-menus'
+
+/** A group's button, the class of its list item and its panel, as SiteHeader renders them. */
+function setGroupOpen(trigger: Element, open: boolean) {
+  trigger.setAttribute('aria-expanded', String(open))
+  trigger.parentElement?.classList.toggle(GROUP_OPEN, open)
+  document.getElementById(trigger.getAttribute('aria-controls') ?? '')?.toggleAttribute('hidden', !open)
+}
+
+function onClick(event: MouseEvent) {
+  const button = (event.target as Element).closest?.(MENU_BUTTON)
+  const header = button?.closest('.site-header')
+  if (!button || !header) return
+  event.stopPropagation()
+  if (button.classList.contains('nav-toggle')) {
+    button.setAttribute('aria-expanded', String(header.classList.toggle(MOBILE_OPEN)))
+    return
+  }
+  // One group open at a time.
+  const open = button.getAttribute('aria-expanded') !== 'true'
+  for (const other of header.querySelectorAll('.nav-trigger[aria-expanded="true"]')) setGroupOpen(other, false)
+  setGroupOpen(button, open)
+}
+
+/** Opens and closes the header's menus until the header calls takeEarlyMenus. */
+export function handleEarlyMenus() {
+  window.addEventListener('click', onClick, true)
+  window.addEventListener(TAKE_EVENT, () => window.removeEventListener('click', onClick, true), { once: true })
+}
+
+export interface EarlyMenus {
+  mobileOpen: boolean
+  /** The label of the open group, if any. */
+  openGroup: string | null
+}
+
+/** Stops the early listener and says which menus it left open, for the header to carry on from there. */
+export function takeEarlyMenus(header: HTMLElement): EarlyMenus {
+  window.dispatchEvent(new Event(TAKE_EVENT))
+  return {
+    mobileOpen: header.classList.contains(MOBILE_OPEN),
+    openGroup: header.querySelector(`.nav-group.${GROUP_OPEN} > .nav-trigger`)?.textContent ?? null,
+  }
+}

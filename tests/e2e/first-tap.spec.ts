@@ -1,0 +1,193 @@
+import type { CDPSession, Locator, Page } from '@playwright/test'
+import { HYDRATION_ELEMENT_ID } from '../../shared/site.js'
+import { expect, gotoHydrated, isDocumentHydrated, test, waitForHydration } from './fixtures.js'
+
+/** A mid-range phone, as Chromium's performance panel has it. */
+const CPU_SLOWDOWN = 4
+/** A visitor's first tap comes this soon after the page paints... */
+const PAINT_TO_TAP_MS = 100
+/** ...and the menu it opens is drawn this soon after. */
+const TAP_TO_OPEN_MS = 200
+/** Loads the test may make to land its tap in time (see tapAfterFirstPaint). */
+const ATTEMPTS = 3
+
+/** What the page notes about its first tap, in its own clock (ms since the navigation began). */
+interface FirstTap {
+  paint: number | null
+  tap: number | null
+  hydratedAtTap: boolean | null
+  /** Whether the page had hydrated when the menu opened: then React opened it, replaying the tap. */
+  hydratedAtOpen: boolean | null
+  /** The first frame drawn with the menu open, and whether what it opens was visible in it. */
+  openFrame: number | null
+  shown: boolean | null
+  /** Every attribute of the header in that frame (see __e2eHeaderAttributes). */
+  header: string[] | null
+}
+
+interface Watch {
+  /** Matches once the menu is open. */
+  open: string
+  /** What the open menu shows. */
+  shown: string
+}
+
+type WatchedWindow = Window & {
+  __e2eFirstTap: FirstTap
+  __e2eIsHydrated: typeof isDocumentHydrated
+  __e2eHeaderAttributes: () => string[]
+}
+
+/**
+ * Runs in the page before its own scripts: notes the first paint, the first pointer down and the
+ * first frame drawn with the menu open.
+ */
+function watchFirstTap({ open, shown, stateId }: Watch & { stateId: string }) {
+  const page = window as unknown as WatchedWindow
+  const record: FirstTap = { paint: null, tap: null, hydratedAtTap: null, hydratedAtOpen: null, openFrame: null, shown: null, header: null }
+  page.__e2eFirstTap = record
+  // The menu's texts (its label and icon) are React's to change once it has hydrated; the rest
+  // of the header must already read as React renders it.
+  page.__e2eHeaderAttributes = () =>
+    Array.from(document.querySelectorAll('.site-header, .site-header *')).flatMap((element) =>
+      Array.from(element.attributes)
+        .filter((attribute) => !(attribute.name === 'd' && element.closest('.nav-toggle')))
+        .map((attribute) => `${element.tagName.toLowerCase()} ${attribute.name}="${attribute.value}"`),
+    )
+  new PerformanceObserver((list) => {
+    record.paint ??= list.getEntriesByName('first-paint')[0]?.startTime ?? null
+  }).observe({ type: 'paint', buffered: true })
+  addEventListener(
+    'pointerdown',
+    (event) => {
+      if (record.tap !== null) return
+      record.tap = event.timeStamp
+      record.hydratedAtTap = page.__e2eIsHydrated(stateId)
+    },
+    { capture: true },
+  )
+  const observer = new MutationObserver(() => {
+    if (!document.querySelector(open)) return
+    observer.disconnect()
+    record.hydratedAtOpen = page.__e2eIsHydrated(stateId)
+    requestAnimationFrame(() => {
+      record.openFrame = performance.now()
+      record.shown = document.querySelector(shown)?.checkVisibility() ?? false
+      record.header = page.__e2eHeaderAttributes()
+    })
+  })
+  observer.observe(document, { subtree: true, attributes: true })
+}
+
+/**
+ * Resolves when the next document the page loads has painted, as soon as Chromium says so: its
+ * lifecycle event comes before the page's own paint entries reach a PerformanceObserver.
+ */
+function nextFirstPaint(cdp: CDPSession): Promise<void> {
+  return new Promise((resolve) => {
+    let loader: string | undefined
+    const onEvent = ({ name, loaderId }: { name: string; loaderId: string }) => {
+      if (name === 'init') loader ??= loaderId
+      if (name !== 'firstPaint' || loaderId !== loader) return
+      cdp.off('Page.lifecycleEvent', onEvent)
+      resolve()
+    }
+    cdp.on('Page.lifecycleEvent', onEvent)
+  })
+}
+
+/**
+ * Loads `url` once to find the target, then again as a first visit on a phone's CPU, and taps or
+ * clicks the target as soon as the page has painted. The test learns of the paint from the
+ * browser, which a busy page tells late: when that made the tap come more than PAINT_TO_TAP_MS
+ * after the paint, the load does not count and the test loads the page again. Resolves, once the
+ * page has hydrated, with what the page noted.
+ */
+async function tapAfterFirstPaint(page: Page, url: string, target: Locator, watch: Watch, tap: (x: number, y: number) => Promise<void>) {
+  await page.addInitScript({ content: `window.__e2eIsHydrated = ${isDocumentHydrated.toString()}` })
+  await page.addInitScript(watchFirstTap, { ...watch, stateId: HYDRATION_ELEMENT_ID })
+  await gotoHydrated(page, url)
+  const box = await target.boundingBox()
+  expect(box, `${String(target)} is on screen`).not.toBeNull()
+
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Page.enable')
+  await cdp.send('Page.setLifecycleEventsEnabled', { enabled: true })
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
+  // A first visit: nothing of the page in the browser's cache.
+  await cdp.send('Network.enable')
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true })
+  const loads: FirstTap[] = []
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const painted = nextFirstPaint(cdp)
+    await page.goto(url, { waitUntil: 'commit' })
+    await painted
+    await tap(box!.x + box!.width / 2, box!.y + box!.height / 2)
+    await waitForHydration(page)
+    const record = await page.evaluate(() => (window as unknown as WatchedWindow).__e2eFirstTap)
+    loads.push(record)
+    if (record.paint !== null && record.tap !== null && record.tap - record.paint <= PAINT_TO_TAP_MS) break
+  }
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 })
+  const hydratedHeader = await page.evaluate(() => (window as unknown as WatchedWindow).__e2eHeaderAttributes())
+  const ms = (from: number | null, to: number | null) => (from === null || to === null ? '?' : Math.round(to - from))
+  const described = loads.map(({ paint, tap, openFrame }) => `tap ${ms(paint, tap)} ms after the first paint, open ${ms(tap, openFrame)} ms later`)
+  test.info().annotations.push({ type: 'first tap', description: described.join('; ') })
+  return { record: loads.at(-1)!, hydratedHeader }
+}
+
+/** The page was tapped soon after its first paint, before it hydrated, and drew the open menu soon after. */
+function expectOpenedAtOnce(record: FirstTap) {
+  const { paint, tap, hydratedAtTap, hydratedAtOpen, openFrame, shown } = record
+  expect(paint, 'the page noted its first paint').not.toBeNull()
+  expect(tap, 'the page noted the tap').not.toBeNull()
+  expect(tap! - paint!, 'ms from the first paint to the tap').toBeGreaterThanOrEqual(0)
+  expect(tap! - paint!, 'ms from the first paint to the tap').toBeLessThanOrEqual(PAINT_TO_TAP_MS)
+  expect(hydratedAtTap, 'the page had hydrated at the tap, so the test proves nothing').toBe(false)
+  expect(openFrame, 'the menu opened').not.toBeNull()
+  expect(openFrame! - tap!, 'ms from the tap to the first frame with the menu open').toBeLessThanOrEqual(TAP_TO_OPEN_MS)
+  expect(hydratedAtOpen, 'the menu opened only once the page had hydrated').toBe(false)
+  expect(shown, 'the open menu showed in that frame').toBe(true)
+}
+
+const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' })
+
+test.describe('the first tap on the menu, before the page has hydrated, on a phone', () => {
+  test.use({ viewport: { width: 412, height: 823 }, hasTouch: true, isMobile: true })
+
+  for (const url of ['/', '/pricing/', '/email-countdown-timer-generator/']) {
+    test(`${url}: the menu opens at once, and the header carries on from there once hydrated`, async ({ page }) => {
+      const toggle = page.locator('.nav-toggle')
+      const watch = { open: '.site-header.is-mobile-open', shown: '#site-nav' }
+      const { record, hydratedHeader } = await tapAfterFirstPaint(page, url, toggle, watch, (x, y) => page.touchscreen.tap(x, y))
+      expectOpenedAtOnce(record)
+      expect(hydratedHeader, 'the header opened before hydration reads as React renders it open').toEqual(record.header)
+
+      await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+      await expect(toggle).toHaveAccessibleName('Close menu')
+      await expect(mainNav(page)).toBeVisible()
+      await toggle.tap()
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+      await expect(toggle).toHaveAccessibleName('Open menu')
+      await expect(mainNav(page)).toBeHidden()
+    })
+  }
+})
+
+test.describe('the first click on a menu, before the page has hydrated, on a desktop', () => {
+  test('Solutions opens at once, and once hydrated Escape closes it', async ({ page }) => {
+    const solutions = mainNav(page).getByRole('button', { name: 'Solutions', exact: true })
+    const watch = { open: '.nav-group.is-open', shown: '.nav-group.is-open .nav-panel' }
+    const { record, hydratedHeader } = await tapAfterFirstPaint(page, '/', solutions, watch, (x, y) => page.mouse.click(x, y))
+    expectOpenedAtOnce(record)
+    expect(hydratedHeader, 'the header opened before hydration reads as React renders it open').toEqual(record.header)
+
+    const panel = page.locator(`[id="${await solutions.getAttribute('aria-controls')}"]`)
+    await expect(solutions).toHaveAttribute('aria-expanded', 'true')
+    await expect(panel).toBeVisible()
+    await expect(solutions).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect(solutions).toHaveAttribute('aria-expanded', 'false')
+    await expect(panel).toBeHidden()
+  })
+})
