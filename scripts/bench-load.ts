@@ -3,7 +3,7 @@
  * the built site, in Chromium with Lighthouse's mobile screen and a real 4× CPU slowdown.
  *
  * For every page type it loads the page as served and the same HTML without its scripts (no
- * script that runs, no script preload; page state and styles kept), both answered from memory by a
+ * script that runs, no module preload; page state and styles kept), both answered from memory by a
  * small server in front of the site on one origin (images, styles and scripts come from the
  * site through it), each time in a fresh browser context that first opens an empty page of that
  * origin, and sums the renderer main thread's top-level tasks from navigation start until the
@@ -51,11 +51,11 @@ async function fetchDocument(url: string): Promise<ServedDocument> {
   return { path: pathname + search, status: response.status, headers, body: await response.text() }
 }
 
-/** The same page without what runs: the scripts (the head's classic one, the boot module) and their preloads go; page state (JSON) and styles stay. */
+/** The same page without what runs: the scripts (the head's inline one, the boot module) and their preloads go; page state (JSON) and styles stay. */
 function withoutScripts(document: ServedDocument): ServedDocument {
   const body = document.body
-    .replace(/<script\b(?=[^>]*\bsrc=")[^>]*>[\s\S]*?<\/script>/g, '')
-    .replace(/<link\b(?=[^>]*\brel="modulepreload"|[^>]*\bas="script")[^>]*>/g, '')
+    .replace(/<script\b(?![^>]*\btype="application\/json")[^>]*>[\s\S]*?<\/script>/g, '')
+    .replace(/<link\b(?=[^>]*\brel="modulepreload")[^>]*>/g, '')
   const left = [...body.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag).filter((tag) => !tag.includes('type="application/json"'))
   if (left.length) throw new Error(`${document.path} has scripts this measurement does not remove: ${left.join(' ')}`)
   return { ...document, body }

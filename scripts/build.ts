@@ -44,11 +44,13 @@ async function buildClient() {
     metafile: true,
     plugins: [noServerImports],
   })
-  // A classic script, whole in one file: the head runs it before the body is parsed.
+  // A classic script, whole in one file, that the server inlines in the head (without a source
+  // map link: the page's address would not lead to it).
   const menusResult = await esbuild.build({
     ...BROWSER_BUNDLE,
     entryPoints: { menus: 'client/menus.ts' },
     format: 'iife',
+    sourcemap: false,
     outdir: assetsDir,
     metafile: true,
     plugins: [noServerImports],

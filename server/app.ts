@@ -53,7 +53,7 @@ export interface AppOverrides {
   dashboard?: Partial<Pick<DashboardOptions, 'databaseFile' | 'scryptCost' | 'limits' | 'now'>>
 }
 
-function securityHeaders(config: Config, inlineStyleSource?: string): RequestHandler {
+function securityHeaders(config: Config, client: ClientAssets | null): RequestHandler {
   const https = config.publicOrigin.startsWith('https:')
   // Uploads posted to a bucket, images from the image service's own origin: opened only when configured.
   const giffer = gifferBrowserOrigins(config, config.publicOrigin)
@@ -62,10 +62,11 @@ function securityHeaders(config: Config, inlineStyleSource?: string): RequestHan
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        // No inline script at all: router state travels in a JSON script tag, which never runs.
-        scriptSrc: ["'self'"],
+        // One inline script, the header's menus, allowed by its hash; router state travels in a
+        // JSON script tag, which never runs.
+        scriptSrc: ["'self'", ...(client ? [client.menusHashSource] : [])],
         // The one inline stylesheet is allowed by its hash, nothing else inline.
-        styleSrc: ["'self'", ...(inlineStyleSource ? [inlineStyleSource] : [])],
+        styleSrc: ["'self'", ...(client ? [client.cssHashSource] : [])],
         imgSrc: ["'self'", 'data:', 'blob:', ...giffer.images],
         fontSrc: ["'self'"],
         connectSrc: ["'self'", ...giffer.uploads],
@@ -176,7 +177,7 @@ function mountFront(app: Express, { config, logger, metrics, client, readiness }
   // Prometheus text for operators, ahead of cookies and the page cache; scrapes and probes are not counted.
   app.get('/metrics', metrics.endpoint)
   app.use(metrics.countRequests)
-  app.use(securityHeaders(config, client?.cssHashSource))
+  app.use(securityHeaders(config, client))
   return (req, res) => {
     const trust = app.get('trust proxy fn') as TrustProxy
     const id = requestIdOf(req, trust)

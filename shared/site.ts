@@ -11,7 +11,7 @@ export const ASSETS_ELEMENT_ID = '__assets'
 
 /** Code a page needs, from the build manifest: the app and the page's own chunks. */
 export interface DocumentAssets {
-  /** The script the head runs for the header's menus; named on the server only, the browser already has it. */
-  menus?: string
+  /** The script the head runs inline for the header's menus; given on the server only (the browser has run it already). */
+  menusScript?: string
   modules: string[]
 }

@@ -196,7 +196,7 @@ function assetsFor(pages: PageDependencies, context: StaticHandlerContext): Docu
     const module = (match.route.handle as { module?: string } | undefined)?.module
     return module ? (manifest.modules[module] ?? []) : []
   })
-  return { menus: manifest.menus, modules: [...new Set([...manifest.app, ...modules])] }
+  return { menusScript: pages.client?.menusScript, modules: [...new Set([...manifest.app, ...modules])] }
 }
 
 /**

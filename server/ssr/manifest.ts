@@ -7,8 +7,8 @@ import { z } from 'zod'
 const manifestSchema = z.object({
   /** The small module the page loads; it fetches the app once the page has painted. */
   boot: z.string().regex(/^\/assets\//),
-  /** A classic script the head runs before the body: the header's menus until the app has hydrated. */
-  menus: z.string().regex(/^\/assets\//),
+  /** A classic script the head runs inline before the body: the header's menus until the app has hydrated. */
+  menus: z.string().regex(/^\/assets\/[\w.-]+\.js$/),
   /** The app (client/entry.tsx) and every chunk it imports statically. */
   app: z.array(z.string().regex(/^\/assets\//)),
   stylesheets: z.array(z.string().regex(/^\/assets\/[\w.-]+\.css$/)),
@@ -24,7 +24,13 @@ export interface ClientAssets {
   css: string
   /** CSP source allowing exactly that inline stylesheet. */
   cssHashSource: string
+  /** The menus script's text, inlined into every page's head: no request stands between the page and a working menu. */
+  menusScript: string
+  /** CSP source allowing exactly that inline script. */
+  menusHashSource: string
 }
+
+const cspHashSource = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
 
 /**
  * Reads the build manifest and the stylesheet it names. Without a build (unit and route tests
@@ -36,6 +42,7 @@ export function loadClientAssets(rootDir: string): ClientAssets | null {
   const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')))
   const css = manifest.stylesheets.map((href) => fs.readFileSync(path.join(rootDir, 'dist', 'public', href), 'utf8')).join('\n')
   if (css.includes('</')) throw new Error('The stylesheet contains "</" and cannot be inlined')
-  const cssHashSource = `'sha256-${createHash('sha256').update(css).digest('base64')}'`
-  return { manifest, css, cssHashSource }
+  const menusScript = fs.readFileSync(path.join(rootDir, 'dist', 'public', manifest.menus), 'utf8').trim()
+  if (menusScript.includes('</') || menusScript.includes('<!--')) throw new Error('The menus script contains "</" or "<!--" and cannot be inlined')
+  return { manifest, css, cssHashSource: cspHashSource(css), menusScript, menusHashSource: cspHashSource(menusScript) }
 }

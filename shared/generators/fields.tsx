@@ -1,7 +1,5 @@
 /** Form fields of the generator pages: a label, the control, and the message of the service. */
 import type { ReactNode } from 'react'
-import { missingScripts, noLettersMessage, SCRIPT_NAMES } from './font-coverage.js'
-import type { FontOptionGroup } from './types.js'
 
 const messageId = (id: string) => `${id}-message`
 
@@ -32,50 +30,6 @@ export function ColorField({ id, name, label, value, onChange, message }: { id: 
         <input type="color" name={name} value={value} onChange={(event) => onChange(event.target.value)} {...controlProps(id, message)} />
         <span aria-hidden="true">{value}</span>
       </span>
-    </Field>
-  )
-}
-
-/**
- * The GIF generators' fonts under their headings (General, Monospaced, Seasonal). Fonts that
- * cannot draw the letters of `text` with their own glyphs say so in the list, and under it.
- */
-export function FontSelect({ id, name, groups, value, onChange, message, text = '' }: { id: string; name: string; groups: FontOptionGroup[]; value: string; onChange: (id: string) => void; message?: string | null; text?: string }) {
-  const chosen = groups.flatMap((group) => group.fonts).find((font) => font.id === value)
-  const lacking = chosen ? missingScripts(chosen, text) : []
-  return (
-    <Field id={id} label="Font" message={message}>
-      <select name={name} value={value} onChange={(event) => onChange(event.target.value)} {...controlProps(id, message)}>
-        {groups.map((group) => (
-          <optgroup key={group.label} label={group.label}>
-            {group.fonts.map((font) => {
-              const missing = missingScripts(font, text)
-              return (
-                <option key={font.id} value={font.id}>
-                  {missing.length ? `${font.family} (no ${missing.map((script) => SCRIPT_NAMES[script]).join(', ')})` : font.family}
-                </option>
-              )
-            })}
-          </optgroup>
-        ))}
-      </select>
-      {lacking.length > 0 && <p className="field-hint font-warning">{noLettersMessage(lacking)}: those letters are drawn in a plain fallback face.</p>}
-    </Field>
-  )
-}
-
-const WEIGHT_NAMES: Record<number, string> = { 100: 'Thin', 200: 'Extra light', 300: 'Light', 400: 'Regular', 500: 'Medium', 600: 'Semibold', 700: 'Bold', 800: 'Extra bold', 900: 'Black' }
-
-export function WeightSelect({ id, name, weights, value, onChange, message }: { id: string; name: string; weights: number[]; value: number; onChange: (weight: number) => void; message?: string | null }) {
-  return (
-    <Field id={id} label="Font weight" message={message}>
-      <select name={name} value={value} onChange={(event) => onChange(Number(event.target.value))} {...controlProps(id, message)}>
-        {weights.map((weight) => (
-          <option key={weight} value={weight}>
-            {WEIGHT_NAMES[weight] ?? weight}
-          </option>
-        ))}
-      </select>
     </Field>
   )
 }

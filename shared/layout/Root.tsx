@@ -1,5 +1,4 @@
 import { useEffect, useLayoutEffect, useRef } from 'react'
-import { preload } from 'react-dom'
 import { Outlet, useLocation, useMatches, useNavigationType } from 'react-router'
 import { usePageData } from '../page-data.js'
 import { ASSETS_ELEMENT_ID, HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID } from '../site.js'
@@ -10,8 +9,6 @@ import { SiteHeader } from './SiteHeader.js'
 
 function Document({ children }: { children: React.ReactNode }) {
   const { assets, css, pageState } = useShell()
-  // Fetched from the top of the head, so it is there by the time the parser reaches it.
-  if (assets.menus) preload(assets.menus, { as: 'script' })
   return (
     <html lang="en">
       <head>
@@ -20,8 +17,9 @@ function Document({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#4f46e5" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {css && <style id={STYLESHEET_ELEMENT_ID} dangerouslySetInnerHTML={{ __html: css }} />}
-        {/* Holds the parser until it has run, so the header's menus answer a tap from the first paint on. */}
-        {assets.menus && <script src={assets.menus} />}
+        {/* Runs before the body is parsed, so the header's menus answer a tap from the first paint on.
+            The browser renders no copy: hydration passes over what the server added to the head. */}
+        {assets.menusScript && <script dangerouslySetInnerHTML={{ __html: assets.menusScript }} />}
       </head>
       <body>
         <a className="skip-link" href="#main">

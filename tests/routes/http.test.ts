@@ -174,23 +174,24 @@ describe('page rendering', () => {
 describe('built assets', () => {
   const built = testApp({}, {}, rootWithFakeBuild())
 
-  it('inlines the stylesheet, lists the app and the page chunk for the boot module, and loads only that module and the menus script', async () => {
+  it('inlines the stylesheet and the menus script, lists the app and the page chunk for the boot module, and loads only that module', async () => {
     const html = (await request(built).get('/pricing/').expect(200)).text
     expect(html).toContain('<style id="site-css">body{color:#111}</style>')
     expect(html).toContain('<script type="application/json" id="__assets">["/assets/entry-TEST1234.js","/assets/chunk-SHARED12.js","/assets/Pricing-PRICE123.js"]</script>')
     expect(html).toMatch(/<script type="module" src="\/assets\/boot-TEST1234.js"[^>]*async=""/)
-    // The menus script runs before the body is parsed: last in the head, fetched from its top.
-    expect(html).toContain('<script src="/assets/menus-TEST1234.js"></script></head>')
-    expect(html).toMatch(/<head>(?:(?!<style)[\s\S])*<link rel="preload" href="\/assets\/menus-TEST1234.js" as="script"\/>/)
-    expect(html.match(/<script[^>]+src=/g)).toHaveLength(2)
+    // The menus script runs before the body is parsed: inline, last in the head.
+    expect(html).toContain('<script>(() => {})()</script></head>')
+    expect(html).not.toContain('menus-TEST1234.js')
+    expect(html.match(/<script[^>]+src=/g)).toHaveLength(1)
     const home = (await request(built).get('/').expect(200)).text
     expect(home).not.toContain('Pricing-PRICE123.js')
   })
 
-  it('allows exactly that inline stylesheet in the CSP, by its hash', async () => {
+  it('allows exactly that inline stylesheet and that inline script in the CSP, by their hashes', async () => {
     const response = await request(built).get('/faq/').expect(200)
-    const hash = createHash('sha256').update('body{color:#111}').digest('base64')
-    expect(response.headers['content-security-policy']).toContain(`style-src 'self' 'sha256-${hash}'`)
+    const hash = (text: string) => createHash('sha256').update(text).digest('base64')
+    expect(response.headers['content-security-policy']).toContain(`style-src 'self' 'sha256-${hash('body{color:#111}')}'`)
+    expect(response.headers['content-security-policy']).toContain(`script-src 'self' 'sha256-${hash('(() => {})()')}';`)
   })
 
   it('serves hashed files with immutable caching', async () => {

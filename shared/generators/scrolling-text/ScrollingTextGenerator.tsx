@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { DownloadButton } from '../actions.js'
-import { ColorField, controlProps, Field, FontSelect, WeightSelect } from '../fields.js'
+import { ColorField, controlProps, Field } from '../fields.js'
+import { FontSelect, WeightSelect } from '../font-fields.js'
 import { pickFont } from '../font-choice.js'
 import { GeneratorForm, GeneratorPage, messageFor, ResultArea } from '../GeneratorPage.js'
 import { postForImage } from '../giffer-client.js'
