@@ -16,7 +16,9 @@ const WORKER_SOURCE = path.join('server', 'giffer', 'render.worker.ts')
  * The worker file for piscina. From the build, it is `dist/server/render.worker.js`, beside the
  * bundle that runs this code. From sources (vitest, tsx), the worker is bundled with esbuild into
  * node_modules/.cache/giffer, under a name that is the hash of its code, so concurrent test
- * processes share one file and a changed worker never runs stale.
+ * processes share one file and a changed worker never runs stale. That copy is CommonJS: piscina
+ * loads a worker with require() first, and Node 20's require() of an ES module, under the module
+ * hooks a test runner or tsx registers, can abort the whole process.
  */
 export function resolveWorkerFile(): string {
   const here = fileURLToPath(import.meta.url)
@@ -29,16 +31,19 @@ export function resolveWorkerFile(): string {
     entryPoints: [path.join(projectRoot, WORKER_SOURCE)],
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: 'node20',
     packages: 'external',
+    // The module's own address, which CommonJS has under another name.
+    define: { 'import.meta.url': 'import_meta_url' },
+    banner: { js: 'const import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
     write: false,
     logLevel: 'silent',
   })
   const code = result.outputFiles[0]!.contents
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16)
   const dir = path.join(projectRoot, 'node_modules', '.cache', 'giffer')
-  const file = path.join(dir, `render.worker-${hash}.mjs`)
+  const file = path.join(dir, `render.worker-${hash}.cjs`)
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true })
     const temporary = `${file}.${process.pid}.${Date.now()}.tmp`

@@ -15,7 +15,7 @@ const heavy = (n: number) => ({ text: `Busy line number ${n} `.repeat(8), font: 
 describe('render pool', () => {
   it('runs from sources with the worker bundled into node_modules/.cache', () => {
     const file = resolveWorkerFile()
-    expect(file).toMatch(/node_modules[\\/]\.cache[\\/]giffer[\\/]render\.worker-[0-9a-f]{16}\.mjs$/)
+    expect(file).toMatch(/node_modules[\\/]\.cache[\\/]giffer[\\/]render\.worker-[0-9a-f]{16}\.cjs$/)
     expect(existsSync(file)).toBe(true)
     expect(resolveWorkerFile()).toBe(file)
   })
