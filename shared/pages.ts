@@ -51,7 +51,7 @@ function routeRank(path: string | undefined): number {
 
 /** The pages in React Router's order, each path as its segments (words lower-cased, as routes match ignoring case). */
 const rankedRoutes = pages
-  .map((page) => ({ id: page.id as PageId, rank: routeRank(page.path), segments: (page.path ?? '').split('/').filter(Boolean).map((segment) => (segment.startsWith(':') ? ':' : segment.toLowerCase())) }))
+  .map((page) => ({ id: page.id, rank: routeRank(page.path), segments: (page.path ?? '').split('/').filter(Boolean).map((segment) => (segment.startsWith(':') ? ':' : segment.toLowerCase())) }))
   .sort((a, b) => b.rank - a.rank)
 
 /**
@@ -79,11 +79,10 @@ function pageIdOfShape(shape: string): PageId | undefined {
 const shapeOf = (() => {
   const wordsAt: Set<string>[] = []
   let depth = 0
-  for (const page of pages) {
-    const segments = (page.path ?? '').split('/').filter(Boolean)
+  for (const { segments } of rankedRoutes) {
     depth = Math.max(depth, segments.length)
     segments.forEach((segment, at) => {
-      if (!segment.startsWith(':') && segment !== '*') (wordsAt[at] ??= new Set()).add(segment.toLowerCase())
+      if (segment !== ':' && segment !== '*') (wordsAt[at] ??= new Set()).add(segment)
     })
   }
   return (pathname: string) =>
