@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { type RunnerResult } from 'lighthouse'
 import { chromium } from '@playwright/test'
-import { browserPath } from './lib/browser.js'
+import { browserPath, MEASURING_FLAGS } from './lib/browser.js'
 import { pageTypes } from './lib/page-types.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -38,7 +38,7 @@ for (let attempt = 0; ; attempt++) {
 
 const chrome = await chromeLauncher.launch({
   chromePath: browserPath() ?? chromium.executablePath(),
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  chromeFlags: ['--headless=new', ...MEASURING_FLAGS],
 })
 
 /** Loads a page and every image on demand it refers to (both card formats), four at a time. */

@@ -5,7 +5,7 @@
  */
 import { chromium, type Browser } from '@playwright/test'
 import { screenEmulationMetrics, userAgents } from 'lighthouse/core/config/constants.js'
-import { browserPath } from './browser.js'
+import { browserPath, MEASURING_FLAGS } from './browser.js'
 
 /** A Chromium trace event, as far as the measurements read it (times in microseconds). */
 export interface TraceEvent {
@@ -55,11 +55,11 @@ const CATEGORIES = [
   '__metadata',
 ]
 
-/** The flags scripts/lighthouse.ts starts Chromium with. */
+/** Chromium as scripts/lighthouse.ts starts it (MEASURING_FLAGS). */
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: browserPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: MEASURING_FLAGS,
   })
 }
 
