@@ -2,18 +2,22 @@ import { useEffect, useRef, useState } from 'react'
 import { Breadcrumbs } from '../components/Breadcrumbs.js'
 import { Seo } from '../components/Seo.js'
 import { isPlainClick, SiteLink } from '../components/SiteLink.js'
-import { GALLERY_ROOT, templatePath, thumbnailSrcSet, thumbnailUrl, type GalleryKind } from './paths.js'
+import { GALLERY_ROOT, templatePath, thumbnailUrl, type GalleryKind } from './paths.js'
 import { GalleryFilter, useFilterChange } from './GalleryFilter.js'
 import { GallerySidebar } from './GallerySidebar.js'
 import { usePreviewHistory } from './use-preview-history.js'
 import PreviewDialog from './PreviewDialog.js'
-import { THUMBNAIL_ASPECT, THUMBNAIL_WIDTHS } from './thumbnail-sizes.js'
+import { THUMBNAIL_WIDTHS } from './thumbnail-sizes.js'
+import { TemplateImage, type ImageLoading } from './TemplateImage.js'
 import { usePageData } from '../page-data.js'
 import type { GalleryListingData, GalleryRootData, GalleryRow, TemplateCard } from './gallery.route.js'
 import { GALLERY_ROUTE_IDS } from './gallery.route.js'
 
-const CARD_SIZES = '(max-width: 600px) 92vw, (max-width: 1230px) 45vw, 376px'
-const EAGER_CARDS = 4
+/** How wide a card is drawn (see `.gallery-grid` and `.gallery-track` in the styles). */
+const GRID_CARD_SIZES = '(max-width: 600px) 92vw, (max-width: 1230px) 45vw, 376px'
+const TRACK_CARD_SIZES = 'min(80vw, 300px)'
+/** Cards on the first screen of a gallery, at most: four abreast on a wide screen. */
+const FIRST_SCREEN_CARDS = 4
 
 /** The page's title, description and image while a template's preview is open over it. */
 function TemplateSeo({ kind, card }: { kind: GalleryKind; card: TemplateCard }) {
@@ -30,9 +34,30 @@ function TemplateSeo({ kind, card }: { kind: GalleryKind; card: TemplateCard }) 
   )
 }
 
-export function TemplateCardView({ kind, card, index, onOpen }: { kind: GalleryKind; card: TemplateCard; index: number; onOpen: (hid: string) => void }) {
-  const [width, height] = kind === 'widgets' ? [376, Math.round(376 / THUMBNAIL_ASPECT.widgets)] : [376, Math.round(376 / THUMBNAIL_ASPECT.emails)]
-  const eager = index < EAGER_CARDS
+/**
+ * How a card image is fetched by its place: the page's first card is likely its largest paint,
+ * the rest of the first row or grid fill the first screen, and everything below waits until it
+ * scrolls near. Only the first row counts: eager images in every row of a gallery would all
+ * download, and share the connection, before the one the visitor is looking at.
+ */
+function cardLoading(firstRow: boolean, index: number): ImageLoading {
+  if (!firstRow || index >= FIRST_SCREEN_CARDS) return 'lazy'
+  return index === 0 ? 'lcp' : 'eager'
+}
+
+function TemplateCardView({
+  kind,
+  card,
+  sizes,
+  loading,
+  onOpen,
+}: {
+  kind: GalleryKind
+  card: TemplateCard
+  sizes: string
+  loading: ImageLoading
+  onOpen: (hid: string) => void
+}) {
   return (
     <li className={`template-card template-card-${kind}`}>
       <a
@@ -43,17 +68,8 @@ export function TemplateCardView({ kind, card, index, onOpen }: { kind: GalleryK
           onOpen(card.hid)
         }}
       >
-        <picture>
-          <source type="image/webp" srcSet={thumbnailSrcSet(kind, card.hid, 'webp', card.revision)} sizes={CARD_SIZES} />
-          <img
-            src={thumbnailUrl(kind, card.hid, THUMBNAIL_WIDTHS[kind][2], 'webp', card.revision)}
-            width={width}
-            height={height}
-            alt=""
-            loading={eager ? 'eager' : 'lazy'}
-            decoding="async"
-          />
-        </picture>
+        {/* The name below says what the image shows. */}
+        <TemplateImage kind={kind} card={card} sizes={sizes} loading={loading} alt="" />
         <span className="template-name">{card.name}</span>
         {card.label && <span className="template-label">{card.label}</span>}
       </a>
@@ -61,7 +77,7 @@ export function TemplateCardView({ kind, card, index, onOpen }: { kind: GalleryK
   )
 }
 
-function GalleryRowView({ kind, row, onOpen }: { kind: GalleryKind; row: GalleryRow; onOpen: (hid: string) => void }) {
+function GalleryRowView({ kind, row, first, onOpen }: { kind: GalleryKind; row: GalleryRow; first: boolean; onOpen: (hid: string) => void }) {
   const trackRef = useRef<HTMLUListElement>(null)
   const scroll = (direction: 1 | -1) => {
     const track = trackRef.current
@@ -69,7 +85,7 @@ function GalleryRowView({ kind, row, onOpen }: { kind: GalleryKind; row: Gallery
   }
   const headingId = `row-${row.path.replace(/\W+/g, '-')}`
   return (
-    <section className="gallery-row" aria-labelledby={headingId}>
+    <section className={`gallery-row gallery-row-${kind}`} aria-labelledby={headingId}>
       <header>
         <h2 id={headingId}>
           {row.icon && <span className="group-icon" aria-hidden="true" dangerouslySetInnerHTML={{ __html: row.icon }} />}
@@ -89,7 +105,7 @@ function GalleryRowView({ kind, row, onOpen }: { kind: GalleryKind; row: Gallery
       </header>
       <ul className="gallery-track" ref={trackRef}>
         {row.cards.map((card, index) => (
-          <TemplateCardView key={card.hid} kind={kind} card={card} index={index} onOpen={onOpen} />
+          <TemplateCardView key={card.hid} kind={kind} card={card} sizes={TRACK_CARD_SIZES} loading={cardLoading(first, index)} onOpen={onOpen} />
         ))}
       </ul>
     </section>
@@ -124,11 +140,12 @@ function GalleryRoot({ data }: { data: GalleryRootData }) {
           <button type="submit">Search</button>
         </form>
       </header>
-      {data.rows.map((row) => (
+      {data.rows.map((row, rowIndex) => (
         <GalleryRowView
           key={row.path}
           kind={kind}
           row={row}
+          first={rowIndex === 0}
           onOpen={(hid) => {
             setRowPath(row.path)
             preview.openTemplate(hid)
@@ -153,7 +170,7 @@ function ListingResults({ data, onOpen }: { data: GalleryListingData; onOpen: (h
     )
   }
   const shownSections = data.sections.filter((section) => section.cards.length)
-  return shownSections.map((section) => (
+  return shownSections.map((section, sectionIndex) => (
     <section key={section.key} className="gallery-section" aria-label={section.title}>
       {shownSections.length > 1 && <h2>{section.title}</h2>}
       {section.key === 'inline' && (
@@ -163,7 +180,7 @@ function ListingResults({ data, onOpen }: { data: GalleryListingData; onOpen: (h
       )}
       <ul className="gallery-grid">
         {section.cards.map((card, index) => (
-          <TemplateCardView key={card.hid} kind={data.gallery} card={card} index={index} onOpen={onOpen} />
+          <TemplateCardView key={card.hid} kind={data.gallery} card={card} sizes={GRID_CARD_SIZES} loading={cardLoading(sectionIndex === 0, index)} onOpen={onOpen} />
         ))}
       </ul>
     </section>

@@ -1,4 +1,5 @@
-import { FeatureArt, KindIcon, ShopWindow, TemplateImage } from './FeatureArt.js'
+import { FeatureArt, KindIcon, ShopWindow } from './FeatureArt.js'
+import { TemplateImage } from '../gallery/TemplateImage.js'
 import { Seo } from '../components/Seo.js'
 import { SiteLink } from '../components/SiteLink.js'
 import { StoreCarousel } from './StoreCarousel.js'

@@ -108,6 +108,41 @@ test.describe('email gallery', () => {
     expect(await isSameDocument(page)).toBe(true)
   })
 
+  test('on a phone the root fetches the card images near the first screen only, and each row\'s as it scrolls near', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 812 })
+    const fetched = new Set<string>()
+    page.on('request', (request) => {
+      if (request.resourceType() === 'image' && request.url().includes('/thumbnails/emails/')) fetched.add(new URL(request.url()).pathname)
+    })
+    await gotoHydrated(page, '/e/')
+    await page.waitForLoadState('networkidle')
+    const rows = page.locator('.gallery-row')
+    const rowCount = await rows.count()
+    expect(rowCount).toBeGreaterThan(4)
+    // An image the browser has not started to fetch has no current source yet. A template in
+    // two rows is drawn from the memory cache in both, so only the row's own cards count.
+    const startedIn = (row: Locator) =>
+      row.evaluate((section) => {
+        const elsewhere = new Set([...document.querySelectorAll('.gallery-row')].filter((other) => other !== section).flatMap((other) => [...other.querySelectorAll('img')].map((image) => image.getAttribute('src'))))
+        const own = [...section.querySelectorAll('img')].filter((image) => !elsewhere.has(image.getAttribute('src')))
+        return own.filter((image) => image.currentSrc !== '').length
+      })
+    // The first row's first card, drawn at once; nothing of the last row, far below.
+    expect(await rows.first().locator('img').first().evaluate((image: HTMLImageElement) => image.currentSrc)).not.toBe('')
+    const last = rows.nth(rowCount - 1)
+    expect(await startedIn(last)).toBe(0)
+    expect(fetched.size).toBeGreaterThan(0)
+    expect(fetched.size).toBeLessThan(12)
+
+    await last.scrollIntoViewIfNeeded()
+    await expect.poll(() => startedIn(last)).toBeGreaterThan(0)
+    const first = last.locator('.template-card img').first()
+    await expect.poll(() => first.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0)
+    // Drawn, the row keeps its place: it is as tall as the rows above it were held.
+    const heights = await rows.evaluateAll((sections) => sections.map((section) => Math.round(section.getBoundingClientRect().height)))
+    expect(Math.max(...heights) - Math.min(...heights)).toBeLessThan(30)
+  })
+
   test('the inverted view darkens the email as forced-dark clients do and leaves its pictures as they are', async ({ page }) => {
     const first = inWelcome[0]!
     await gotoHydrated(page, `/e/${first.id}?view=inverted`)

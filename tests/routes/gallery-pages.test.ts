@@ -28,6 +28,29 @@ describe('widget gallery pages', () => {
     expect(groups[0]!.special).toBeDefined()
   })
 
+  it('fetches only the first screen of cards at once: the first card first, the rest of the first row or grid eagerly, every other card as it scrolls near', async () => {
+    for (const pathname of ['/p/', '/e/', `/p/forms/${firstSub.slug}/`, '/e/welcome-email-templates/']) {
+      const { root } = await page(pathname)
+      const images = root.querySelectorAll('.template-card img')
+      expect(images.length, pathname).toBeGreaterThan(8)
+      const first = root.querySelector('.gallery-row, .gallery-section')!.querySelectorAll('.template-card img')
+      const loading = (image: (typeof images)[number]) => [image.getAttribute('loading'), image.getAttribute('fetchpriority') ?? null]
+      expect(first.slice(0, 4).map(loading), pathname).toEqual([
+        ['eager', 'high'],
+        ['eager', null],
+        ['eager', null],
+        ['eager', null],
+      ])
+      const rest = images.filter((image) => !first.slice(0, 4).includes(image))
+      for (const image of rest) expect(loading(image), `${pathname} ${image.getAttribute('src')}`).toEqual(['lazy', null])
+      // Every card is one image whose cuts the browser chooses by the width the layout draws it.
+      for (const image of images) {
+        expect(image.getAttribute('srcset')?.split(', ')).toHaveLength(4)
+        expect(image.getAttribute('sizes')).toBe(pathname.split('/').length > 3 ? '(max-width: 600px) 92vw, (max-width: 1230px) 45vw, 376px' : 'min(80vw, 300px)')
+      }
+    }
+  })
+
   it('sends a group with subcategories to its first one, and unknown groups and subs to the nearest listing', async () => {
     for (const [from, to] of [
       ['/p/forms/', `/p/forms/${firstSub.slug}/`],
