@@ -1,6 +1,6 @@
 /**
- * Builds the site: the browser bundle (ESM, split per page, minified, hashed names) with a
- * manifest the server reads, and the server entries. `npm run build`.
+ * Builds the site: the browser bundle (ESM, a few files a page, minified, hashed names) with a
+ * manifest the server reads, the stylesheet, and the server entries. `npm run build`.
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -8,7 +8,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
 import * as esbuild from 'esbuild'
-import { BROWSER_BUNDLE, reactRouterProduction } from './lib/client-build.js'
+import { rolldown, type OutputChunk } from 'rolldown'
+import { BROWSER_OUTPUT, BROWSER_TARGETS, browserInput, reactRouterProduction, SERVER_ONLY_IMPORT, serverOnlyMessage } from './lib/client-build.js'
 import { pages } from '../shared/pages.js'
 import { DASHBOARD_STATIC_BUILD, DASHBOARD_STATIC_FILES, DASHBOARD_STATIC_MANIFEST, SCRIPT_BUILD_OPTIONS, sourceOf, type DashboardStaticFile } from '../server/dashboard/static-files.js'
 
@@ -17,81 +18,150 @@ const dist = path.join(root, 'dist')
 const assetsDir = path.join(dist, 'public', 'assets')
 const PUBLIC_PREFIX = '/assets/'
 
-/**
- * Browser code must never pull in server modules (secrets, file system, database), nor zod:
- * the schemas validate on the server, and the browser imports only their inferred types.
- */
+/** The same rule for the dashboard's scripts, which esbuild bundles. */
 const noServerImports: esbuild.Plugin = {
   name: 'no-server-imports',
   setup(build) {
-    build.onResolve({ filter: /(^|\/)server\/|^zod(\/|$)/ }, (args) => {
+    build.onResolve({ filter: SERVER_ONLY_IMPORT }, (args) => {
       // The dashboard's browser scripts live under server/ but are entry points of their own.
       if (args.kind === 'entry-point' || args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined
-      return { errors: [{ text: `client code imports server-only module "${args.path}" (from ${path.relative(root, args.importer)})` }] }
+      return { errors: [{ text: serverOnlyMessage(args.path, args.importer) }] }
     })
   },
 }
 
+/**
+ * Code shared by some pages that comes to less than this joins the app, which every page loads:
+ * each file a page loads costs it a fetch, a parse and a link at load, more than a few KB do.
+ */
+const SMALL_FEATURE_BYTES = 4 * 1024
+
+/**
+ * Which file each browser module goes in, from a first split of Rolldown's own (which makes a
+ * file for every set of pages that happen to share a module):
+ * - `app`: everything the app needs on every page (React, the router, the layout), in one file;
+ * - code that several pages share, in one file per feature folder under shared/ (`generators`,
+ *   `accounts`), or in the app when the feature's shared code is small and needs nothing else;
+ * - the rest as Rolldown splits it: each page's own code, and the boot script, which stays
+ *   small so that the page's HTML has the connection to itself.
+ * Groups take exactly these modules and not their imports: the app imports what it shares with
+ * the boot script from it, loaded already, instead of the boot script importing the app.
+ */
+function chunkGroups(probe: OutputChunk[]): Map<string, string> {
+  const byFile = new Map(probe.map((chunk) => [chunk.fileName, chunk]))
+  const closure = (file: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(file)) return seen
+    seen.add(file)
+    for (const imported of byFile.get(file)!.imports) closure(imported, seen)
+    return seen
+  }
+  const boot = probe.find((chunk) => chunk.isEntry)!
+  const entry = probe.find((chunk) => chunk.facadeModuleId === path.join(root, 'client/entry.tsx'))
+  if (!entry) throw new Error('Rolldown produced no chunk for client/entry.tsx')
+  const inApp = closure(entry.fileName)
+  inApp.delete(boot.fileName)
+
+  const features = new Map<string, OutputChunk[]>()
+  for (const chunk of probe) {
+    if (chunk.isEntry || chunk.isDynamicEntry || inApp.has(chunk.fileName)) continue
+    const feature = /\/shared\/([\w-]+)\//.exec(chunk.moduleIds.find((id) => id.includes('/shared/')) ?? '')?.[1] ?? 'shared'
+    features.set(feature, [...(features.get(feature) ?? []), chunk])
+  }
+  // A small feature joins the app once all it imports is there (or in the boot script).
+  for (let joined = true; joined; ) {
+    joined = false
+    for (const [feature, chunks] of features) {
+      const small = chunks.reduce((sum, chunk) => sum + chunk.code.length, 0) < SMALL_FEATURE_BYTES
+      const own = new Set(chunks.map((chunk) => chunk.fileName))
+      const needs = chunks.flatMap((chunk) => chunk.imports).filter((file) => !own.has(file) && !inApp.has(file) && file !== boot.fileName)
+      if (!small || needs.length) continue
+      for (const chunk of chunks) inApp.add(chunk.fileName)
+      features.delete(feature)
+      joined = true
+    }
+  }
+  const groups = new Map<string, string>()
+  for (const file of inApp) for (const id of byFile.get(file)!.moduleIds) groups.set(id, 'app')
+  for (const [feature, chunks] of features) for (const chunk of chunks) for (const id of chunk.moduleIds) groups.set(id, feature)
+  return groups
+}
+
 async function buildClient() {
   // Earlier builds' files stay: a page rendered by the previous build may still ask for them.
-  const result = await esbuild.build({
-    ...BROWSER_BUNDLE,
-    entryPoints: { boot: 'client/boot.ts', styles: 'client/styles.css' },
-    splitting: true,
+  const styles = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { styles: 'client/styles.css' },
+    bundle: true,
+    minify: true,
+    target: BROWSER_TARGETS.filter((target) => !target.startsWith('es')),
     outdir: assetsDir,
-    chunkNames: '[name]-[hash]',
+    entryNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
     metafile: true,
-    plugins: [noServerImports],
+    logLevel: 'warning',
   })
+  const stylesheet = Object.keys(styles.metafile.outputs).find((file) => file.endsWith('.css'))
+  if (!stylesheet) throw new Error('esbuild produced no stylesheet')
+
+  // The boot script may export what the app shares with it (tracking), for the app to import.
+  const input = { ...browserInput({ boot: 'client/boot.ts' }), preserveEntrySignatures: 'allow-extension' as const }
+  const probeBundle = await rolldown(input)
+  const probe = await probeBundle.generate(BROWSER_OUTPUT)
+  await probeBundle.close()
+  const groups = chunkGroups(probe.output.filter((item): item is OutputChunk => item.type === 'chunk'))
+  const bundle = await rolldown(input)
+  const { output } = await bundle.write({
+    ...BROWSER_OUTPUT,
+    dir: assetsDir,
+    codeSplitting: {
+      includeDependenciesRecursively: false,
+      groups: [{ name: (id) => groups.get(id) ?? null, debugName: 'app and shared page code' }],
+    },
+  })
+  await bundle.close()
   // A classic script, whole in one file, that the server inlines in the head (without a source
   // map link: the page's address would not lead to it).
-  const menusResult = await esbuild.build({
-    ...BROWSER_BUNDLE,
-    entryPoints: { menus: 'client/menus.ts' },
-    format: 'iife',
-    sourcemap: false,
-    outdir: assetsDir,
-    metafile: true,
-    plugins: [noServerImports],
-  })
+  const menusBundle = await rolldown(browserInput({ menus: 'client/menus.ts' }))
+  const { output: menusOutput } = await menusBundle.write({ ...BROWSER_OUTPUT, format: 'iife', sourcemap: false, dir: assetsDir })
+  await menusBundle.close()
 
-  const outputs = result.metafile.outputs
-  const toUrl = (file: string) => PUBLIC_PREFIX + path.relative(assetsDir, path.join(root, file)).split(path.sep).join('/')
+  const chunks = new Map(output.filter((item): item is OutputChunk => item.type === 'chunk').map((chunk) => [chunk.fileName, chunk]))
+  const toUrl = (file: string) => PUBLIC_PREFIX + file
   const staticImports = (file: string, seen = new Set<string>()): string[] => {
-    for (const imported of outputs[file]?.imports ?? []) {
-      if (imported.kind === 'import-statement' && !seen.has(imported.path)) {
-        seen.add(imported.path)
-        staticImports(imported.path, seen)
+    for (const imported of chunks.get(file)?.imports ?? []) {
+      if (!seen.has(imported)) {
+        seen.add(imported)
+        staticImports(imported, seen)
       }
     }
     return [...seen]
   }
-
-  const outputOf = (entryPoint: string, extension: string) => {
-    const file = Object.keys(outputs).find((candidate) => outputs[candidate]?.entryPoint === entryPoint && candidate.endsWith(extension))
-    if (!file) throw new Error(`esbuild produced no output for ${entryPoint}`)
-    return file
+  const chunkOf = (test: (chunk: OutputChunk) => boolean, what: string) => {
+    const chunk = [...chunks.values()].find(test)
+    if (!chunk) throw new Error(`Rolldown produced no output for ${what}`)
+    return chunk.fileName
   }
-  const bootFile = outputOf('client/boot.ts', '.js')
-  const appFile = outputOf('client/entry.tsx', '.js')
-  const app = [appFile, ...staticImports(appFile)]
+  const bootFile = chunkOf((chunk) => chunk.isEntry, 'client/boot.ts')
+  // The app is the file the boot script imports on demand (client/entry.tsx and all it needs).
+  const appFile = chunks.get(bootFile)!.dynamicImports[0]
+  if (!appFile || chunks.get(bootFile)!.dynamicImports.length !== 1) throw new Error('client/boot.ts must import the app, and only the app, on demand')
+  const app = [appFile, ...staticImports(appFile)].filter((file) => file !== bootFile)
   const modules: Record<string, string[]> = {}
   const pageModules = new Set<string>(pages.map((page) => page.module))
-  for (const [file, output] of Object.entries(outputs)) {
+  for (const chunk of chunks.values()) {
     // A page component is loaded on demand, so it is an entry point of its own, named by its file.
-    const name = output.entryPoint?.match(/^shared\/(?:.+\/)?([A-Z]\w*)\.tsx$/)?.[1]
+    const name = chunk.isDynamicEntry ? chunk.facadeModuleId?.match(/\/shared\/(?:.+\/)?([A-Z]\w*)\.tsx$/)?.[1] : undefined
     if (!name || !pageModules.has(name)) continue
     if (modules[name]) throw new Error(`two page components are named ${name}: page modules are known by file name, which must be unique`)
-    modules[name] = [file, ...staticImports(file)].filter((chunk) => !app.includes(chunk)).map(toUrl)
+    modules[name] = [chunk.fileName, ...staticImports(chunk.fileName)].filter((file) => file !== bootFile && !app.includes(file)).map(toUrl)
   }
-  const menusFile = Object.keys(menusResult.metafile.outputs).find((file) => file.endsWith('.js'))
-  if (!menusFile) throw new Error('esbuild produced no output for client/menus.ts')
+  const menusFile = menusOutput.find((item) => item.type === 'chunk')?.fileName
+  if (!menusFile) throw new Error('Rolldown produced no output for client/menus.ts')
   const manifest = {
     boot: toUrl(bootFile),
     menus: toUrl(menusFile),
     app: app.map(toUrl),
-    stylesheets: [toUrl(outputOf('client/styles.css', '.css'))],
+    stylesheets: [PUBLIC_PREFIX + path.relative(assetsDir, path.join(root, stylesheet)).split(path.sep).join('/')],
     modules,
   }
   fs.writeFileSync(path.join(dist, 'manifest.json'), JSON.stringify(manifest, null, 2))

@@ -1,15 +1,15 @@
 /**
  * The reference page of `npm run bench:load`, made for one run: its browser entry built as the
- * site's client is (esbuild, ESM, minified, React Router's production build, a linked source
+ * site's client is (Rolldown, ESM, minified, React Router's production build, a linked source
  * map) into a folder of its own, and its HTML rendered on the server with React Router's
  * static handler, page state in a `<script type="application/json">` as on the site.
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import * as esbuild from 'esbuild'
 import { renderToString } from 'react-dom/server'
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router'
-import { BROWSER_BUNDLE } from '../lib/client-build.js'
+import { rolldown } from 'rolldown'
+import { BROWSER_OUTPUT, browserInput } from '../lib/client-build.js'
 import { root } from '../lib/server-process.js'
 import { BARE_PATH, bareRoutes } from './bare-app.js'
 
@@ -22,10 +22,12 @@ export interface BarePage {
 }
 
 async function buildEntry(outdir: string): Promise<string> {
-  const result = await esbuild.build({ ...BROWSER_BUNDLE, entryPoints: { bare: 'scripts/bench-load/bare-entry.tsx' }, outdir, metafile: true })
-  const script = Object.keys(result.metafile.outputs).find((file) => file.endsWith('.js'))
-  if (!script) throw new Error('esbuild produced no script for the reference page')
-  return path.resolve(root, script)
+  const bundle = await rolldown(browserInput({ bare: 'scripts/bench-load/bare-entry.tsx' }))
+  const { output } = await bundle.write({ ...BROWSER_OUTPUT, dir: outdir })
+  await bundle.close()
+  const script = output.find((item) => item.type === 'chunk')
+  if (!script || output.filter((item) => item.type === 'chunk').length !== 1) throw new Error('the reference page must be built into one script')
+  return path.resolve(outdir, script.fileName)
 }
 
 export async function makeBarePage(outdir: string): Promise<BarePage> {

@@ -1,9 +1,13 @@
 /**
  * How the site's browser code is bundled, shared by the build (scripts/build.ts) and the
  * reference page of `npm run bench:load`, which must be built the same way to be a fair measure.
+ *
+ * Browser scripts go through Rolldown, which can decide what goes in which file (esbuild's
+ * splitting cannot): a page then loads a handful of files instead of one per set of pages that
+ * happen to share a module. The stylesheet and the server are built with esbuild.
  */
 import path from 'node:path'
-import type { BuildOptions } from 'esbuild'
+import type { InputOptions, OutputOptions, Plugin } from 'rolldown'
 import { root } from './server-process.js'
 
 /**
@@ -15,20 +19,52 @@ export const reactRouterProduction = {
   'react-router/dom': path.join(root, 'node_modules/react-router/dist/production/dom-export.mjs'),
 }
 
-/** ES modules for the browsers the site supports, minified, with linked source maps and React's production build. */
-export const BROWSER_BUNDLE: BuildOptions = {
-  absWorkingDir: root,
-  bundle: true,
+/**
+ * Browser code must never pull in server modules (secrets, file system, database), nor zod:
+ * the schemas validate on the server, and the browser imports only their inferred types.
+ */
+export const SERVER_ONLY_IMPORT = /(^|\/)server\/|^zod(\/|$)/
+
+export const serverOnlyMessage = (imported: string, importer: string) => `client code imports server-only module "${imported}" (from ${path.relative(root, importer)})`
+
+const noServerImports: Plugin = {
+  name: 'no-server-imports',
+  resolveId(source, importer) {
+    if (importer && !importer.includes(`${path.sep}node_modules${path.sep}`) && SERVER_ONLY_IMPORT.test(source)) this.error(serverOnlyMessage(source, importer))
+    return null
+  },
+}
+
+/** The browsers the site supports. */
+export const BROWSER_TARGETS = ['es2022', 'chrome111', 'firefox111', 'safari16']
+
+/** Reading browser entry points: TypeScript and JSX, React's and React Router's production builds. */
+export function browserInput(input: Record<string, string>): InputOptions {
+  return {
+    cwd: root,
+    input: Object.fromEntries(Object.entries(input).map(([name, file]) => [name, path.resolve(root, file)])),
+    platform: 'browser',
+    resolve: {
+      alias: reactRouterProduction,
+      // Sources import each other by the name their compiled file will have.
+      extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+    },
+    transform: { target: BROWSER_TARGETS, jsx: 'react-jsx', define: { 'process.env.NODE_ENV': '"production"' } },
+    plugins: [noServerImports],
+    onLog(level, log, report) {
+      // React Router marks its modules "use client" for React Server Components; a browser bundle has no use for it.
+      if (log.code === 'MODULE_LEVEL_DIRECTIVE') return
+      report(level, log)
+    },
+  }
+}
+
+/** Writing them: ES modules, minified, hashed names, linked source maps. */
+export const BROWSER_OUTPUT: OutputOptions = {
   format: 'esm',
-  platform: 'browser',
-  target: ['es2022', 'chrome111', 'firefox111', 'safari16'],
   minify: true,
-  sourcemap: 'linked',
-  legalComments: 'none',
-  jsx: 'automatic',
-  entryNames: '[name]-[hash]',
-  metafile: true,
-  define: { 'process.env.NODE_ENV': '"production"' },
-  alias: reactRouterProduction,
-  logLevel: 'warning',
+  sourcemap: true,
+  comments: false,
+  entryFileNames: '[name]-[hash].js',
+  chunkFileNames: '[name]-[hash].js',
 }

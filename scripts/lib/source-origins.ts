@@ -1,5 +1,5 @@
 /**
- * Where a position in a built script comes from: its source map (esbuild's, linked beside each
+ * Where a position in a built script comes from: its source map (linked beside each
  * script) gives the original file, hence the package (react-dom, react-router…) or the site's
  * own file, and the original name where the map has one. Minified chunks mix packages and site
  * code, so a script's address alone says little.

@@ -100,8 +100,11 @@ function nextFirstPaint(cdp: CDPSession): Promise<void> {
  * Loads `url` once to find the target, then again as a first visit on a phone's CPU, and taps or
  * clicks the target as soon as the page has painted. The test learns of the paint from the
  * browser, which a busy page tells late: when that made the tap come more than PAINT_TO_TAP_MS
- * after the paint, the load does not count and the test loads the page again. Resolves, once the
- * page has hydrated, with what the page noted.
+ * after the paint, the load does not count and the test loads the page again. So does a load in
+ * which the page hydrated between the tap and the menu opening (the app's start-up task held the
+ * tap until then, and React opened the menu): it says nothing of the page before hydration, and
+ * every load must still open the menu within TAP_TO_OPEN_MS. Resolves, once the page has
+ * hydrated, with what the page noted on each load.
  */
 async function tapAfterFirstPaint(page: Page, url: string, target: Locator, watch: Watch, tap: (x: number, y: number) => Promise<void>) {
   await page.addInitScript({ content: `window.__e2eIsHydrated = ${isDocumentHydrated.toString()}` })
@@ -126,13 +129,19 @@ async function tapAfterFirstPaint(page: Page, url: string, target: Locator, watc
     await waitForHydration(page)
     const record = await page.evaluate(() => (window as unknown as WatchedWindow).__e2eFirstTap)
     loads.push(record)
-    if (record.paint !== null && record.tap !== null && record.tap - record.paint <= PAINT_TO_TAP_MS) break
+    if (record.paint !== null && record.tap !== null && record.tap - record.paint <= PAINT_TO_TAP_MS && record.hydratedAtOpen === false) break
   }
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 })
   const hydratedHeader = await page.evaluate(() => (window as unknown as WatchedWindow).__e2eHeaderAttributes())
   const ms = (from: number | null, to: number | null) => (from === null || to === null ? '?' : Math.round(to - from))
   const described = loads.map(({ paint, tap, openFrame }) => `tap ${ms(paint, tap)} ms after the first paint, open ${ms(tap, openFrame)} ms later`)
   test.info().annotations.push({ type: 'first tap', description: described.join('; ') })
+  // Whoever opened it, the menu opened at once on every load whose tap came in time.
+  for (const { paint, tap, openFrame } of loads) {
+    if (paint === null || tap === null || tap - paint > PAINT_TO_TAP_MS) continue
+    expect(openFrame, 'the menu opened').not.toBeNull()
+    expect(openFrame! - tap, 'ms from the tap to the first frame with the menu open').toBeLessThanOrEqual(TAP_TO_OPEN_MS)
+  }
   return { record: loads.at(-1)!, hydratedHeader }
 }
 

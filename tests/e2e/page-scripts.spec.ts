@@ -1,0 +1,36 @@
+import zlib from 'node:zlib'
+import { pageTypes } from '../../scripts/lib/page-types.js'
+import { expect, gotoHydrated, test } from './fixtures.js'
+
+/** What a first visit may download in JavaScript, gzipped, menus script included. */
+const JS_BUDGET_KB = 120
+/**
+ * Module scripts a page may load: the boot script, the app, the bundler's helpers, a feature's
+ * shared code and the page's own. Each costs a phone a fetch, a parse and a link at load.
+ */
+const MAX_MODULE_SCRIPTS = 5
+
+test.describe('the scripts a page loads', () => {
+  test('every page type loads at most five module scripts and 120 KB of JavaScript, gzipped', async ({ page, baseURL }) => {
+    test.setTimeout(120_000)
+    const types = await pageTypes(baseURL!)
+    const lines: string[] = []
+    for (const { name, path } of types) {
+      const scripts = new Map<string, Promise<number>>()
+      const onResponse = (response: import('@playwright/test').Response) => {
+        const url = new URL(response.url())
+        if (url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js')) scripts.set(url.pathname, response.body().then((body) => zlib.gzipSync(body).length))
+      }
+      page.on('response', onResponse)
+      await gotoHydrated(page, path)
+      await page.waitForLoadState('networkidle')
+      page.off('response', onResponse)
+      const inline = await page.evaluate(() => [...document.querySelectorAll('head script:not([src]):not([type])')].map((script) => script.textContent ?? '').join(''))
+      const bytes = (await Promise.all(scripts.values())).reduce((sum, size) => sum + size, 0) + zlib.gzipSync(inline).length
+      lines.push(`${name}: ${scripts.size} scripts, ${(bytes / 1024).toFixed(1)} KB`)
+      expect(scripts.size, `${name} (${path}): ${[...scripts.keys()].join(', ')}`).toBeLessThanOrEqual(MAX_MODULE_SCRIPTS)
+      expect(bytes / 1024, `${name} (${path}) KB of JavaScript, gzipped`).toBeLessThanOrEqual(JS_BUDGET_KB)
+    }
+    test.info().annotations.push({ type: 'scripts', description: lines.join('; ') })
+  })
+})
