@@ -8,7 +8,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
 import * as esbuild from 'esbuild'
-import { rolldown, type OutputChunk } from 'rolldown'
+import { build, type OutputChunk, type RolldownOutput } from 'rolldown'
 import { BROWSER_OUTPUT, BROWSER_TARGETS, browserInput, reactRouterProduction, SERVER_ONLY_IMPORT, serverOnlyMessage } from './lib/client-build.js'
 import { pages } from '../shared/pages.js'
 import { DASHBOARD_STATIC_BUILD, DASHBOARD_STATIC_FILES, DASHBOARD_STATIC_MANIFEST, SCRIPT_BUILD_OPTIONS, sourceOf, type DashboardStaticFile } from '../server/dashboard/static-files.js'
@@ -36,6 +36,26 @@ const noServerImports: esbuild.Plugin = {
  */
 const SMALL_FEATURE_BYTES = 4 * 1024
 
+/** A build's chunks by file name. */
+type Chunks = Map<string, OutputChunk>
+
+const chunksOf = (output: RolldownOutput): Chunks => new Map(output.output.filter((item): item is OutputChunk => item.type === 'chunk').map((chunk) => [chunk.fileName, chunk]))
+
+/** A chunk and every chunk it imports, transitively: the files it needs before it runs, itself first. */
+function staticClosure(chunks: Chunks, file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen
+  seen.add(file)
+  for (const imported of chunks.get(file)!.imports) staticClosure(chunks, imported, seen)
+  return seen
+}
+
+/** The boot script, and the app: the one file it imports on demand (client/entry.tsx and all it needs). */
+function bootAndApp(chunks: Chunks): { boot: OutputChunk; app: string } {
+  const boot = [...chunks.values()].find((chunk) => chunk.isEntry)
+  if (!boot || boot.dynamicImports.length !== 1) throw new Error('client/boot.ts must import the app, and only the app, on demand')
+  return { boot, app: boot.dynamicImports[0]! }
+}
+
 /**
  * Which file each browser module goes in, from a first split of Rolldown's own (which makes a
  * file for every set of pages that happen to share a module):
@@ -47,22 +67,13 @@ const SMALL_FEATURE_BYTES = 4 * 1024
  * Groups take exactly these modules and not their imports: the app imports what it shares with
  * the boot script from it, loaded already, instead of the boot script importing the app.
  */
-function chunkGroups(probe: OutputChunk[]): Map<string, string> {
-  const byFile = new Map(probe.map((chunk) => [chunk.fileName, chunk]))
-  const closure = (file: string, seen = new Set<string>()): Set<string> => {
-    if (seen.has(file)) return seen
-    seen.add(file)
-    for (const imported of byFile.get(file)!.imports) closure(imported, seen)
-    return seen
-  }
-  const boot = probe.find((chunk) => chunk.isEntry)!
-  const entry = probe.find((chunk) => chunk.facadeModuleId === path.join(root, 'client/entry.tsx'))
-  if (!entry) throw new Error('Rolldown produced no chunk for client/entry.tsx')
-  const inApp = closure(entry.fileName)
+function chunkGroups(probe: Chunks): Map<string, string> {
+  const { boot, app } = bootAndApp(probe)
+  const inApp = staticClosure(probe, app)
   inApp.delete(boot.fileName)
 
   const features = new Map<string, OutputChunk[]>()
-  for (const chunk of probe) {
+  for (const chunk of probe.values()) {
     if (chunk.isEntry || chunk.isDynamicEntry || inApp.has(chunk.fileName)) continue
     const feature = /\/shared\/([\w-]+)\//.exec(chunk.moduleIds.find((id) => id.includes('/shared/')) ?? '')?.[1] ?? 'shared'
     features.set(feature, [...(features.get(feature) ?? []), chunk])
@@ -81,7 +92,7 @@ function chunkGroups(probe: OutputChunk[]): Map<string, string> {
     }
   }
   const groups = new Map<string, string>()
-  for (const file of inApp) for (const id of byFile.get(file)!.moduleIds) groups.set(id, 'app')
+  for (const file of inApp) for (const id of probe.get(file)!.moduleIds) groups.set(id, 'app')
   for (const [feature, chunks] of features) for (const chunk of chunks) for (const id of chunk.moduleIds) groups.set(id, feature)
   return groups
 }
@@ -105,47 +116,27 @@ async function buildClient() {
 
   // The boot script may export what the app shares with it (tracking), for the app to import.
   const input = { ...browserInput({ boot: 'client/boot.ts' }), preserveEntrySignatures: 'allow-extension' as const }
-  const probeBundle = await rolldown(input)
-  const probe = await probeBundle.generate(BROWSER_OUTPUT)
-  await probeBundle.close()
-  const groups = chunkGroups(probe.output.filter((item): item is OutputChunk => item.type === 'chunk'))
-  const bundle = await rolldown(input)
-  const { output } = await bundle.write({
-    ...BROWSER_OUTPUT,
-    dir: assetsDir,
-    codeSplitting: {
-      includeDependenciesRecursively: false,
-      groups: [{ name: (id) => groups.get(id) ?? null, debugName: 'app and shared page code' }],
-    },
-  })
-  await bundle.close()
+  const groups = chunkGroups(chunksOf(await build({ ...input, write: false, output: BROWSER_OUTPUT })))
+  const chunks = chunksOf(
+    await build({
+      ...input,
+      output: {
+        ...BROWSER_OUTPUT,
+        dir: assetsDir,
+        codeSplitting: {
+          includeDependenciesRecursively: false,
+          groups: [{ name: (id) => groups.get(id) ?? null, debugName: 'app and shared page code' }],
+        },
+      },
+    }),
+  )
   // A classic script, whole in one file, that the server inlines in the head (without a source
   // map link: the page's address would not lead to it).
-  const menusBundle = await rolldown(browserInput({ menus: 'client/menus.ts' }))
-  const { output: menusOutput } = await menusBundle.write({ ...BROWSER_OUTPUT, format: 'iife', sourcemap: false, dir: assetsDir })
-  await menusBundle.close()
+  const menus = await build({ ...browserInput({ menus: 'client/menus.ts' }), output: { ...BROWSER_OUTPUT, format: 'iife', sourcemap: false, dir: assetsDir } })
 
-  const chunks = new Map(output.filter((item): item is OutputChunk => item.type === 'chunk').map((chunk) => [chunk.fileName, chunk]))
   const toUrl = (file: string) => PUBLIC_PREFIX + file
-  const staticImports = (file: string, seen = new Set<string>()): string[] => {
-    for (const imported of chunks.get(file)?.imports ?? []) {
-      if (!seen.has(imported)) {
-        seen.add(imported)
-        staticImports(imported, seen)
-      }
-    }
-    return [...seen]
-  }
-  const chunkOf = (test: (chunk: OutputChunk) => boolean, what: string) => {
-    const chunk = [...chunks.values()].find(test)
-    if (!chunk) throw new Error(`Rolldown produced no output for ${what}`)
-    return chunk.fileName
-  }
-  const bootFile = chunkOf((chunk) => chunk.isEntry, 'client/boot.ts')
-  // The app is the file the boot script imports on demand (client/entry.tsx and all it needs).
-  const appFile = chunks.get(bootFile)!.dynamicImports[0]
-  if (!appFile || chunks.get(bootFile)!.dynamicImports.length !== 1) throw new Error('client/boot.ts must import the app, and only the app, on demand')
-  const app = [appFile, ...staticImports(appFile)].filter((file) => file !== bootFile)
+  const { boot, app: appFile } = bootAndApp(chunks)
+  const app = [...staticClosure(chunks, appFile)].filter((file) => file !== boot.fileName)
   const modules: Record<string, string[]> = {}
   const pageModules = new Set<string>(pages.map((page) => page.module))
   for (const chunk of chunks.values()) {
@@ -153,12 +144,11 @@ async function buildClient() {
     const name = chunk.isDynamicEntry ? chunk.facadeModuleId?.match(/\/shared\/(?:.+\/)?([A-Z]\w*)\.tsx$/)?.[1] : undefined
     if (!name || !pageModules.has(name)) continue
     if (modules[name]) throw new Error(`two page components are named ${name}: page modules are known by file name, which must be unique`)
-    modules[name] = [chunk.fileName, ...staticImports(chunk.fileName)].filter((file) => file !== bootFile && !app.includes(file)).map(toUrl)
+    modules[name] = [...staticClosure(chunks, chunk.fileName)].filter((file) => file !== boot.fileName && !app.includes(file)).map(toUrl)
   }
-  const menusFile = menusOutput.find((item) => item.type === 'chunk')?.fileName
-  if (!menusFile) throw new Error('Rolldown produced no output for client/menus.ts')
+  const menusFile = menus.output[0].fileName
   const manifest = {
-    boot: toUrl(bootFile),
+    boot: toUrl(boot.fileName),
     menus: toUrl(menusFile),
     app: app.map(toUrl),
     stylesheets: [PUBLIC_PREFIX + path.relative(assetsDir, path.join(root, stylesheet)).split(path.sep).join('/')],
@@ -175,7 +165,7 @@ async function buildClient() {
  */
 async function buildDashboardStatic() {
   const names: Record<string, string> = {}
-  const build = async (files: readonly DashboardStaticFile[], options: esbuild.BuildOptions) => {
+  const bundle = async (files: readonly DashboardStaticFile[], options: esbuild.BuildOptions) => {
     const result = await esbuild.build({
       absWorkingDir: root,
       entryPoints: Object.fromEntries(files.map((name) => [name.replace(/\.(js|css)$/, ''), sourceOf(name)])),
@@ -193,8 +183,8 @@ async function buildDashboardStatic() {
     }
   }
   await Promise.all([
-    build(DASHBOARD_STATIC_FILES.filter((name) => name.endsWith('.js')), SCRIPT_BUILD_OPTIONS),
-    build(DASHBOARD_STATIC_FILES.filter((name) => name.endsWith('.css')), { bundle: false }),
+    bundle(DASHBOARD_STATIC_FILES.filter((name) => name.endsWith('.js')), SCRIPT_BUILD_OPTIONS),
+    bundle(DASHBOARD_STATIC_FILES.filter((name) => name.endsWith('.css')), { bundle: false }),
   ])
   fs.writeFileSync(DASHBOARD_STATIC_MANIFEST, JSON.stringify(names, null, 2))
 }

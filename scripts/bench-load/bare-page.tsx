@@ -8,9 +8,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { renderToString } from 'react-dom/server'
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router'
-import { rolldown } from 'rolldown'
+import { build } from 'rolldown'
 import { BROWSER_OUTPUT, browserInput } from '../lib/client-build.js'
-import { root } from '../lib/server-process.js'
 import { BARE_PATH, bareRoutes } from './bare-app.js'
 
 export interface BarePage {
@@ -22,9 +21,7 @@ export interface BarePage {
 }
 
 async function buildEntry(outdir: string): Promise<string> {
-  const bundle = await rolldown(browserInput({ bare: 'scripts/bench-load/bare-entry.tsx' }))
-  const { output } = await bundle.write({ ...BROWSER_OUTPUT, dir: outdir })
-  await bundle.close()
+  const { output } = await build({ ...browserInput({ bare: 'scripts/bench-load/bare-entry.tsx' }), output: { ...BROWSER_OUTPUT, dir: outdir } })
   const script = output.find((item) => item.type === 'chunk')
   if (!script || output.filter((item) => item.type === 'chunk').length !== 1) throw new Error('the reference page must be built into one script')
   return path.resolve(outdir, script.fileName)

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { rolldown } from 'rolldown'
+import { build } from 'rolldown'
 import { afterAll, describe, expect, it } from 'vitest'
 import { BROWSER_OUTPUT, browserInput } from '../../scripts/lib/client-build.js'
 import { root } from '../../scripts/lib/server-process.js'
@@ -13,12 +13,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 async function bundle(source: string) {
   const file = path.join(dir, `entry-${Math.random().toString(36).slice(2)}.ts`)
   fs.writeFileSync(file, source)
-  const build = await rolldown({ ...browserInput({ entry: path.relative(root, file) }), logLevel: 'silent' })
-  try {
-    return await build.generate(BROWSER_OUTPUT)
-  } finally {
-    await build.close()
-  }
+  return build({ ...browserInput({ entry: path.relative(root, file) }), logLevel: 'silent', write: false, output: BROWSER_OUTPUT })
 }
 
 describe('the browser build', () => {
