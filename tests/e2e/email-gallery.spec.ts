@@ -131,10 +131,15 @@ test.describe('email gallery', () => {
     expect(await rows.first().locator('img').first().evaluate((image: HTMLImageElement) => image.currentSrc)).not.toBe('')
     const last = rows.nth(rowCount - 1)
     expect(await startedIn(last)).toBe(0)
+    // Far below, the last row is not even laid out or drawn yet.
+    const rendered = (row: Locator) => row.locator('.template-card').first().evaluate((card) => card.checkVisibility({ contentVisibilityAuto: true }))
+    expect(await rendered(rows.first())).toBe(true)
+    expect(await rendered(last)).toBe(false)
     expect(fetched.size).toBeGreaterThan(0)
     expect(fetched.size).toBeLessThan(12)
 
     await last.scrollIntoViewIfNeeded()
+    await expect.poll(() => rendered(last)).toBe(true)
     await expect.poll(() => startedIn(last)).toBeGreaterThan(0)
     const first = last.locator('.template-card img').first()
     await expect.poll(() => first.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0)
