@@ -35,7 +35,13 @@ export const MESSAGES = {
   passwordChanged: 'Your password has been changed. Log in with the new password.',
 } as const
 
-const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/u
+/**
+ * No character of Unicode's categories C (controls, format and bidi marks, private use,
+ * unassigned, lone surrogates) or Z (spaces, line and paragraph separators) anywhere: mailers
+ * drop controls silently, so `a\0b@…` would be mailed to `ab@…`, someone else's mailbox, and the
+ * invisible ones make look-alike accounts (`admin\u200b@…`) or addresses shown reversed.
+ */
+const EMAIL = /^[^\p{C}\p{Z}@<>()[\]\\,;:"]+@[^\p{C}\p{Z}@<>()[\]\\,;:"]+\.[^\p{C}\p{Z}@<>()[\]\\,;:"]+$/u
 
 /** The one spelling an email is stored and looked up under. */
 export function normaliseEmail(raw: unknown): string {

@@ -205,3 +205,70 @@ describe('sessions', () => {
     expect((await loginCheck(app, cookie)).status).toBe('anonymous')
   })
 })
+
+describe('an email with a control, format, private-use, unassigned or separator character', () => {
+  // One or more of each of Unicode's categories C and Z, between two letters of the name part.
+  const CHARACTERS: [string, string][] = [
+    ['Cc', '\u0000'],
+    ['Cc', '\u001b'],
+    ['Cc', '\u0085'],
+    ['Cf', '\u202e'], // right-to-left override
+    ['Cf', '\u200b'], // zero-width space
+    ['Cf', '\u00ad'], // soft hyphen
+    ['Co', '\ue000'],
+    ['Co', '\u{f0000}'],
+    ['Cn', '\u0378'],
+    ['Cn', '\uffff'],
+    ['Cs', '\ud800'],
+    ['Zs', '\u00a0'],
+    ['Zs', '\u3000'],
+    ['Zs', '\u1680'],
+    ['Zl', '\u2028'],
+    ['Zp', '\u2029'],
+  ]
+  const INVALID = 'Enter a valid email address.'
+  const email = (character: string) => `a${character}b@example.com`
+  const named = (category: string, character: string) => `${category} U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
+  const roomy = { limit: 1_000, windowMs: 60_000 }
+
+  it.each([
+    ['sign-up', '/app/api/v1/users/register', true],
+    ['log-in', '/app/api/v1/users/login?dual=1', true],
+    ['reset', '/app/api/v1/users/password_reset?dual=1', false],
+  ])('refuses each on the %s API with 400 naming email, and stores and mails nothing', async (_name, path, withPassword) => {
+    const { app, db } = dashboardSite({}, { limits: { login: roomy, register: roomy, reset: roomy } })
+    for (const [category, character] of CHARACTERS) {
+      const response = await request(app).post(path).set(ORIGIN).send({ email: email(character), ...(withPassword ? { password: PASSWORD } : {}) })
+      expect(response.status, named(category, character)).toBe(400)
+      expect(response.body, named(category, character)).toEqual({ errors: { email: [INVALID] } })
+    }
+    expect(db.prepare('SELECT count(*) AS n FROM users').get()!.n).toBe(0)
+    expect(db.prepare('SELECT count(*) AS n FROM outbox').get()!.n).toBe(0)
+  })
+
+  it.each([
+    ['sign-up', '/start/', true],
+    ['log-in', '/login/', true],
+    ['reset', '/reset/', false],
+  ])('refuses each on the %s form posted without JavaScript with 400 and the same message', async (_name, path, withPassword) => {
+    const { app, db } = dashboardSite({}, { limits: { login: roomy, register: roomy, reset: roomy } })
+    // A form is posted as UTF-8, which cannot carry a lone surrogate: that one arrives only as JSON.
+    for (const [category, character] of CHARACTERS.filter(([category]) => category !== 'Cs')) {
+      const response = await request(app).post(path).set(ORIGIN).type('form').send({ email: email(character), ...(withPassword ? { password: PASSWORD } : {}) })
+      expect(response.status, named(category, character)).toBe(400)
+      expect(response.text, named(category, character)).toContain(INVALID)
+    }
+    expect(db.prepare('SELECT count(*) AS n FROM users').get()!.n).toBe(0)
+    expect(db.prepare('SELECT count(*) AS n FROM outbox').get()!.n).toBe(0)
+  })
+
+  it('refuses each on the social sign-in stand-in with 400 and the same message', async () => {
+    const { app, db } = dashboardSite({}, { limits: { register: roomy } })
+    for (const [category, character] of CHARACTERS.filter(([category]) => category !== 'Cs')) {
+      const response = await request(app).post('/app/api/v1/socialauth-begin/google-oauth2/?mode=signup-popup').set(ORIGIN).type('form').send({ email: email(character) })
+      expect(response.status, named(category, character)).toBe(400)
+      expect(response.text, named(category, character)).toContain(INVALID)
+    }
+    expect(db.prepare('SELECT count(*) AS n FROM users').get()!.n).toBe(0)
+  })
+})
