@@ -32,23 +32,25 @@ export interface HttpServer {
   close(graceMs: number): Promise<void>
 }
 
+/** The scheme and authority of an absolute-form target: what comes after is its path and query. */
+const ABSOLUTE_FORM_PREFIX = /^https?:\/\/[^/?#]*/i
+
 /**
  * Turns a request line in absolute form (`GET http://host/path?q HTTP/1.1`, as sent to proxies),
  * which a server must accept, into the path and query the rest of the process reads; the host it
- * names plays no part, as links come from the configured public address. False for a target that
- * is neither (`*`, garbage): such a request gets a 400.
+ * names plays no part, as links come from the configured public address. The path is taken as
+ * sent, never resolved (`..`, `%2e%2e` and `\` stay as they are), so both forms of one target
+ * reach the same place, whatever a filter in front decided from the raw line. False for a target
+ * that is neither (`*`, another scheme, a malformed authority): such a request gets a 400.
  */
 export function toOriginForm(req: http.IncomingMessage): boolean {
   const target = req.url ?? ''
   if (target.startsWith('/')) return true
-  if (!/^https?:\/\//i.test(target)) return false
-  try {
-    const url = new URL(target)
-    req.url = url.pathname + url.search
-    return true
-  } catch {
-    return false
-  }
+  const prefix = ABSOLUTE_FORM_PREFIX.exec(target)?.[0]
+  if (!prefix || !URL.canParse(prefix)) return false
+  const rest = target.slice(prefix.length)
+  req.url = rest.startsWith('/') ? rest : `/${rest}`
+  return true
 }
 
 export function createHttpServer(handler: http.RequestListener, logger: Logger): HttpServer {

@@ -6,7 +6,7 @@ import readline from 'node:readline'
 import { describe, expect, it, vi } from 'vitest'
 import { pino } from 'pino'
 import { createHttpServer } from '../../server/process/http-server.js'
-import { ROOT } from './app.js'
+import { ROOT, testApp } from './app.js'
 
 /** Starts the real server entry and resolves once it logs the port it listens on. */
 async function startServer(env: Record<string, string> = {}) {
@@ -240,15 +240,16 @@ describe('server process', () => {
 })
 
 describe('request targets', () => {
-  /** Sends a raw request line and gives the status the server answers with. */
-  async function statusFor(port: number, target: string): Promise<number> {
+  /** Sends a raw request line and gives the status and Location the server answers with. */
+  async function answerTo(port: number, target: string): Promise<{ status: number; location: string | undefined }> {
     const socket = net.connect(port, '127.0.0.1')
     socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
     let answer = ''
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')))
     await once(socket, 'close')
-    return Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1])
+    return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]), location: /^location: (.*)\r$/im.exec(answer)?.[1] }
   }
+  const statusFor = async (port: number, target: string) => (await answerTo(port, target)).status
 
   it('answers a request line in absolute form as its path (never a 500), and a target that is neither with 400', async () => {
     const seen: string[] = []
@@ -262,12 +263,32 @@ describe('request targets', () => {
     try {
       expect(await statusFor(port, 'http://a/pricing/?token=x')).toBe(200)
       expect(await statusFor(port, 'HTTPS://a:8080/reset/new/')).toBe(200)
-      expect(seen).toEqual(['/pricing/?token=x', '/reset/new/'])
+      expect(await statusFor(port, 'http://a?q=1')).toBe(200)
+      expect(seen).toEqual(['/pricing/?token=x', '/reset/new/', '/?q=1'])
       expect(await statusFor(port, '*')).toBe(400)
       expect(await statusFor(port, 'ftp://a/')).toBe(400)
-      expect(seen).toHaveLength(2)
+      expect(await statusFor(port, 'http://a:port/')).toBe(400)
+      expect(seen).toHaveLength(3)
     } finally {
       await http.close(1000)
+    }
+  })
+
+  it('takes an absolute-form path as sent, unresolved, so both forms of a target reach the same place', async () => {
+    const site = createHttpServer(testApp(), pino({ level: 'silent' }))
+    site.server.listen(0, '127.0.0.1')
+    await once(site.server, 'listening')
+    const { port } = site.server.address() as net.AddressInfo
+    try {
+      for (const path of ['/help/%2e%2e/metrics', '/help/../metrics', '/help\\..\\metrics']) {
+        const originForm = await answerTo(port, path)
+        expect(originForm.status, path).not.toBe(200)
+        expect(await answerTo(port, `http://a${path}`), path).toEqual(originForm)
+      }
+      expect(await answerTo(port, 'http://a/help/%2e%2e/metrics')).toEqual({ status: 301, location: '/help/%2e%2e/metrics/' })
+      expect((await answerTo(port, 'http://a/metrics')).status).toBe(200)
+    } finally {
+      await site.close(1000)
     }
   })
 })
