@@ -173,7 +173,7 @@ export class LocalUploadStore implements UploadStore {
     if (!(parsed.expires > this.options.now())) throw new HttpError(403, 'expired', 'The upload signature has expired: ask for a new one.', 'policy')
     const folder = parsed.key.slice(0, -FILENAME_PLACEHOLDER.length)
     if (!key.startsWith(folder)) throw new HttpError(403, 'bad_signature', 'The key is not in the folder that was signed.', 'key')
-    const named = key.replace(FILENAME_PLACEHOLDER, filename)
+    const named = key.replace(FILENAME_PLACEHOLDER, () => filename)
     if (!UPLOAD_KEY.test(named)) {
       const field = key.includes(FILENAME_PLACEHOLDER) ? 'file' : 'key'
       throw badRequest(field, `needs ${field === 'file' ? 'a file name' : 'to end in a file name'} of letters, digits, ".", "_" or "-" (at most 100)`)

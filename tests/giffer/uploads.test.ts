@@ -210,6 +210,20 @@ describe('the signed folder, secrets and origins', () => {
     expect(badName.body.error.field).toBe('key')
   })
 
+  it('puts the file name into the key as posted, never as a replacement pattern: "$\'", "$&" and "$`" are refused with 400 naming file', async () => {
+    const signed = await sign()
+    // With text after the placeholder, "$'" would stand for that text and make a name that passes:
+    // `photo$'` posted to `…/${filename}.jpg` was stored as `…/photo.jpg.jpg`.
+    const key = `${signed.key}.jpg`
+    for (const filename of ["photo$'", 'photo$&', 'photo$`']) {
+      const res = await post(signed, await makePhoto(8, 32, 32), { fields: { key }, filename })
+      expect(res.status, filename).toBe(400)
+      expect(res.body.error.field, filename).toBe('file')
+    }
+    await post(signed, await makePhoto(8, 32, 32), { fields: { key }, filename: 'photo' }).expect(204)
+    await request(g.app).get('/giffer/uploads/resolve').query({ key: key.replace('${filename}', 'photo') }).expect(200)
+  })
+
   it('accepts a policy signed with the previous secret while a new one is rolled in, and not once it is dropped', async () => {
     const before = await startGiffer({ secret: 'the-secret-before-rotation' })
     const rolling = await startGiffer({ secret: 'the-secret-after-rotation', previousSecret: 'the-secret-before-rotation' })
