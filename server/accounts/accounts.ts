@@ -19,6 +19,7 @@ const MINUTE = 60_000
 export const RESET_TOKEN_LIFETIME_MS = 30 * MINUTE
 /** Reset mails one account may receive per hour; requests past it are answered alike, unsent. */
 export const RESET_MAILS_PER_HOUR = 3
+const RESET_MAIL_WINDOW_MS = 60 * MINUTE
 /** Failed log-ins for one email before each further try must wait (1 s, 2 s, 4 s… up to 5 min). */
 const FREE_FAILURES = 5
 const MAX_LOGIN_DELAY_S = 300
@@ -84,6 +85,11 @@ export interface SignedIn {
 export class Accounts {
   /** Reset requests answered whose link is still being issued. */
   private readonly pendingResets = new Set<Promise<void>>()
+  /**
+   * When the mail cap's warning was last written for each account: a client asking again and
+   * again gets one line per account per window, not one per request.
+   */
+  private readonly resetCapWarnedAt = new Map<number, number>()
 
   constructor(private readonly options: AccountsOptions) {}
 
@@ -217,9 +223,13 @@ export class Accounts {
     const user = this.findByEmail(email)
     if (!user) return
     const userId = Number(user.id)
-    const recent = Number(this.db.prepare('SELECT count(*) AS n FROM reset_tokens WHERE user_id = ? AND created_at > ?').get(userId, at - 60 * MINUTE)?.n ?? 0)
+    const recent = Number(this.db.prepare('SELECT count(*) AS n FROM reset_tokens WHERE user_id = ? AND created_at > ?').get(userId, at - RESET_MAIL_WINDOW_MS)?.n ?? 0)
     if (recent >= RESET_MAILS_PER_HOUR) {
-      this.options.logger.warn({ userId }, 'reset mail limit reached; request answered but not sent')
+      const warnedAt = this.resetCapWarnedAt.get(userId)
+      if (warnedAt === undefined || at - warnedAt >= RESET_MAIL_WINDOW_MS) {
+        this.resetCapWarnedAt.set(userId, at)
+        this.options.logger.warn({ userId }, 'reset mail limit reached; request answered but not sent')
+      }
       return
     }
     const token = randomBytes(32).toString('base64url')
@@ -288,11 +298,12 @@ export class Accounts {
     return { message: MESSAGES.passwordChanged }
   }
 
-  /** Deletes what has expired: sessions, old reset links, stale throttles. */
+  /** Deletes what has expired: sessions, old reset links, stale throttles, past mail-cap warnings. */
   sweep(): void {
     const at = this.options.now()
     this.options.sessions.sweep()
     this.db.prepare('DELETE FROM reset_tokens WHERE created_at < ?').run(at - 24 * 60 * MINUTE)
     this.db.prepare('DELETE FROM login_throttle WHERE last_failed_at < ?').run(at - 24 * 60 * MINUTE)
+    for (const [userId, warnedAt] of this.resetCapWarnedAt) if (at - warnedAt >= RESET_MAIL_WINDOW_MS) this.resetCapWarnedAt.delete(userId)
   }
 }

@@ -1,7 +1,10 @@
 import type { AddressInfo } from 'node:net'
+import { Writable } from 'node:stream'
+import { pino } from 'pino'
 import request from 'supertest'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { testSite } from '../routes/app.js'
 import { dashboardSite, fakeClock, freshEmail, loginCheck, ORIGIN, PASSWORD, register } from './helpers.js'
 
 const NEW_PASSWORD = 'amber otter lantern 7'
@@ -98,7 +101,7 @@ describe('reset links', () => {
     const row = db.prepare("SELECT text FROM outbox WHERE recipient = ? AND subject LIKE 'Reset%' ORDER BY id DESC LIMIT 1").get(email)
     return /token=([\w-]+)/.exec(String(row?.text))![1]!
   }
-  const settle = (site: ReturnType<typeof dashboardSite>) => site.dashboard!.context.accounts.idle()
+  const settle = (site: Pick<ReturnType<typeof dashboardSite>, 'dashboard'>) => site.dashboard!.context.accounts.idle()
 
   it('work once, even under 20 simultaneous attempts', async () => {
     // From many addresses at once, as an attacker holding a leaked link would try.
@@ -171,6 +174,29 @@ describe('reset links', () => {
     await settle(site)
     expect(new Set(answers.map((body) => JSON.stringify(body))).size).toBe(1)
     expect(Number(site.db.prepare("SELECT count(*) AS n FROM outbox WHERE subject LIKE 'Reset%'").get()!.n)).toBe(3)
+  })
+
+  it('asked for past the cap, cost one warning line per account an hour, however often they are asked for', async () => {
+    const lines: string[] = []
+    const sink = new Writable({
+      write(chunk, _encoding, callback) {
+        lines.push(...String(chunk).split('\n').filter(Boolean))
+        callback()
+      },
+    })
+    const clock = fakeClock()
+    const site = testSite({}, { logger: pino({ level: 'info' }, sink), dashboard: { now: clock.now, limits: { reset: { limit: 1_000, windowMs: 60_000 } } } })
+    const { email } = await register(site.app)
+    const warnings = () => lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((entry) => entry.level === 40 && /reset mail limit/.test(entry.msg))
+    for (let n = 0; n < 3 + 20; n++) await requestReset(site.app, email).expect(200)
+    await settle(site)
+    expect(warnings()).toHaveLength(1)
+    // An hour on, the cap's window has passed: three more mails, then one more line.
+    clock.advance(60 * 60_000)
+    for (let n = 0; n < 3 + 20; n++) await requestReset(site.app, email).expect(200)
+    await settle(site)
+    expect(warnings()).toHaveLength(2)
+    expect(Number(site.dashboard!.context.db.prepare("SELECT count(*) AS n FROM outbox WHERE subject LIKE 'Reset%'").get()!.n)).toBe(6)
   })
 
   it.each([[{}], [{ token: 'x' }], [{ token: 12 }], [{ token: 'A'.repeat(43), password: NEW_PASSWORD }]])('refuses %j with a 400 naming the token', async (body) => {
