@@ -18,6 +18,14 @@ const GRID_CARD_SIZES = '(max-width: 600px) 92vw, (max-width: 1230px) 45vw, 376p
 const TRACK_CARD_SIZES = 'min(80vw, 300px)'
 /** Cards on the first screen of a gallery, at most: four abreast on a wide screen. */
 const FIRST_SCREEN_CARDS = 4
+/**
+ * The words the search box suggests, each of which finds templates of its gallery among those
+ * listed all year (not a hidden seasonal group such as Black Friday).
+ */
+const SEARCH_SUGGESTIONS: Record<GalleryKind, string> = {
+  widgets: 'discount, survey, WhatsApp…',
+  emails: 'welcome, abandoned cart, coupon…',
+}
 
 /** The page's title, description and image while a template's preview is open over it. */
 function TemplateSeo({ kind, card }: { kind: GalleryKind; card: TemplateCard }) {
@@ -136,7 +144,7 @@ function GalleryRoot({ data }: { data: GalleryRootData }) {
         <p className="lead">{description}</p>
         <form className="gallery-search" role="search" action={GALLERY_ROOT[kind]} method="get">
           <label htmlFor="gallery-q">Search templates</label>
-          <input id="gallery-q" name="q" type="search" maxLength={80} placeholder="Black Friday, survey, WhatsApp…" />
+          <input id="gallery-q" name="q" type="search" maxLength={80} placeholder={SEARCH_SUGGESTIONS[kind]} />
           <button type="submit">Search</button>
         </form>
       </header>

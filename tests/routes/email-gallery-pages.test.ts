@@ -82,3 +82,16 @@ describe('email gallery pages', () => {
     }
   })
 })
+
+describe('the search box of each gallery', () => {
+  it.each(['widgets', 'emails'])('suggests only words that find %s', async (kind) => {
+    const { root } = await page(kind === 'widgets' ? '/p/' : '/e/')
+    const placeholder = root.querySelector('#gallery-q')?.getAttribute('placeholder') ?? ''
+    const words = placeholder.replace(/…$/, '').split(', ')
+    expect(words.length, placeholder).toBeGreaterThanOrEqual(3)
+    for (const q of words) {
+      const found = await request(app).get(`/api/${kind}`).query({ q }).expect(200)
+      expect(found.body.total, `"${q}" in the ${kind} gallery`).toBeGreaterThan(0)
+    }
+  })
+})
