@@ -19,9 +19,14 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 /**
  * Logs go to stdout asynchronously: lines written while a write is under way go out together,
  * instead of a blocking system call per request. Flush the logger before the process exits.
+ * JSON lines, except in development, where pino's own pretty printer makes them readable. It runs
+ * in pino's transport thread and is named only here, by string, so nothing else ever loads it: it
+ * is a development dependency, absent where the site is deployed.
  */
-export function createLogger(config: { LOG_LEVEL: LogLevel }): Logger {
-  return pino({ level: config.LOG_LEVEL, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, pino.destination({ dest: 1, sync: false }))
+export function createLogger(config: { LOG_LEVEL: LogLevel; NODE_ENV: 'development' | 'production' | 'test' }): Logger {
+  const options = { level: config.LOG_LEVEL, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
+  if (config.NODE_ENV === 'development') return pino({ ...options, transport: { target: 'pino-pretty', options: { destination: 1, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } })
+  return pino(options, pino.destination({ dest: 1, sync: false }))
 }
 
 /**
