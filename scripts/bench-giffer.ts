@@ -20,6 +20,8 @@ import { projectRoot } from '../server/project-root.js'
 import type { RenderJob } from '../server/giffer/jobs.js'
 import { RenderPool } from '../server/giffer/pool.js'
 import { createGifferRouter } from '../server/giffer/router.js'
+import { headerOf } from '../server/giffer/uploads.js'
+import { memoryPhotoReader } from '../server/giffer/photo-source.js'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15)
 const WARMUP = 3
@@ -66,6 +68,7 @@ interface RenderCase {
 async function benchRenders(): Promise<void> {
   const pool = new RenderPool({ workers: 1, queueMax: 4, jobTimeoutMs: 60_000, rssLimitBytes: Number.MAX_SAFE_INTEGER, releaseIdleMs: 60_000, logger })
   const photos = await Promise.all(Array.from({ length: 10 }, (_, i) => photo(i)))
+  const headers = await Promise.all(photos.map(async (bytes) => (await headerOf(bytes))!))
   const captions = { days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds' }
   const cases: RenderCase[] = [
     {
@@ -129,7 +132,7 @@ async function benchRenders(): Promise<void> {
         job: (run) => ({
           kind: 'slideshow',
           mode: 'row',
-          images: photos,
+          photos: headers,
           delayMs: 1500 + run * 10,
           radius: 16,
           width: 900,
@@ -155,7 +158,7 @@ async function benchRenders(): Promise<void> {
     let frames = 0
     for (let run = 0; run < WARMUP + RUNS; run++) {
       const start = performance.now()
-      const result = await pool.run(c.job(run))
+      const result = await pool.run(c.job(run), memoryPhotoReader(photos))
       const elapsed = performance.now() - start
       if (!result.ok) throw new Error(`${c.name}: ${result.message}`)
       if (run >= WARMUP) times.push(elapsed)

@@ -24,6 +24,9 @@ import { clientAddress, createLogger, requestIdOf, requestLog, requestLogger, ty
 import { untrustedForwardingWarning } from './process/proxy-trust.js'
 import { httpDependency, liveness, Readiness } from './process/readiness.js'
 import { createUpstreamProxy, serviceUrl } from './process/upstream-proxy.js'
+import { readBox, type Box } from './process/box.js'
+import { MemoryBudget } from './process/memory-budget.js'
+import { sizeForBox, type Sizing } from './process/sizing.js'
 import { seoRoutes } from './seo.js'
 import { siteMetrics } from './process/site-metrics.js'
 import { loadSiteData, type SiteData } from './site-data.js'
@@ -51,6 +54,8 @@ export interface AppOverrides {
   trackReferral?: TrackingOptions['trackReferral']
   /** Settings of the local dashboard that tests change (a database in memory, a cheaper scrypt, limits). */
   dashboard?: Partial<Pick<DashboardOptions, 'databaseFile' | 'scryptCost' | 'limits' | 'now'>>
+  /** The box the process sizes itself for; unset: read from its cgroup (server/process/box.ts). Tests give a small one. */
+  box?: Box
 }
 
 function securityHeaders(config: Config, client: ClientAssets | null): RequestHandler {
@@ -136,6 +141,10 @@ interface Site {
   /** With REDIS_URL, the counts every process must share; otherwise each process counts alone. */
   sharedCounters: SharedCounters | null
   cache: PageCache
+  /** What the process chose for its box: render threads, memory budget, cache sizes. */
+  sizing: Sizing
+  /** The native memory render jobs and password hashes share. */
+  budget: MemoryBudget
   metrics: ReturnType<typeof siteMetrics>
   /** What `/readyz` answers: draining after SIGTERM, and the state of the services the site calls. */
   readiness: Readiness
@@ -151,7 +160,15 @@ function siteOf(config: Config, overrides: AppOverrides): Site {
   }
   const publicFolder = listPublic(path.join(config.rootDir, 'public'))
   const sharedCounters = config.REDIS_URL ? connectSharedCounters(config.REDIS_URL, logger) : null
-  const cache = new PageCache(config.PAGE_CACHE_ENTRIES, { maxAge: config.PAGE_SHARED_MAX_AGE, staleWhileRevalidate: config.PAGE_STALE_WHILE_REVALIDATE })
+  const sizing = sizeForBox(overrides.box ?? readBox(), 'site', {
+    renders: !config.GIFFER_URL,
+    workers: config.GIFFER_WORKERS,
+    rssLimitBytes: config.GIFFER_RSS_LIMIT_MB === undefined ? undefined : config.GIFFER_RSS_LIMIT_MB * 2 ** 20,
+    renderCacheBytes: config.GIFFER_CACHE_MB === undefined ? undefined : config.GIFFER_CACHE_MB * 2 ** 20,
+    pageCacheEntries: config.PAGE_CACHE_ENTRIES,
+  })
+  const budget = new MemoryBudget(sizing.nativeBudgetBytes)
+  const cache = new PageCache(sizing.pageCache.entries, { maxAge: config.PAGE_SHARED_MAX_AGE, staleWhileRevalidate: config.PAGE_STALE_WHILE_REVALIDATE }, sizing.pageCache.bytes)
   const metrics = siteMetrics({ publicNames: publicFolder.topNames, cache, token: config.METRICS_TOKEN })
   // Pages need none of these: each is reported, none makes the process unready.
   const readiness = new Readiness([
@@ -159,7 +176,7 @@ function siteOf(config: Config, overrides: AppOverrides): Site {
     ...(config.GIFFER_URL ? [httpDependency('giffer', serviceUrl(config.GIFFER_URL, 'healthz').href)] : []),
     ...(config.DASHBOARD_URL ? [httpDependency('dashboard', serviceUrl(config.DASHBOARD_URL, 'api/v2/users/login_check').href)] : []),
   ])
-  return { config, overrides, logger, data, client, publicFolder, sharedCounters, cache, metrics, readiness }
+  return { config, overrides, logger, data, client, publicFolder, sharedCounters, cache, sizing, budget, metrics, readiness }
 }
 
 /**
@@ -192,7 +209,7 @@ function mountFront(app: Express, { config, logger, metrics, client, readiness }
  * its images carry no cookies so that caches may keep them. Proxied with GIFFER_URL; otherwise
  * in-process, created on first use, so a process that never draws an image starts no render threads.
  */
-function mountGiffer(app: Express, { config, logger, metrics }: Site): { close(): Promise<void> } {
+function mountGiffer(app: Express, { config, logger, metrics, sizing, budget, sharedCounters }: Site): { close(): Promise<void> } {
   if (config.GIFFER_URL) {
     app.use('/giffer', createUpstreamProxy({ target: config.GIFFER_URL, name: 'giffer', timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }))
     return { close: async () => {} }
@@ -205,6 +222,9 @@ function mountGiffer(app: Express, { config, logger, metrics }: Site): { close()
     siteOrigin: config.publicOrigin,
     logger,
     renderObserver: metrics.watchGiffer(() => giffer?.stats),
+    sizing,
+    budget,
+    rateLimitStore: sharedCounters ? (name) => sharedCounters.rateLimitStore(name) : undefined,
   })
   app.use('/giffer', (req, res, next) => {
     giffer ??= createGifferRouter(options)
@@ -227,7 +247,7 @@ interface DashboardMount {
 }
 
 /** The dashboard at /app (its paths are its own: no canonical slash, no page cookies): proxied with DASHBOARD_URL, else local. */
-function mountDashboard(app: Express, { config, overrides, logger, data, sharedCounters, readiness }: Site): DashboardMount {
+function mountDashboard(app: Express, { config, overrides, logger, data, sharedCounters, readiness, budget }: Site): DashboardMount {
   if (config.DASHBOARD_URL) {
     app.use('/app', createUpstreamProxy({ target: config.DASHBOARD_URL, name: 'dashboard', timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }))
     return {
@@ -242,6 +262,7 @@ function mountDashboard(app: Express, { config, overrides, logger, data, sharedC
     ...dashboardSettings(config, { stateDir: config.stateDir, siteOrigin: config.publicOrigin }),
     data,
     sharedCounters,
+    budget,
     logger,
     ...overrides.dashboard,
   })
@@ -257,8 +278,8 @@ function mountDashboard(app: Express, { config, overrides, logger, data, sharedC
 }
 
 /** The site's JSON at /api: no canonical slash, no cookies, no page cache; only compression on the way. Gives where its answers are kept. */
-function mountApi(app: Express, { data, overrides }: Site): AnswerMemory {
-  const answers = new AnswerMemory()
+function mountApi(app: Express, { data, overrides, sizing }: Site): AnswerMemory {
+  const answers = new AnswerMemory(sizing.answerMemoryBytes)
   app.use('/api', compressResponses(), createApiRouter({ prices: data.prices, holidays: data.holidays, catalogs: data.galleries.catalogs, now: overrides.now, answers }))
   return answers
 }
@@ -346,5 +367,5 @@ export function createApp(config: Config, overrides: AppOverrides = {}) {
     app(req, res)
   }
 
-  return { app, listener, logger: site.logger, close, readiness: site.readiness, dashboard: dashboard.local, data: site.data }
+  return { app, listener, logger: site.logger, close, readiness: site.readiness, dashboard: dashboard.local, data: site.data, sizing: site.sizing }
 }

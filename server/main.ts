@@ -5,6 +5,9 @@ import { orExit } from './process/env.js'
 import { createHttpServer } from './process/http-server.js'
 import { logFatalErrors } from './process/logger.js'
 import { stopOnSignals } from './process/shutdown.js'
+import { logSizing } from './process/sizing.js'
+import { uploadCeilingFromEnv } from './giffer/config.js'
+import { describeUploadCeiling, uploadCeiling, uploadDir } from './giffer/uploads.js'
 
 /** How long in-flight requests get to finish after SIGTERM before their sockets are closed, unless SHUTDOWN_GRACE_MS says otherwise. */
 const SHUTDOWN_GRACE_MS = 10_000
@@ -12,8 +15,10 @@ const SHUTDOWN_GRACE_MS = 10_000
 function start() {
   const config = orExit(() => loadConfig())
 
-  const { listener, logger, close, readiness } = createApp(config)
+  const { listener, logger, close, readiness, sizing } = createApp(config)
   logFatalErrors(logger)
+  // What the process found in its box and chose from it (server/process/sizing.ts), in one line.
+  logSizing(logger, sizing, config.GIFFER_URL || config.S3_BUCKET ? [] : [describeUploadCeiling(uploadCeiling(uploadDir(config.stateDir), uploadCeilingFromEnv(config)))])
   // The start-up checks' risks, in one line (server/process/deployment-checks.ts); refusals stopped the start above.
   const warnings = config.deploymentWarnings
   if (warnings.length) logger.warn({ publicUrl: config.PUBLIC_URL, warnings }, `configuration: ${warnings.length} ${warnings.length === 1 ? 'risk' : 'risks'} for a public site`)

@@ -30,12 +30,12 @@ export async function startProcess(args: string[], env: Record<string, string>):
 
 /**
  * The environment `npm start` and the Procfile give the server (which they also run with
- * `--expose-gc`, for the collection once the server falls quiet: server/process/quiet-gc.ts): glibc's allocator with two
- * arenas and a fixed 128 KB threshold above which blocks are mapped on their own, so the
- * image buffers of the render threads go back to the system when freed instead of staying
- * in per-thread arenas.
+ * `--expose-gc`, for the collection once the server falls quiet: server/process/quiet-gc.ts): glibc's
+ * allocator with one arena for every thread and a 32 KB threshold above which blocks are mapped
+ * on their own, so the image buffers of the render threads go back to the system when freed
+ * instead of staying in per-thread arenas.
  */
-export const PRODUCTION_ENV = { NODE_ENV: 'production', MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' }
+export const PRODUCTION_ENV = { NODE_ENV: 'production', MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '32768' }
 
 /** A port free on loopback right now, for a server started next. */
 export async function freePort(): Promise<number> {

@@ -3,15 +3,11 @@
  * of a path can go around them). IPv6 addresses count per /56, the block one customer gets.
  */
 import type { RequestHandler } from 'express'
-import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit'
 import type { SharedCounters } from '../process/shared-counters.js'
 import { TooManyAttempts } from '../process/errors.js'
+import { perAddressLimit, type Limit } from '../process/rate-limit.js'
 
-export interface Limit {
-  /** Requests allowed per window from one address. */
-  limit: number
-  windowMs: number
-}
+export type { Limit }
 
 export interface DashboardLimits {
   login: Limit
@@ -56,23 +52,9 @@ export function accountLimiters(limits: DashboardLimits, counters: SharedCounter
   }
 }
 
-function limiter({ limit, windowMs }: Limit, store?: Store): RequestHandler {
-  return rateLimit({
-    windowMs,
-    limit,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    // Unset: express-rate-limit's own memory store, which is right for one process.
-    ...(store ? { store } : {}),
-    keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown', 56),
-    handler: (req, res) => {
-      const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime
-      const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000))
-      res
-        .status(429)
-        .set('Retry-After', String(seconds))
-        .set('Cache-Control', 'no-store')
-        .json({ message: new TooManyAttempts(seconds).message })
-    },
+/** The account routes answer `{message}`, which the forms show as it is. */
+function limiter(limit: Limit, store?: Parameters<typeof perAddressLimit>[1]): RequestHandler {
+  return perAddressLimit(limit, store, (_req, res, seconds) => {
+    res.status(429).set('Retry-After', String(seconds)).set('Cache-Control', 'no-store').json({ message: new TooManyAttempts(seconds).message })
   })
 }

@@ -14,7 +14,8 @@ import { databaseThrottle, sharedThrottle } from '../accounts/login-throttle.js'
 import type { AiSettings } from './config.js'
 import { openDatabase, type Database } from './db.js'
 import { OutboxMailer, SmtpMailer, type Mailer } from '../accounts/mail.js'
-import { PasswordHasher, type ScryptCost } from '../accounts/passwords.js'
+import { costForBudget, PasswordHasher, type ScryptCost } from '../accounts/passwords.js'
+import type { MemoryBudget } from '../process/memory-budget.js'
 import { accountLimiters, DEFAULT_LIMITS, type AccountLimiters, type DashboardLimits } from '../accounts/rate-limits.js'
 import { sessionCookie, Sessions, type SessionUser } from '../accounts/sessions.js'
 
@@ -38,8 +39,10 @@ export interface DashboardOptions {
   logger: Logger
   now?: () => number
   limits?: Partial<DashboardLimits>
-  /** Tests lower the scrypt cost; production keeps the default. */
+  /** Tests lower the scrypt cost; unset: the strongest of the equal settings the memory budget allows (server/accounts/passwords.ts). */
   scryptCost?: ScryptCost
+  /** The native memory password hashes share (in the site, with renders); unset: no limit beyond two hashes at once. */
+  budget?: MemoryBudget
   /** A language model for the subject line generator; unset: the offline composer alone. */
   ai?: AiSettings
   /** Counters shared by every process (Redis); unset: this process's memory and database. */
@@ -85,7 +88,7 @@ export function createDashboardContext(options: DashboardOptions): DashboardCont
   const sessions = new Sessions(db, sessionCookie(options.siteOrigin.startsWith('https:')), now)
   const outbox = options.smtpUrl ? null : new OutboxMailer(db, logger, now)
   const mailer = options.smtpUrl ? new SmtpMailer(db, options.smtpUrl, options.mailFrom, logger, now) : outbox!
-  const hasher = new PasswordHasher(options.scryptCost)
+  const hasher = new PasswordHasher(options.scryptCost ?? (options.budget ? costForBudget(options.budget.totalBytes) : undefined), { budget: options.budget })
   const counters = options.sharedCounters ?? null
   const throttle = counters ? sharedThrottle(counters, databaseThrottle(db)) : databaseThrottle(db)
   const accounts = new Accounts({ db, throttle, sessions, hasher, mailer, logger, siteOrigin: options.siteOrigin, now })

@@ -4,6 +4,9 @@
  */
 import path from 'node:path'
 import express from 'express'
+import { readBox } from '../process/box.js'
+import { MemoryBudget } from '../process/memory-budget.js'
+import { logSizing, sizeForBox } from '../process/sizing.js'
 import helmet from 'helmet'
 import { z } from 'zod'
 import { ConfigError, orExit, processEnvSchema } from '../process/env.js'
@@ -32,12 +35,16 @@ const publicUrl = orExit(() => {
   throw new ConfigError("PUBLIC_URL: set it to the site's public address: reset links in account mail point there, and only it may post here.")
 })
 const logger = createLogger(env)
+// Password hashes take their scrypt memory from what this process's box can spare.
+const sizing = sizeForBox(readBox(), 'dashboard', { renders: false })
+logSizing(logger, sizing)
 const sharedCounters = env.REDIS_URL ? connectSharedCounters(env.REDIS_URL, logger) : null
 const dashboard = createDashboard({
   ...dashboardSettings(env, { stateDir: path.resolve(env.DATA_DIR), siteOrigin: new URL(publicUrl).origin }),
   // The project's own templates and phrases (the previews, email views, app home and clones show them).
   data: loadSiteData(projectContentDir),
   sharedCounters,
+  budget: new MemoryBudget(sizing.nativeBudgetBytes),
   logger,
 })
 

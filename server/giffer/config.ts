@@ -1,20 +1,23 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 import type { Logger } from 'pino'
 import type { RenderObserver } from './pool.js'
-import { s3UploadOrigin, type S3StoreOptions } from './uploads.js'
+import { s3UploadOrigin, type S3StoreOptions, type UploadCeiling } from './uploads.js'
+import type { Store } from 'express-rate-limit'
 
+import { readBox } from '../process/box.js'
 import { ConfigError, flag, isLocalUrl } from '../process/env.js'
+import { MemoryBudget } from '../process/memory-budget.js'
+import { sizeForBox, type Sizing } from '../process/sizing.js'
 
 /**
  * The defaults of the giffer's settings, whether they come from the environment or are given by
- * hand; `withDefaults` is the one place that applies them. Unset workers: one per core but one;
- * unset memory limit: 512 MB plus 256 MB per render thread.
+ * hand; `withDefaults` is the one place that applies them. Render threads, the memory limit, the
+ * render cache and the memory budget follow the process's box (server/process/sizing.ts).
  */
-export const GIFFER_DEFAULTS = { queueMax: 16, jobTimeoutMs: 15_000, cacheMb: 64, liveBucketSeconds: 5, releaseIdleMs: 10_000 } as const
+export const GIFFER_DEFAULTS = { queueMax: 16, jobTimeoutMs: 15_000, liveBucketSeconds: 5, releaseIdleMs: 10_000, uploadsPerAddress: 60 } as const
 
 /**
  * The giffer's own environment variables. Each may be left unset (`npm start` needs no setup):
@@ -29,7 +32,7 @@ export const gifferEnvSchema = z.object({
   GIFFER_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** The secret before the current one: what it signed stays valid while a new one is rolled in. */
   GIFFER_SECRET_PREVIOUS: z.string().min(16, 'must be at least 16 characters').optional(),
-  /** Render threads. Unset: one per core but one, left to the event loop (at least one). */
+  /** Render threads. Unset: one per CPU of the box but one, left to the event loop (at least one), as many as its memory holds. */
   GIFFER_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /** Jobs that may wait for a thread before requests get 503 + Retry-After (16). */
   GIFFER_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).optional(),
@@ -37,13 +40,19 @@ export const gifferEnvSchema = z.object({
   GIFFER_JOB_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).optional(),
   /**
    * Resident memory of the process (MB) past which the render threads are replaced between jobs.
-   * Unset: 512 MB plus 256 MB per render thread.
+   * Unset: 90 % of the box's memory.
    */
   GIFFER_RSS_LIMIT_MB: z.coerce.number().int().min(64).max(1_048_576).optional(),
-  /** Memory for rendered images (content-addressed cache, 64 MB); 0 turns it off. */
+  /** Memory for rendered images (content-addressed cache; unset: 4 % of the box, at most 64 MB); 0 turns it off. */
   GIFFER_CACHE_MB: z.coerce.number().int().min(0).max(8_192).optional(),
   /** Live timers are rendered once per bucket of this many seconds (5). */
   GIFFER_LIVE_BUCKET_SECONDS: z.coerce.number().int().min(1).max(3_600).optional(),
+  /** The local upload folder's total (MB); unset: a quarter of its disk, at most 2048. */
+  UPLOADS_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).optional(),
+  /** Free space the local upload folder always leaves on its disk (MB); unset: a tenth of the disk, at most 1024. */
+  UPLOADS_MIN_FREE_MB: z.coerce.number().int().min(0).max(1_048_576).optional(),
+  /** Photos one address may upload per 10 minutes (60); a third as many upload signatures. */
+  UPLOADS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).optional(),
   /**
    * Where browsers reach the giffer directly (`https://img.example.com`). Unset: the site's
    * PUBLIC_URL + /giffer, through the site's proxy or in-process.
@@ -87,6 +96,20 @@ export interface GifferOptions {
   liveBucketSeconds?: number
   /** A render pool with no job for this long lets its threads go. */
   releaseIdleMs?: number
+  /**
+   * What the process chose for its box (server/process/sizing.ts): render threads, memory limit,
+   * cache and memory budget, where `workers`, `rssLimitBytes` and `cacheBytes` are not given.
+   * Unset: sized here, for an image service alone in its box.
+   */
+  sizing?: Sizing
+  /** The native memory render jobs share (in the site, with password hashes); unset: the sizing's budget. */
+  budget?: MemoryBudget
+  /** The local upload folder's ceiling as set; what is unset follows its disk (`uploadCeiling`). */
+  uploadCeiling?: Partial<UploadCeiling>
+  /** Photos one address may upload per 10 minutes (signatures: a third as many). */
+  uploadsPerAddress?: number
+  /** Where per-address counts live when every process must share them (Redis); unset: this process's memory. */
+  rateLimitStore?: (name: string) => Store
   logger: Logger
   /** Told what each job cost (the metrics' wait and render times). */
   renderObserver?: RenderObserver
@@ -104,6 +127,8 @@ export interface GifferSettings extends GifferOptions {
   cacheBytes: number
   liveBucketSeconds: number
   releaseIdleMs: number
+  budget: MemoryBudget
+  uploadsPerAddress: number
   now: () => number
 }
 
@@ -112,28 +137,23 @@ export interface GifferConfig extends GifferSettings {
   secret: string
 }
 
-/** One render thread per core, keeping one core for the event loop. */
-function defaultWorkers(): number {
-  return Math.max(1, availableParallelism() - 1)
-}
-
-/** The process memory past which render threads are replaced: room for the site plus each thread's largest job. */
-function defaultRssLimitBytes(workers: number): number {
-  return (512 + 256 * workers) * 2 ** 20
-}
-
 /** The one place where the giffer's defaults are applied. */
 export function withDefaults(options: GifferOptions): GifferSettings {
-  const workers = options.workers ?? defaultWorkers()
+  const sizing =
+    options.sizing ??
+    sizeForBox(readBox(), 'giffer', { renders: true, workers: options.workers, rssLimitBytes: options.rssLimitBytes, renderCacheBytes: options.cacheBytes })
   return {
     ...options,
-    workers,
+    sizing,
+    workers: sizing.renderThreads,
     queueMax: options.queueMax ?? GIFFER_DEFAULTS.queueMax,
     jobTimeoutMs: options.jobTimeoutMs ?? GIFFER_DEFAULTS.jobTimeoutMs,
-    rssLimitBytes: options.rssLimitBytes ?? defaultRssLimitBytes(workers),
-    cacheBytes: options.cacheBytes ?? GIFFER_DEFAULTS.cacheMb * 1024 * 1024,
+    rssLimitBytes: sizing.rssLimitBytes,
+    cacheBytes: sizing.renderCacheBytes,
     liveBucketSeconds: options.liveBucketSeconds ?? GIFFER_DEFAULTS.liveBucketSeconds,
     releaseIdleMs: options.releaseIdleMs ?? GIFFER_DEFAULTS.releaseIdleMs,
+    budget: options.budget ?? new MemoryBudget(sizing.nativeBudgetBytes),
+    uploadsPerAddress: options.uploadsPerAddress ?? GIFFER_DEFAULTS.uploadsPerAddress,
     now: options.now ?? Date.now,
   }
 }
@@ -171,7 +191,7 @@ export function resolveGifferConfig(options: GifferOptions): GifferConfig {
 /** Settings from a parsed environment; `base` carries what the host app knows (paths, logger). */
 export function gifferOptionsFromEnv(
   env: GifferEnv,
-  base: Pick<GifferOptions, 'stateDir' | 'publicPath' | 'publicOrigin' | 'siteOrigin' | 'logger' | 'renderObserver'>,
+  base: Pick<GifferOptions, 'stateDir' | 'publicPath' | 'publicOrigin' | 'siteOrigin' | 'logger' | 'renderObserver' | 'sizing' | 'budget' | 'rateLimitStore'>,
 ): GifferSettings {
   const publicUrl = env.GIFFER_PUBLIC_URL ? new URL(env.GIFFER_PUBLIC_URL) : null
   return withDefaults({
@@ -187,7 +207,17 @@ export function gifferOptionsFromEnv(
     rssLimitBytes: env.GIFFER_RSS_LIMIT_MB === undefined ? undefined : env.GIFFER_RSS_LIMIT_MB * 2 ** 20,
     cacheBytes: env.GIFFER_CACHE_MB === undefined ? undefined : env.GIFFER_CACHE_MB * 1024 * 1024,
     liveBucketSeconds: env.GIFFER_LIVE_BUCKET_SECONDS,
+    uploadCeiling: uploadCeilingFromEnv(env),
+    uploadsPerAddress: env.UPLOADS_PER_ADDRESS,
   })
+}
+
+/** The upload folder's ceiling as the environment sets it, in bytes. */
+export function uploadCeilingFromEnv(env: GifferEnv): Partial<UploadCeiling> {
+  return {
+    maxBytes: env.UPLOADS_MAX_MB === undefined ? undefined : env.UPLOADS_MAX_MB * 2 ** 20,
+    minFreeBytes: env.UPLOADS_MIN_FREE_MB === undefined ? undefined : env.UPLOADS_MIN_FREE_MB * 2 ** 20,
+  }
 }
 
 /** The S3 store's settings, when S3_BUCKET is set. Credentials are the AWS SDK's default chain's. */

@@ -8,9 +8,9 @@ import { HttpError } from '../process/errors.js'
 import { RenderCache, renderKey, type CachedRender } from './cache.js'
 import type { GifferConfig } from './config.js'
 import type { RenderJob } from './jobs.js'
-import { RenderPool } from './pool.js'
+import { RenderPool, type PhotoBytes } from './pool.js'
 import { signingKeys, type SigningKeys } from './signing.js'
-import { LocalUploadStore, S3UploadStore, type UploadStore } from './uploads.js'
+import { LocalUploadStore, S3UploadStore, uploadCeiling, uploadDir, type UploadStore } from './uploads.js'
 
 export interface GifferContext {
   config: GifferConfig
@@ -48,6 +48,7 @@ export function createGifferContext(config: GifferConfig): GifferContext {
     queueMax: config.queueMax,
     jobTimeoutMs: config.jobTimeoutMs,
     releaseIdleMs: config.releaseIdleMs,
+    budget: config.budget,
     logger,
     observer: config.renderObserver,
   })
@@ -57,7 +58,7 @@ export function createGifferContext(config: GifferConfig): GifferContext {
   const base = ownOrigin ? config.publicPath : absoluteBase
   const local = config.s3
     ? null
-    : new LocalUploadStore({ dir: path.join(config.stateDir, 'uploads'), uploadUrl: `${base}/uploads`, keys, now: config.now, logger })
+    : new LocalUploadStore({ dir: uploadDir(config.stateDir), ceiling: uploadCeiling(uploadDir(config.stateDir), config.uploadCeiling), uploadUrl: `${base}/uploads`, keys, now: config.now, logger })
   return {
     config,
     logger,
@@ -84,13 +85,13 @@ export async function renderImage(
   kind: string,
   descriptor: unknown,
   job: RenderJob,
-  ttlMs?: number,
+  { ttlMs, photos }: { ttlMs?: number; photos?: PhotoBytes } = {},
 ): Promise<CachedRender & { key: string }> {
   const key = renderKey(kind, descriptor)
   const { image, source } = await context.cache.getOrRender(
     key,
     async () => {
-      const result = await context.pool.run(job)
+      const result = await context.pool.run(job, photos)
       if (!result.ok) throw new HttpError(result.status, result.code, result.message, result.field)
       return result
     },

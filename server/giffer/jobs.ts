@@ -1,4 +1,5 @@
 /** What the router asks a render worker to draw, already validated and normalised. */
+import type { MessagePort } from 'node:worker_threads'
 
 export type Rgb = [number, number, number]
 /** Red, green, blue 0–255 and alpha 0–1. */
@@ -63,11 +64,24 @@ export interface TextPreviewJob {
 
 export type SlideshowMode = 'row' | 'trio' | 'overlay'
 
+/** An uploaded photo as its header describes it, read before its pixels are: what drawing it will cost is known in advance. */
+export interface PhotoHeader {
+  type: 'image/jpeg' | 'image/png' | 'image/webp'
+  /** Bytes of the file. */
+  size: number
+  width: number
+  height: number
+  /** A progressive JPEG or interlaced PNG, which is decoded whole rather than a few rows at a time. */
+  progressive: boolean
+}
+
 export interface SlideshowJob {
   kind: 'slideshow'
   mode: SlideshowMode
-  /** The uploaded files' bytes, in order. */
-  images: Uint8Array[]
+  /** The uploaded photos, in order; the worker asks for each one's bytes when a frame first needs it. */
+  photos: PhotoHeader[]
+  /** Where the worker asks for the photos' bytes (server/giffer/photo-source.ts); set when the job goes to a thread. */
+  photoSource?: MessagePort
   delayMs: number
   radius: number
   width: number
@@ -101,7 +115,8 @@ export interface RenderedImage {
 /** An expected refusal (too large, undecodable): the router turns it into a 4xx. */
 export interface RenderRefusal {
   ok: false
-  status: 413 | 422
+  /** 413 too large, 422 unreadable; 400 or 503 when a photo could not be read from the store. */
+  status: 400 | 413 | 422 | 503
   code: string
   message: string
   field?: string

@@ -14,13 +14,19 @@ import { untrustedForwardingWarning } from '../process/proxy-trust.js'
 import { metricsEndpoint, requestDurations } from '../process/metrics.js'
 import { Readiness } from '../process/readiness.js'
 import { loadEnvOrExit, serve } from '../process/standalone.js'
-import { gifferEnvSchema, gifferOptionsFromEnv, requireLastingSecret, standalonePublicUrl } from './config.js'
+import { readBox } from '../process/box.js'
+import { connectSharedCounters } from '../process/shared-counters.js'
+import { logSizing, sizeForBox } from '../process/sizing.js'
+import { gifferEnvSchema, gifferOptionsFromEnv, requireLastingSecret, standalonePublicUrl, uploadCeilingFromEnv } from './config.js'
+import { describeUploadCeiling, uploadCeiling, uploadDir } from './uploads.js'
 import { gifferMetrics } from './metrics.js'
 import { createGifferRouter } from './router.js'
 
 const env = loadEnvOrExit(
   gifferEnvSchema.extend(processEnvSchema.shape).extend({
     GIFFER_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+    /** Redis for the per-address upload limits every process must share; unset: each process counts alone. */
+    REDIS_URL: z.url().optional(),
     /** The site's public address: behind the site, this service's links are PUBLIC_URL/giffer. */
     PUBLIC_URL: z.url().optional(),
   }),
@@ -34,14 +40,27 @@ const publicUrl = orExit(() => {
 })
 const logger = createLogger(env)
 const registry = new Registry()
+// Render threads, memory budget and render cache follow this process's box; one line says what it chose.
+const sizing = sizeForBox(readBox(), 'giffer', {
+  renders: true,
+  workers: env.GIFFER_WORKERS,
+  rssLimitBytes: env.GIFFER_RSS_LIMIT_MB === undefined ? undefined : env.GIFFER_RSS_LIMIT_MB * 2 ** 20,
+  renderCacheBytes: env.GIFFER_CACHE_MB === undefined ? undefined : env.GIFFER_CACHE_MB * 2 ** 20,
+})
+const stateDir = path.resolve(env.DATA_DIR)
+logSizing(logger, sizing, env.S3_BUCKET ? [] : [describeUploadCeiling(uploadCeiling(uploadDir(stateDir), uploadCeilingFromEnv(env)))])
+// Per-address upload limits count across every process through Redis when it is there.
+const sharedCounters = env.REDIS_URL ? connectSharedCounters(env.REDIS_URL, logger) : null
 const giffer = createGifferRouter(
   gifferOptionsFromEnv(env, {
-    stateDir: path.resolve(env.DATA_DIR),
+    stateDir,
     publicOrigin: publicUrl.origin,
     publicPath: publicUrl.pathname.replace(/\/+$/, ''),
     siteOrigin: env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : undefined,
     logger,
     renderObserver: gifferMetrics(registry, () => giffer.stats),
+    sizing,
+    rateLimitStore: sharedCounters ? (name) => sharedCounters.rateLimitStore(name) : undefined,
   }),
 )
 
@@ -70,6 +89,9 @@ serve({
   // Renders take longer than page requests: a longer grace by default.
   shutdown: { delayMs: env.SHUTDOWN_DELAY_MS, graceMs: env.SHUTDOWN_GRACE_MS ?? 20_000 },
   // The render threads stop once their jobs are done.
-  close: () => giffer.close(),
+  close: async () => {
+    await giffer.close()
+    await sharedCounters?.close()
+  },
   details: () => ({ pool: giffer.stats }),
 })

@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
 import type { Logger } from 'pino'
 import { ServiceBusyError } from './errors.js'
+import { HttpError } from '../process/errors.js'
+import { MemoryBudget } from '../process/memory-budget.js'
 import { projectRoot } from '../project-root.js'
 import type { RenderJob, RenderResult } from './jobs.js'
+import { photoChannel } from './photo-source.js'
+import { renderMemory } from './render-memory.js'
 
 const WORKER_BUNDLE = 'render.worker.js'
 const WORKER_SOURCE = path.join('server', 'giffer', 'render.worker.ts')
@@ -60,13 +64,19 @@ export interface RenderPoolOptions {
   /** How long a job may take, waiting included; the worker running it is then stopped. */
   jobTimeoutMs: number
   /**
-   * Resident memory of the whole process, in bytes, past which the render threads are replaced
-   * between jobs: the last line of defence against native memory that a drawing library fails
-   * to return. Threads end with their native allocations; V8's heap limits do not see those.
+   * The process's own resident memory (without mapped files), in bytes, past which the render
+   * threads are replaced between jobs: the last line of defence against native memory that a
+   * drawing library fails to return. Threads end with their native allocations; V8's heap limits
+   * do not see those.
    */
   rssLimitBytes: number
   /** A pool with no job for this long lets its threads go; the next job starts them again. */
   releaseIdleMs: number
+  /**
+   * The native memory jobs may take at once (shared with password hashes in the site): a job starts
+   * when its estimated peak fits beside the running ones, in the order jobs came. Unset: no limit.
+   */
+  budget?: MemoryBudget
   logger: Logger
   /** Told how long each job waited for a thread and how long its thread took (for /metrics). */
   observer?: RenderObserver
@@ -92,6 +102,23 @@ export interface PoolStats {
   released: number
   /** Jobs refused with a 503, by reason. */
   shed: Record<ShedCode, number>
+  /** The memory budget of jobs and what the running ones hold, in bytes. */
+  memory: { budget: number; inUse: number }
+}
+
+/**
+ * The process's own resident memory: RSS without the pages of mapped files (the code of the
+ * libraries it loaded, which the kernel can drop and reload), from /proc on Linux; all of RSS
+ * elsewhere.
+ */
+function ownMemory(): number {
+  try {
+    const kb = /^RssAnon:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]
+    if (kb) return Number(kb) * 1024
+  } catch {
+    // Not Linux: the whole of RSS.
+  }
+  return process.memoryUsage.rss()
 }
 
 /** Scheduling priority of the render threads, below the event loop's (Linux nice, via @napi-rs/nice). */
@@ -103,9 +130,14 @@ const RETRY_AFTER_SECONDS = 2
 /** After replacing the threads, wait this long before judging the memory again. */
 const RECYCLE_COOLDOWN_MS = 30_000
 
+/** Where a slideshow's photos are read from, by position, when its thread asks for them. */
+export type PhotoBytes = (index: number) => Promise<Uint8Array>
+
 interface WaitingJob {
   job: RenderJob
-  transferList: ArrayBuffer[]
+  /** Its estimated peak of native memory. */
+  memory: number
+  photos?: PhotoBytes
   /** performance.now() when the job was queued. */
   queuedAt: number
   signal: AbortSignal
@@ -128,6 +160,8 @@ export class RenderPool {
   private readonly retiring = new Set<Promise<void>>()
   private readonly waiting: WaitingJob[] = []
   private running = 0
+  /** Whether the job at the head of the line is waiting for memory. */
+  private admitting = false
   private completed = 0
   private recycled = 0
   private released = 0
@@ -135,7 +169,10 @@ export class RenderPool {
   private lastRecycle = -Infinity
   private readonly onIdle: (() => void)[] = []
 
+  private readonly budget: MemoryBudget
+
   constructor(private readonly options: RenderPoolOptions) {
+    this.budget = options.budget ?? new MemoryBudget(Number.MAX_SAFE_INTEGER)
     // Ready before the first request; after a quiet spell they start again on demand.
     this.threads = this.startThreads()
   }
@@ -148,7 +185,8 @@ export class RenderPool {
       idleTimeout: 60_000,
       // Jobs wait in our queue; piscina holds at most one per thread while threads start.
       maxQueue: this.options.workers,
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
+      // The pixels live outside these heaps; a small young generation keeps each idle thread small.
+      resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 },
       // Render threads yield the CPU to the event loop: pages keep answering while images are drawn.
       niceIncrement: RENDER_NICENESS,
       // Between jobs a thread must return to its event loop: the canvas library frees its pixel
@@ -169,6 +207,7 @@ export class RenderPool {
       recycled: this.recycled,
       released: this.released,
       shed: { ...this.shed },
+      memory: { budget: this.budget.totalBytes, inUse: this.budget.inUse },
     }
   }
 
@@ -177,8 +216,24 @@ export class RenderPool {
     return new ServiceBusyError('render_timeout', 'Drawing this image took too long. Please try again.', RETRY_AFTER_SECONDS)
   }
 
-  /** Draws a job; 503 `busy` when the queue is full, 503 `render_timeout` past the time limit (waiting included). */
-  run(job: RenderJob, transferList: ArrayBuffer[] = []): Promise<RenderResult> {
+  /**
+   * Draws a job once a thread is free and its estimated memory fits; 503 `busy` when the queue is
+   * full, 503 `render_timeout` past the time limit (waiting included), 413 when the job could never
+   * fit this server's memory. A slideshow's photos are read through `photos` while it draws.
+   */
+  run(job: RenderJob, photos?: PhotoBytes): Promise<RenderResult> {
+    const estimate = renderMemory(job)
+    if (estimate.bytes > this.budget.totalBytes) {
+      const mb = (bytes: number) => Math.ceil(bytes / 2 ** 20)
+      return Promise.reject(
+        new HttpError(
+          413,
+          'too_large_for_server',
+          `Drawing this image needs about ${mb(estimate.bytes)} MB and this server draws with at most ${mb(this.budget.totalBytes)} MB: ${estimate.reduce}.`,
+          job.kind === 'slideshow' ? 'images' : undefined,
+        ),
+      )
+    }
     if (this.running + this.waiting.length >= this.options.workers + this.options.queueMax) {
       this.shed.busy++
       return Promise.reject(new ServiceBusyError('busy', 'The image service is busy. Please try again in a moment.', RETRY_AFTER_SECONDS))
@@ -187,7 +242,8 @@ export class RenderPool {
       const signal = AbortSignal.timeout(this.options.jobTimeoutMs)
       const entry: WaitingJob = {
         job,
-        transferList,
+        memory: estimate.bytes,
+        photos,
         queuedAt: performance.now(),
         signal,
         resolve,
@@ -205,35 +261,67 @@ export class RenderPool {
     })
   }
 
+  /** Starts the jobs at the head of the line, each once a thread is free and its memory is granted, in order. */
   private dispatch(): void {
-    while (this.running < this.options.workers && this.waiting.length > 0) {
-      const entry = this.waiting.shift()!
-      entry.signal.removeEventListener('abort', entry.onTimeout)
-      const dispatchedAt = performance.now()
-      this.options.observer?.waited(entry.job.kind, (dispatchedAt - entry.queuedAt) / 1000)
-      this.running++
-      // From here the signal stops the thread itself if the drawing runs out of time.
-      this.threads ??= this.startThreads()
-      this.threads
-        .run(entry.job, { signal: entry.signal, transferList: entry.transferList })
-        .then(
-          (result) => {
-            this.completed++
-            this.options.observer?.rendered(entry.job.kind, (performance.now() - dispatchedAt) / 1000)
-            entry.resolve(result)
-          },
-          (error: unknown) => entry.reject(entry.signal.aborted ? this.timedOut() : error),
-        )
-        .finally(() => {
-          this.running--
-          this.recycleIfOverLimit()
-          this.dispatch()
-          if (this.running === 0) {
-            this.onIdle.splice(0).forEach((resolve) => resolve())
-            this.releaseWhenIdle()
-          }
-        })
+    if (this.admitting || this.running >= this.options.workers || this.waiting.length === 0) return
+    // Threads being replaced finish and go before new ones start: never both sets in memory at once.
+    if (!this.threads && this.retiring.size > 0) {
+      void Promise.all(this.retiring).then(() => this.dispatch())
+      return
     }
+    const entry = this.waiting[0]!
+    this.admitting = true
+    this.budget.reserve(entry.memory, entry.signal).then(
+      (release) => {
+        this.admitting = false
+        const at = this.waiting.indexOf(entry)
+        if (at === -1) {
+          // It ran out of time just as its memory came.
+          release()
+        } else {
+          this.waiting.splice(at, 1)
+          this.start(entry, release)
+        }
+        this.dispatch()
+      },
+      () => {
+        // Out of time while waiting for memory: its time-out has answered it.
+        this.admitting = false
+        this.dispatch()
+      },
+    )
+  }
+
+  private start(entry: WaitingJob, release: () => void): void {
+    entry.signal.removeEventListener('abort', entry.onTimeout)
+    const dispatchedAt = performance.now()
+    this.options.observer?.waited(entry.job.kind, (dispatchedAt - entry.queuedAt) / 1000)
+    this.running++
+    const channel = entry.photos ? photoChannel(entry.photos) : null
+    const job = channel ? { ...entry.job, photoSource: channel.port } : entry.job
+    // From here the signal stops the thread itself if the drawing runs out of time.
+    this.threads ??= this.startThreads()
+    this.threads
+      .run(job, { signal: entry.signal, transferList: channel ? [channel.port as unknown as ArrayBuffer] : [] })
+      .then(
+        (result) => {
+          this.completed++
+          this.options.observer?.rendered(entry.job.kind, (performance.now() - dispatchedAt) / 1000)
+          entry.resolve(result)
+        },
+        (error: unknown) => entry.reject(entry.signal.aborted ? this.timedOut() : error),
+      )
+      .finally(() => {
+        channel?.close()
+        release()
+        this.running--
+        this.recycleIfOverLimit()
+        this.dispatch()
+        if (this.running === 0) {
+          this.onIdle.splice(0).forEach((resolve) => resolve())
+          this.releaseWhenIdle()
+        }
+      })
   }
 
   /**
@@ -243,7 +331,7 @@ export class RenderPool {
   private recycleIfOverLimit(): void {
     const now = performance.now()
     if (now - this.lastRecycle < RECYCLE_COOLDOWN_MS) return
-    const rss = process.memoryUsage.rss()
+    const rss = ownMemory()
     if (rss <= this.options.rssLimitBytes) return
     this.lastRecycle = now
     this.recycled++

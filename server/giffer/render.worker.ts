@@ -9,6 +9,7 @@ import { RenderRefused, type RenderJob, type RenderResult } from './jobs.js'
 import { renderCountdown } from './render/countdown.js'
 import { renderScrollingText } from './render/scrolling-text.js'
 import { renderSlideshow } from './render/slideshow.js'
+import { portPhotoReader } from './photo-source.js'
 import { renderTextPreview } from './render/text-preview.js'
 
 // One job per worker thread at a time; libvips should not fan out behind the pool's back.
@@ -24,7 +25,12 @@ async function render(job: RenderJob) {
     case 'text-preview':
       return renderTextPreview(job)
     case 'slideshow':
-      return renderSlideshow(job)
+      if (!job.photoSource) throw new Error('a slideshow job needs the port its photos come through')
+      try {
+        return await renderSlideshow(job, portPhotoReader(job.photoSource))
+      } finally {
+        job.photoSource.close()
+      }
   }
 }
 

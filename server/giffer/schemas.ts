@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import { findFont, nearestWeight, type FontEntry } from './fonts.js'
-import type { CountdownJob, Rgb, Rgba, ScrollingTextJob, SlideshowJob, SlideshowMode, TextPreviewJob } from './jobs.js'
+import type { CountdownJob, PhotoHeader, Rgb, Rgba, ScrollingTextJob, SlideshowJob, SlideshowMode, TextPreviewJob } from './jobs.js'
 import { CAPTION_MAX_LENGTH, COUNTDOWN_DURATION, DELAY_MAX_SECONDS } from '../../shared/generators/countdown/countdown.js'
 import {
   SCROLL_DIVIDER_MAX,
@@ -331,10 +331,10 @@ const slideshowFields = z.object({
  */
 export const slideshowSchema = slideshowFields.transform(({ images: urls, ...style }) => ({
   urls,
-  job: (mode: SlideshowMode, images: Uint8Array[]): SlideshowJob => ({
+  job: (mode: SlideshowMode, photos: PhotoHeader[]): SlideshowJob => ({
     kind: 'slideshow',
     mode,
-    images,
+    photos,
     delayMs: style.delay,
     radius: style.radius,
     width: style.width,

@@ -6,8 +6,8 @@
  * and also what S3 does not (the file's real type, from its first bytes).
  */
 import { createHmac, randomBytes } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
+import { createReadStream, createWriteStream, existsSync, statfsSync } from 'node:fs'
+import { mkdir, open, readFile, readdir, rename, rm, stat, statfs } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -17,8 +17,9 @@ import busboy from 'busboy'
 import type { Request } from 'express'
 import type { Logger } from 'pino'
 import sharp from 'sharp'
-import { SIGNATURE_CACHE_MS, UPLOAD_MAX_BYTES, type UploadType } from '../../shared/generators/slideshow/slideshow.js'
+import { SIGNATURE_CACHE_MS, SLIDESHOW_MAX_IMAGES, UPLOAD_MAX_BYTES, type UploadType } from '../../shared/generators/slideshow/slideshow.js'
 import { HttpError, badRequest } from '../process/errors.js'
+import type { PhotoHeader } from './jobs.js'
 import { MAX_INPUT_PIXELS } from './limits.js'
 import { signedByAny, type SigningKeys } from './signing.js'
 
@@ -68,6 +69,8 @@ export interface UploadStore {
   sign(): Promise<SignedUpload>
   /** The type and size of the upload under `key`. */
   describe(key: string): Promise<StoredUpload | null>
+  /** Its type, size and dimensions, from the file's first bytes: what drawing it will cost, before it is read whole. */
+  header(key: string): Promise<PhotoHeader | null>
   /** The whole upload, for drawing. */
   read(key: string): Promise<Uint8Array | null>
   /** The upload as a stream, for serving; `signal` ends the read when the client goes away. */
@@ -89,6 +92,28 @@ function tooBig(): HttpError {
   return new HttpError(413, 'too_large', `File is too big (max ${UPLOAD_MAX_BYTES / 1024 / 1024} MB)`, 'file')
 }
 
+/**
+ * The dimensions an image's header gives (as shown, after its EXIF orientation) and whether it is
+ * progressive or interlaced, or null when the bytes given do not reach them.
+ */
+async function dimensionsOf(input: string | Uint8Array): Promise<{ width: number; height: number; progressive: boolean } | null> {
+  try {
+    const meta = await sharp(input, { limitInputPixels: false }).metadata()
+    const width = meta.autoOrient?.width ?? meta.width
+    const height = meta.autoOrient?.height ?? meta.height
+    return width && height ? { width, height, progressive: Boolean(meta.isProgressive) } : null
+  } catch {
+    return null
+  }
+}
+
+/** What an image's first bytes say of it (type and dimensions), or null when they do not say it all; `size` is the whole file's. */
+export async function headerOf(head: Uint8Array, size = head.byteLength): Promise<PhotoHeader | null> {
+  const type = sniffImageType(head)
+  const dimensions = type && (await dimensionsOf(head))
+  return type && dimensions ? { type, size, ...dimensions } : null
+}
+
 /** Refuses images whose header announces more pixels than a worker may decode. */
 async function assertDecodableSize(input: string | Uint8Array): Promise<void> {
   let pixels: number
@@ -107,6 +132,62 @@ async function assertDecodableSize(input: string | Uint8Array): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // The local folder
 
+/**
+ * How much the local upload folder may hold: at most `maxBytes` in all, and never so much that
+ * the disk keeps less than `minFreeBytes` free (it also holds the dashboard's database and the
+ * image service's temporary files, which stop working on a full disk). Past either, new uploads
+ * get 507 until the hourly sweep has made room.
+ */
+export interface UploadCeiling {
+  maxBytes: number
+  minFreeBytes: number
+}
+
+const MB = 2 ** 20
+/** Unset, the folder may take a quarter of its disk, at most 2 GB… */
+const DEFAULT_MAX = { share: 0.25, bytes: 2048 * MB }
+/** …and leaves a tenth of it free, at most 1 GB. */
+const DEFAULT_MIN_FREE = { share: 0.1, bytes: 1024 * MB }
+
+/** Where the local upload target keeps files: `<DATA_DIR>/uploads`. */
+export const uploadDir = (stateDir: string) => path.join(stateDir, 'uploads')
+
+/** The nearest folder of `dir` that exists (the upload folder is made on the first upload). */
+function existingAncestor(dir: string): string {
+  let at = path.resolve(dir)
+  while (!existsSync(at) && path.dirname(at) !== at) at = path.dirname(at)
+  return at
+}
+
+/** The ceiling of an upload folder: what is set (UPLOADS_MAX_MB, UPLOADS_MIN_FREE_MB), else a share of its disk. */
+export function uploadCeiling(dir: string, set: { maxBytes?: number; minFreeBytes?: number } = {}): UploadCeiling {
+  let diskBytes = Number.POSITIVE_INFINITY
+  try {
+    const disk = statfsSync(existingAncestor(dir))
+    diskBytes = disk.blocks * disk.bsize
+  } catch {
+    // No size to go by: the fixed parts of the defaults hold.
+  }
+  return {
+    maxBytes: set.maxBytes ?? Math.min(DEFAULT_MAX.bytes, Math.floor(diskBytes * DEFAULT_MAX.share)),
+    minFreeBytes: set.minFreeBytes ?? Math.min(DEFAULT_MIN_FREE.bytes, Math.floor(diskBytes * DEFAULT_MIN_FREE.share)),
+  }
+}
+
+/** The ceiling in the start-up line's words. */
+export function describeUploadCeiling({ maxBytes, minFreeBytes }: UploadCeiling): string {
+  return `uploads at most ${Math.round(maxBytes / MB)} MB, leaving ${Math.round(minFreeBytes / MB)} MB of disk free`
+}
+
+/** How long a count of the folder's bytes is trusted before the folder is walked again (other processes may share it). */
+const USAGE_RESCAN_MS = 60_000
+
+class UploadFolderFull extends HttpError {
+  constructor() {
+    super(507, 'insufficient_storage', 'The upload folder is full. Please try again later.', 'file')
+  }
+}
+
 interface LocalPolicy {
   /** The signed key, ending in `${filename}`: uploads go into its folder. */
   key: string
@@ -116,6 +197,7 @@ interface LocalPolicy {
 
 export interface LocalStoreOptions {
   dir: string
+  ceiling: UploadCeiling
   /** Where the browser posts uploads, e.g. `/giffer/uploads`. */
   uploadUrl: string
   /** Signs with the current key; accepts a previous one while a new one is rolled in. */
@@ -130,6 +212,9 @@ const PARTIAL_LIFETIME_MS = 60 * 60 * 1000
 
 export class LocalUploadStore implements UploadStore {
   private readonly sweeper: NodeJS.Timeout
+  /** The folder's bytes at the last walk, and what this process has added since. */
+  private usage = { bytes: 0, walkedAt: Number.NEGATIVE_INFINITY, added: 0 }
+  private lastFullWarning = Number.NEGATIVE_INFINITY
 
   constructor(private readonly options: LocalStoreOptions) {
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref()
@@ -195,9 +280,17 @@ export class LocalUploadStore implements UploadStore {
     }
     let parser: busboy.Busboy
     try {
-      parser = busboy({ headers: req.headers, limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 20, fieldSize: 8 * 1024, parts: 22 } })
+      // busboy marks a file truncated once it reaches the limit: one byte over the largest allowed.
+      parser = busboy({ headers: req.headers, limits: { fileSize: UPLOAD_MAX_BYTES + 1, files: 1, fields: 20, fieldSize: 8 * 1024, parts: 22 } })
     } catch {
       throw badRequest('body', 'is not a readable multipart form')
+    }
+    try {
+      // Room for the largest file before any of it is written.
+      await this.assertRoom(UPLOAD_MAX_BYTES)
+    } catch (error) {
+      req.resume()
+      throw error
     }
     const tmpDir = path.join(this.options.dir, 'tmp')
     await mkdir(tmpDir, { recursive: true })
@@ -208,11 +301,44 @@ export class LocalUploadStore implements UploadStore {
       const target = this.fileOf(key)
       await mkdir(path.dirname(target), { recursive: true })
       if (await stat(target).then(() => true, () => false)) throw new HttpError(409, 'already_uploaded', 'A file of this name was already uploaded with this signature.', 'file')
+      await this.assertFolderHasRoom(target)
+      const { size } = await stat(tmpFile)
       await rename(tmpFile, target)
+      this.usage.added += size
       return key
     } finally {
       await rm(tmpFile, { force: true })
     }
+  }
+
+  /** A signed folder takes as many files as a slideshow has photos; a visitor who needs more asks for a new signature. */
+  private async assertFolderHasRoom(file: string): Promise<void> {
+    const files = await readdir(path.dirname(file)).catch(() => [] as string[])
+    if (files.length >= SLIDESHOW_MAX_IMAGES) {
+      throw new HttpError(403, 'folder_full', `This signature has taken its ${SLIDESHOW_MAX_IMAGES} files: ask uploads/sign for a new one.`, 'key')
+    }
+  }
+
+  /** 507 when `incoming` more bytes would pass the folder's total or the disk's free-space floor. */
+  private async assertRoom(incoming: number): Promise<void> {
+    const { maxBytes, minFreeBytes } = this.options.ceiling
+    const disk = await statfs(existingAncestor(this.options.dir)).catch(() => null)
+    const free = disk ? disk.bavail * disk.bsize : Number.POSITIVE_INFINITY
+    const held = (await this.folderBytes()) + incoming
+    if (free - incoming >= minFreeBytes && held <= maxBytes) return
+    const now = this.options.now()
+    if (now - this.lastFullWarning >= USAGE_RESCAN_MS) {
+      this.lastFullWarning = now
+      this.options.logger.warn({ folderMb: Math.round((held - incoming) / MB), maxMb: Math.round(maxBytes / MB), freeMb: Math.round(free / MB), minFreeMb: Math.round(minFreeBytes / MB) }, 'upload folder full: new uploads get 507')
+    }
+    throw new UploadFolderFull()
+  }
+
+  /** The bytes under the folder: walked at most once a minute, plus what this process stored since. */
+  private async folderBytes(): Promise<number> {
+    const now = this.options.now()
+    if (now - this.usage.walkedAt >= USAGE_RESCAN_MS) this.usage = { bytes: await folderSize(this.options.dir), walkedAt: now, added: 0 }
+    return this.usage.bytes + this.usage.added
   }
 
   /**
@@ -295,6 +421,12 @@ export class LocalUploadStore implements UploadStore {
     }
   }
 
+  async header(key: string): Promise<PhotoHeader | null> {
+    const upload = await this.describe(key)
+    const dimensions = upload && (await dimensionsOf(this.fileOf(key)))
+    return upload && dimensions ? { ...upload, ...dimensions } : null
+  }
+
   async read(key: string): Promise<Uint8Array | null> {
     const bytes = await readFile(this.fileOf(key)).catch(() => null)
     return bytes && sniffImageType(bytes) ? new Uint8Array(bytes) : null
@@ -329,11 +461,21 @@ export class LocalUploadStore implements UploadStore {
         }
         if ((await readdir(dayDir).catch(() => [''])).length === 0) await rm(dayDir, { recursive: true, force: true })
       }
-      if (removed > 0) this.options.logger.info({ removed }, 'expired uploads removed')
+      if (removed > 0) {
+        this.options.logger.info({ removed }, 'expired uploads removed')
+        this.usage.walkedAt = Number.NEGATIVE_INFINITY
+      }
     } catch (error) {
       this.options.logger.warn({ err: error }, 'could not remove expired uploads')
     }
   }
+}
+
+/** Bytes of the files under `dir`, at any depth (a folder that is not there holds none). */
+async function folderSize(dir: string): Promise<number> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
+  const sizes = await Promise.all(entries.filter((entry) => entry.isFile()).map((entry) => stat(path.join(entry.parentPath, entry.name)).then((info) => info.size, () => 0)))
+  return sizes.reduce((sum, size) => sum + size, 0)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -348,6 +490,9 @@ export interface S3StoreOptions {
   publicEndpoint?: string
   forcePathStyle: boolean
 }
+
+/** Bytes read from the start of an object for its header. */
+const HEADER_BYTES = 64 * 1024
 
 /** A bucket name that can be a host name label: anything else (dots included) is addressed by path. */
 const DNS_BUCKET = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/
@@ -441,6 +586,22 @@ export class S3UploadStore implements UploadStore {
     if (!type) throw unsupportedType()
     if (size > UPLOAD_MAX_BYTES) throw tooBig()
     return { type, size }
+  }
+
+  /**
+   * One ranged GET of the first 64 KB, where JPEG, PNG and WebP headers say the dimensions; a
+   * photo whose header lies further in (large embedded metadata) is read whole, at most 5 MB.
+   * Null for what is not an image, as `read` gives.
+   */
+  async header(key: string): Promise<PhotoHeader | null> {
+    const object = await this.get(key, 'header', { range: `bytes=0-${HEADER_BYTES - 1}` })
+    if (!object?.Body) return null
+    const head = await object.Body.transformToByteArray()
+    const size = Number(/\/(\d+)$/.exec(object.ContentRange ?? '')?.[1] ?? object.ContentLength)
+    if (!sniffImageType(head)) return null
+    if (size > UPLOAD_MAX_BYTES) throw tooBig()
+    if (size <= head.length) return headerOf(head, size)
+    return (await headerOf(head, size)) ?? (await this.read(key).then((bytes) => bytes && headerOf(bytes)))
   }
 
   async read(key: string): Promise<Uint8Array | null> {

@@ -73,7 +73,12 @@ export function keptHeaders(res: ServerResponse): OutgoingHttpHeaders | null {
 export const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0'
 
 export class AnswerMemory {
-  private readonly answers = new LRUCache<string, KeptAnswer>({ max: MAX_ANSWERS, maxSize: MAX_BYTES, sizeCalculation: sizeOf })
+  private readonly answers: LRUCache<string, KeptAnswer>
+
+  /** `maxBytes`: the box's share for kept answers, never more than MAX_BYTES. */
+  constructor(maxBytes = MAX_BYTES) {
+    this.answers = new LRUCache<string, KeptAnswer>({ max: MAX_ANSWERS, maxSize: Math.max(1, Math.min(MAX_BYTES, maxBytes)), sizeCalculation: sizeOf })
+  }
 
   /**
    * Middleware for the routers whose JSON depends on the URL alone: keeps each 200 answer sent

@@ -18,7 +18,8 @@ const envSchema = gifferEnvSchema.extend(processEnvSchema.shape).extend(dashboar
   GIFFER_URL: z.url().optional(),
   APP_URL: z.url().optional(),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
-  PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000).default(500),
+  /** Rendered pages kept in memory; unset: as many as the box's share for them holds (at most 500). */
+  PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000).optional(),
   /** Seconds a shared cache (CDN) may keep a page fresh (`s-maxage`); 0 keeps pages out of shared caches. */
   PAGE_SHARED_MAX_AGE: z.coerce.number().int().min(0).max(31_536_000).default(300),
   /** Seconds after that a shared cache may still answer once while it fetches a new copy. */

@@ -26,8 +26,26 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 export function createLogger(config: { LOG_LEVEL: LogLevel; NODE_ENV: 'development' | 'production' | 'test' }): Logger {
   const options = { level: config.LOG_LEVEL, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
   if (config.NODE_ENV === 'development') return pino({ ...options, transport: { target: 'pino-pretty', options: { destination: 1, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } })
-  return pino(options, pino.destination({ dest: 1, sync: false }))
+  const destination = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_MAX })
+  const logger = pino(options, destination)
+  let dropped = 0
+  destination.on('drop', () => dropped++)
+  setInterval(() => {
+    if (dropped === 0) return
+    logger.warn({ dropped }, 'log lines dropped: whatever reads standard output fell behind')
+    dropped = 0
+  }, DROPPED_REPORT_MS).unref()
+  return logger
 }
+
+/**
+ * Characters of log lines waiting for standard output. Should whatever reads it fall behind (a
+ * slow log router, a full pipe), lines past this are dropped and counted, not held: at a few
+ * thousand requests a second an unbounded buffer grew by tens of MB in a 256 MB box.
+ */
+const LOG_BUFFER_MAX = 4 * 1024 * 1024
+/** How often the count of dropped lines is written, while lines are being dropped. */
+const DROPPED_REPORT_MS = 10_000
 
 /**
  * Writes an uncaught error as a fatal line, waits for the log to reach its destination, then

@@ -36,7 +36,7 @@ export interface CachedPage {
   headers?: OutgoingHttpHeaders
 }
 
-/** The most memory the page cache may hold, all encodings counted. */
+/** The most memory the page cache may hold, all encodings counted, unless told less (the box's share). */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024
 
 const sizeOf = (page: CachedPage) => page.identity.length + (page.encoded.br?.length ?? 0) + (page.encoded.gzip?.length ?? 0)
@@ -81,11 +81,11 @@ export class PageCache {
   /** What every page response that is the same for all visitors tells caches. */
   readonly cacheControl: string
 
-  constructor(maxEntries: number, sharedCaching: SharedCaching = DEFAULT_SHARED_CACHING) {
+  constructor(maxEntries: number, sharedCaching: SharedCaching = DEFAULT_SHARED_CACHING, maxBytes = MAX_CACHE_BYTES) {
     this.cacheControl = pageCacheControl(sharedCaching)
     this.pages = new LRUCache<string, CachedPage>({
       max: Math.max(1, maxEntries),
-      maxSize: MAX_CACHE_BYTES,
+      maxSize: Math.max(1, maxBytes),
       sizeCalculation: sizeOf,
     })
     this.enabled = maxEntries > 0

@@ -3,7 +3,7 @@
  * every file for 20 minutes), post each file with the signed fields to the signature's URL, then
  * resolve its key to the URL the slideshow request names.
  */
-import { SIGNATURE_CACHE_MS, storedFileName, uploadType } from './slideshow/slideshow.js'
+import { SIGNATURE_CACHE_MS, SLIDESHOW_MAX_IMAGES, storedFileName, uploadType } from './slideshow/slideshow.js'
 import { GIFFER_BASE } from './giffer-client.js'
 
 interface Signature {
@@ -58,9 +58,12 @@ async function requestSignature(signal?: AbortSignal): Promise<Signature> {
   return body
 }
 
-/** The signature to use and a file name unused under it; a fresh one after 20 minutes or when asked. */
+/**
+ * The signature to use and a file name unused under it; a fresh one after 20 minutes, once it has
+ * named as many files as a slideshow takes (the service keeps no more under one), or when asked.
+ */
 function signatureForNextFile(fresh: boolean, now: number): { signature: Promise<Signature>; sequence: number } {
-  if (fresh || !cached || now - cached.at >= SIGNATURE_CACHE_MS) {
+  if (fresh || !cached || now - cached.at >= SIGNATURE_CACHE_MS || cached.files >= SLIDESHOW_MAX_IMAGES) {
     const entry: CachedSignature = { signature: requestSignature(), at: now, files: 0 }
     // A failed signing is not kept: the next file asks again.
     entry.signature.catch(() => {
@@ -100,7 +103,7 @@ async function resolveKey(key: string, signal: AbortSignal): Promise<string> {
 
 /**
  * Uploads one photo and resolves to the URL the image service reads it from. A signature the
- * upload target refuses (expired, or made by another server) is replaced once.
+ * upload target refuses (expired, made by another server, or its folder full) is replaced once.
  */
 export async function uploadImage(file: File, signal: AbortSignal): Promise<string> {
   for (let attempt = 0; ; attempt++) {

@@ -39,7 +39,7 @@ describe('password hashing', () => {
   })
 
   it('runs two hashes at once and queues the rest; past the queue it answers busy', async () => {
-    const hasher = new PasswordHasher(CHEAP, 1, 1)
+    const hasher = new PasswordHasher(CHEAP, { concurrency: 1, queueMax: 1 })
     const first = hasher.hash('one one one one')
     const second = hasher.hash('two two two two')
     await expect(hasher.hash('three three three')).rejects.toBeInstanceOf(ServiceBusyError)

@@ -131,7 +131,7 @@ describe('mixed Latin and Cyrillic', () => {
     expect(missingGlyphsNotice(findFont('roboto')!, 'Привет, Ґанок')).toBeNull()
   })
 
-  it('scrolls a mixed line in a Cyrillic font', () => {
+  it('scrolls a mixed line in a Cyrillic font', async () => {
     const job: ScrollingTextJob = {
       kind: 'scrolling-text',
       text: 'Sale · Скидка 50% · Ёлки',
@@ -149,8 +149,8 @@ describe('mixed Latin and Cyrillic', () => {
       scale: 1,
       framesMax: 40,
     }
-    const mixed = renderScrollingText(job)
-    const latin = renderScrollingText({ ...job, text: 'Sale · Skidka 50% · Yolki' })
+    const mixed = await renderScrollingText(job)
+    const latin = await renderScrollingText({ ...job, text: 'Sale · Skidka 50% · Yolki' })
     expect(mixed.frames).toBeGreaterThan(1)
     const a = decodeGif(mixed.body).picture(0)
     const b = decodeGif(latin.body).picture(0)

@@ -5,8 +5,11 @@ import { fontCatalogue, fontFilePath, fontsInGroup, findFont, nearestWeight } fr
 import { projectRoot } from '../../server/project-root.js'
 import { RenderRefused, type ScrollingTextJob } from '../../server/giffer/jobs.js'
 import { countdownParts } from '../../server/giffer/render/countdown.js'
-import { planScroll, renderScrollingText } from '../../server/giffer/render/scrolling-text.js'
-import { renderSlideshow, slideshowLayout } from '../../server/giffer/render/slideshow.js'
+import { renderScrollingText } from '../../server/giffer/render/scrolling-text.js'
+import { planScroll } from '../../server/giffer/render/scrolling-plan.js'
+import { renderSlideshow } from '../../server/giffer/render/slideshow.js'
+import { memoryPhotoReader } from '../../server/giffer/photo-source.js'
+import { slideshowLayout } from '../../server/giffer/render/slideshow-layout.js'
 import { decodeCharacterReferences, parseFlickerPattern, textLines } from '../../server/giffer/schemas.js'
 import { makePhoto } from './setup.js'
 
@@ -135,7 +138,7 @@ describe('slideshow layouts', () => {
 })
 
 describe('hard limits in the workers', () => {
-  it('refuses a scrolling text beyond the frames × pixels bound with 413', () => {
+  it('refuses a scrolling text beyond the frames × pixels bound with 413', async () => {
     const job: ScrollingTextJob = {
       kind: 'scrolling-text',
       text: 'Too big',
@@ -153,7 +156,7 @@ describe('hard limits in the workers', () => {
       scale: 2,
       framesMax: 200,
     }
-    expect(() => renderScrollingText(job)).toThrow(RenderRefused)
+    await expect(renderScrollingText(job)).rejects.toThrow(RenderRefused)
   })
 
   it('refuses to decode an image over the pixel limit (decompression bomb) with 413', async () => {
@@ -163,7 +166,7 @@ describe('hard limits in the workers', () => {
     const job = {
       kind: 'slideshow' as const,
       mode: 'row' as const,
-      images: [new Uint8Array(png)],
+      photos: [{ type: 'image/png' as const, size: png.length, width: 30000, height: 30000, progressive: false }],
       delayMs: 1000,
       radius: 0,
       width: 300,
@@ -178,6 +181,6 @@ describe('hard limits in the workers', () => {
       overlayColor: [0, 0, 0] as [number, number, number],
       overlayOpacity: 0,
     }
-    await expect(renderSlideshow(job)).rejects.toSatisfy((error: unknown) => error instanceof RenderRefused && [413, 422].includes(error.refusal.status))
+    await expect(renderSlideshow(job, memoryPhotoReader([new Uint8Array(png)]))).rejects.toSatisfy((error: unknown) => error instanceof RenderRefused && [413, 422].includes(error.refusal.status))
   })
 })

@@ -30,8 +30,8 @@ function render(text: string, fontSize: number, font = 'roboto', flicker: number
 }
 
 describe('scrolling text size', () => {
-  it.each(TEXTS)('%j stays under 800 KB at 24 px', (text) => {
-    const result = render(text, 24)
+  it.each(TEXTS)('%j stays under 800 KB at 24 px', async (text) => {
+    const result = await render(text, 24)
     if (!('body' in result)) throw new Error('no image')
     expect(result.body.length).toBeLessThanOrEqual(800 * 1024)
     expect(result.frames).toBeLessThanOrEqual(200)
@@ -44,8 +44,8 @@ describe('scrolling text size', () => {
     ['rubik-gemstones', TEXTS[2]!, []],
     ['jetbrains-mono', TEXTS[2]!, [1, 1, 0, 1]],
     ['great-vibes', 'Бесплатная доставка на все заказы этой недели, только сейчас', []],
-  ] as const)('in %s, %j stays under 800 KB at 24 px', (font, text, flicker) => {
-    const result = render(text, 24, font, [...flicker])
+  ] as const)('in %s, %j stays under 800 KB at 24 px', async (font, text, flicker) => {
+    const result = await render(text, 24, font, [...flicker])
     if (!('body' in result)) throw new Error('no image')
     expect(result.body.length).toBeLessThanOrEqual(800 * 1024)
     expect(result.frames).toBeLessThanOrEqual(200)
@@ -57,16 +57,16 @@ describe('scrolling text size', () => {
     [TEXTS[2]!, 24],
     [TEXTS[2]!, 48],
     [TEXTS[2]!, 72],
-  ] as const)('the page estimates %j at %i px within 15 %% of the drawn frames and bytes', (text, size) => {
+  ] as const)('the page estimates %j at %i px within 15 %% of the drawn frames and bytes', async (text, size) => {
     const estimate = scrollingTextEstimate({ ...SCROLLING_TEXT_DEFAULTS, text, size })
-    const result = render(text, size)
+    const result = await render(text, size)
     if (!('body' in result)) throw new Error('no image')
     expect(Math.abs(estimate.frames - result.frames) / result.frames).toBeLessThan(0.15)
     expect(Math.abs(estimate.bytes - result.body.length) / result.body.length).toBeLessThan(0.15)
   })
 
-  it.each([48, 72])('a long text at %i px keeps under 800 KB with fewer frames, and not far under', (size) => {
-    const result = render(TEXTS[2]!, size)
+  it.each([48, 72])('a long text at %i px keeps under 800 KB with fewer frames, and not far under', async (size) => {
+    const result = await render(TEXTS[2]!, size)
     if (!('body' in result)) throw new Error('no image')
     expect(result.body.length).toBeLessThanOrEqual(800 * 1024)
     expect(result.body.length).toBeGreaterThan(600 * 1024)

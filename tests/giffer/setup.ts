@@ -32,6 +32,8 @@ export async function startGiffer(overrides: Partial<GifferOptions> = {}): Promi
     workers: 1,
     queueMax: 8,
     jobTimeoutMs: 30_000,
+    // Tests sign and upload far more from one address than a visitor: the limits have tests of their own.
+    uploadsPerAddress: 100_000,
     logger: pino({ level: 'silent' }),
     ...overrides,
   })

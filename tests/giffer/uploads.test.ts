@@ -280,7 +280,7 @@ describe('expiry of the local folder', () => {
     await made(`2026-01-02/${'c'.repeat(32)}/photo-1.jpg`, UPLOAD_LIFETIME_MS - 60_000)
     await made('tmp/old-part', 2 * 3_600_000)
     await made('tmp/new-part', 60_000)
-    const store = new LocalUploadStore({ dir, uploadUrl: '/giffer/uploads', keys: signingKeys('s'.repeat(16)), now: () => now, logger: pino({ level: 'silent' }) })
+    const store = new LocalUploadStore({ ceiling: { maxBytes: 2 ** 30, minFreeBytes: 0 }, dir, uploadUrl: '/giffer/uploads', keys: signingKeys('s'.repeat(16)), now: () => now, logger: pino({ level: 'silent' }) })
     try {
       await store.sweep()
       const left = (await readdir(dir, { recursive: true })).map((name) => name.split(path.sep).join('/')).sort()

@@ -35,16 +35,24 @@ const GRAPHIC_CONTROL_LENGTH = 8
  * delay instead of adding an identical frame. The animation loops forever.
  */
 export class GifWriter {
-  private readonly encoder = gifenc.GIFEncoder({ initialCapacity: 64 * 1024, auto: false })
+  private readonly encoder: ReturnType<typeof gifenc.GIFEncoder>
   private pending: { patch: FramePatch; delayCs: number } | null = null
   private frames = 0
   private readonly colorDepth: number
 
+  /**
+   * `capacity`: the bytes to reserve for the file. gifenc grows its buffer by an eighth at a time
+   * past 1 MB, copying it each time, and the copies stay until the thread's next collection: a
+   * 12 MB file left some 90 MB behind. Reserved up front (`gifBytesBound`), the pages are taken
+   * only as they are written.
+   */
   constructor(
     readonly width: number,
     readonly height: number,
     private readonly palette: RgbColor[],
+    private readonly capacity = 64 * 1024,
   ) {
+    this.encoder = gifenc.GIFEncoder({ initialCapacity: capacity, auto: false })
     this.colorDepth = codeSize(palette.length)
     this.encoder.writeHeader()
   }
@@ -76,10 +84,11 @@ export class GifWriter {
     return this.frames + (this.pending ? 1 : 0)
   }
 
+  /** The file: the reserved buffer itself when the file fills most of it, else a copy of its length. */
   finish(): Uint8Array {
     this.flush()
     this.encoder.finish()
-    return this.encoder.bytes()
+    return this.encoder.bytesView().length * 2 >= this.capacity ? this.encoder.bytesView() : this.encoder.bytes()
   }
 
   private flush(): void {
@@ -115,6 +124,25 @@ export class GifWriter {
   }
 }
 
+/**
+ * The most bytes a GIF of `frames` frames of `pixels` pixels each can take: LZW writes at most one
+ * code of at most 12 bits per pixel, in sub-blocks of 255 bytes, and each frame carries its own
+ * control block, descriptor and colour table.
+ */
+export function gifBytesBound(pixels: number, frames: number): number {
+  const perFrame = Math.ceil(pixels * 1.5 * (256 / 255)) + 1024
+  return 1024 + frames * perFrame
+}
+
+/**
+ * What such a GIF of photographs takes at most in practice: grain that no palette smooths (random
+ * noise, the worst case) came to 1.23 bytes a pixel; photos to half that. The memory estimate
+ * counts this; the buffer is reserved to the bound, whose unwritten pages cost nothing.
+ */
+export function gifBytesExpected(pixels: number, frames: number): number {
+  return 1024 + frames * (Math.ceil(pixels * 1.3) + 1024)
+}
+
 /** LZW code size for a palette: a 16-colour GIF codes pixels in 4 bits, not 8. */
 function codeSize(paletteLength: number): number {
   return Math.max(2, Math.ceil(Math.log2(Math.max(2, paletteLength))))
@@ -141,7 +169,7 @@ export function coverageLut(levels: number, base = 0): Uint8Array {
   return lut
 }
 
-/** Copies a `width`×`height` rectangle at (left, top) out of a row-major index image. */
+/** Copies a `width`×`height` rectangle at (left, top) out of a row-major index image, into `into` when given (at least that size). */
 export function cropIndex(
   source: Uint8Array,
   sourceWidth: number,
@@ -149,8 +177,9 @@ export function cropIndex(
   top: number,
   width: number,
   height: number,
+  into?: Uint8Array,
 ): Uint8Array {
-  const out = new Uint8Array(width * height)
+  const out = into ? into.subarray(0, width * height) : new Uint8Array(width * height)
   for (let y = 0; y < height; y++) {
     const from = (top + y) * sourceWidth + left
     out.set(source.subarray(from, from + width), y * width)

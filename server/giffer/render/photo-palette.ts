@@ -1,50 +1,56 @@
 import { gifenc, type RgbColor } from './gif.js'
 
-/** Every 4th pixel of every 4th row is plenty to build a palette from. */
-const SAMPLE_STRIDE = 4
 const ALPHA_THRESHOLD = 128
 
-export interface IndexedFrame {
-  palette: RgbColor[]
-  index: Uint8Array
-  transparentIndex?: number
-}
-
 /**
- * Reduces one photographic RGBA frame to a 256-colour palette. The palette is built by gifenc's
- * quantiser from a sample of the frame; each pixel is then mapped through a 15-bit colour
- * lookup table, which costs one nearest-colour search per distinct 15-bit colour rather than
- * per pixel, and smooths sensor noise so the LZW stage compresses better.
+ * A photographic frame reduced to 256 colours, a band of rows at a time: the palette is built by
+ * gifenc's quantiser from a sample of the frame (`fromSample`), then each band's pixels are mapped
+ * through a 15-bit colour lookup table (`indexBand`), which costs one nearest-colour search per
+ * distinct 15-bit colour rather than per pixel, and smooths sensor noise so the LZW stage
+ * compresses better. Only a band's pixels are ever held as RGBA, never the whole frame's.
  */
-export function indexPhotoFrame(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number, transparent: boolean): IndexedFrame {
-  const sample: number[] = []
-  for (let y = 0; y < height; y += SAMPLE_STRIDE) {
-    for (let x = 0; x < width; x += SAMPLE_STRIDE) {
-      const i = (y * width + x) * 4
-      if (transparent && rgba[i + 3]! < ALPHA_THRESHOLD) continue
-      sample.push(rgba[i]!, rgba[i + 1]!, rgba[i + 2]!, 255)
-    }
-  }
-  const palette = sample.length ? gifenc.quantize(Uint8Array.from(sample), transparent ? 255 : 256) : [[0, 0, 0] as RgbColor]
-  const transparentIndex = transparent ? palette.length : undefined
-  if (transparent) palette.push([0, 0, 0])
+export class PhotoPalette {
+  readonly palette: RgbColor[]
+  readonly transparentIndex: number | undefined
+  private readonly lut = new Int16Array(1 << 15).fill(-1)
 
-  const lut = new Int16Array(1 << 15).fill(-1)
-  const index = new Uint8Array(width * height)
-  for (let i = 0, j = 0; j < index.length; i += 4, j++) {
-    if (transparentIndex !== undefined && rgba[i + 3]! < ALPHA_THRESHOLD) {
-      index[j] = transparentIndex
-      continue
-    }
-    const key = ((rgba[i]! >> 3) << 10) | ((rgba[i + 1]! >> 3) << 5) | (rgba[i + 2]! >> 3)
-    let value = lut[key]!
-    if (value < 0) {
-      value = nearest(palette, transparentIndex ?? palette.length, (rgba[i]! & 0xf8) | 4, (rgba[i + 1]! & 0xf8) | 4, (rgba[i + 2]! & 0xf8) | 4)
-      lut[key] = value
-    }
-    index[j] = value
+  private constructor(palette: RgbColor[], transparent: boolean) {
+    this.transparentIndex = transparent ? palette.length : undefined
+    this.palette = transparent ? [...palette, [0, 0, 0]] : palette
   }
-  return transparentIndex === undefined ? { palette, index } : { palette, index, transparentIndex }
+
+  /** From RGBA pixels of the whole frame, drawn small: every pixel of them is the sample. */
+  static fromSample(rgba: Uint8Array | Uint8ClampedArray, transparent: boolean): PhotoPalette {
+    const sample = new Uint8Array(rgba.length)
+    let taken = 0
+    for (let i = 0; i < rgba.length; i += 4) {
+      if (transparent && rgba[i + 3]! < ALPHA_THRESHOLD) continue
+      sample[taken++] = rgba[i]!
+      sample[taken++] = rgba[i + 1]!
+      sample[taken++] = rgba[i + 2]!
+      sample[taken++] = 255
+    }
+    const palette = taken ? gifenc.quantize(sample.subarray(0, taken), transparent ? 255 : 256) : [[0, 0, 0] as RgbColor]
+    return new PhotoPalette(palette, transparent)
+  }
+
+  /** Writes the palette index of each RGBA pixel of a band into `index`, from `at` on. */
+  indexBand(rgba: Uint8Array | Uint8ClampedArray, index: Uint8Array, at: number): void {
+    const count = this.transparentIndex ?? this.palette.length
+    for (let i = 0, j = at; i < rgba.length; i += 4, j++) {
+      if (this.transparentIndex !== undefined && rgba[i + 3]! < ALPHA_THRESHOLD) {
+        index[j] = this.transparentIndex
+        continue
+      }
+      const key = ((rgba[i]! >> 3) << 10) | ((rgba[i + 1]! >> 3) << 5) | (rgba[i + 2]! >> 3)
+      let value = this.lut[key]!
+      if (value < 0) {
+        value = nearest(this.palette, count, (rgba[i]! & 0xf8) | 4, (rgba[i + 1]! & 0xf8) | 4, (rgba[i + 2]! & 0xf8) | 4)
+        this.lut[key] = value
+      }
+      index[j] = value
+    }
+  }
 }
 
 /** Nearest of the first `count` palette entries, with weights for the eye's sensitivity. */

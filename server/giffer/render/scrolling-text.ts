@@ -6,18 +6,8 @@ import { cssFont } from './canvas-fonts.js'
 import { rampLevels } from './countdown.js'
 import { GifWriter, colourRamp, coverageLut, cropIndex } from './gif.js'
 import { alphaOf, assertJobSize, maskCanvas } from './masks.js'
-
-/** Line height of the strip, as a multiple of the font size. */
-const STRIP_HEIGHT = 1.6
-/** Space on each side of the divider, as a multiple of the font size. */
-const DIVIDER_GAP = 0.5
-/** Space between repeats when there is no divider. */
-const PLAIN_GAP = 1.5
-/** Nominal motion: 2 CSS px every 40 ms (50 CSS px a second). */
-const STEP_CSS_PX = 2
-const FRAME_MS = 40
-const MIN_FRAME_MS = 20
-const MAX_FRAME_MS = 100
+import { releaseDropped } from './native-memory.js'
+import { DIVIDER_GAP, PLAIN_GAP, planScroll, STRIP_HEIGHT, STRIP_PIECE_PX, type ScrollPlan } from './scrolling-plan.js'
 
 /**
  * Antialiasing levels of the strip. At scale 2 three (background, half, full) are enough: the
@@ -28,38 +18,12 @@ function scrollRampLevels(scale: number): number {
   return scale >= 2 ? 3 : rampLevels(scale)
 }
 
-export interface ScrollPlan {
-  /** Pattern width: a whole multiple of the step, so the loop is seamless. */
-  period: number
-  step: number
-  frames: number
-  delayMs: number
-}
-
-/**
- * How far the strip moves per frame and how many frames one period takes. The period is padded
- * up to `frames × step`; long texts take bigger steps (and proportionally longer frames, so the
- * speed stays the same) instead of more than `framesMax` frames. With a flicker pattern the
- * frame count is also a multiple of the pattern's length.
- */
-export function planScroll(patternWidth: number, scale: number, framesMax: number, flickerLength: number): ScrollPlan {
-  const nominal = STEP_CSS_PX * scale
-  const unit = Math.max(1, flickerLength)
-  const maxFrames = Math.max(unit, Math.floor(framesMax / unit) * unit)
-  let frames = Math.ceil(Math.ceil(patternWidth / nominal) / unit) * unit
-  let step = nominal
-  if (frames > maxFrames) {
-    frames = maxFrames
-    step = Math.ceil(patternWidth / frames)
-  }
-  const delayMs = Math.min(MAX_FRAME_MS, Math.max(MIN_FRAME_MS, Math.round((FRAME_MS * step) / nominal / 10) * 10))
-  return { period: frames * step, step, frames, delayMs }
-}
-
 /** Re-plans with fewer frames allowed (a tall strip), at most this often. */
 const MAX_REPLANS = 2
 /** A re-plan aims this far under the byte limit: bytes follow frames closely, not exactly. */
 const REPLAN_MARGIN = 0.95
+/** Room kept for the file: a little over the byte limit, which the last plan may pass. */
+const SCROLL_GIF_CAPACITY = Math.ceil(SCROLL_GIF_MAX_BYTES * 1.25)
 /** Frames encoded before the whole GIF's size is projected from them. */
 const PROBE_FRAMES = 24
 
@@ -70,14 +34,14 @@ const PROBE_FRAMES = 24
  * large font makes tall frames) is drawn again with fewer, longer frames at the same speed:
  * the motion steps further but the letters stay as sharp.
  */
-export function renderScrollingText(job: ScrollingTextJob): RenderedImage {
+export async function renderScrollingText(job: ScrollingTextJob): Promise<RenderedImage> {
   const strip = measureStrip(job)
   let framesMax = job.framesMax
   for (let replans = 0; ; replans++) {
     const plan = planScroll(strip.patternW, job.scale, framesMax, job.flicker.length)
     assertJobSize(strip.W, strip.H, plan.frames, MAX_JOB_PIXELS, 'text')
     const last = replans === MAX_REPLANS || plan.frames <= job.flicker.length + 1
-    const drawn = encodeScroll(job, strip, plan, last ? Infinity : SCROLL_GIF_MAX_BYTES)
+    const drawn = await encodeScroll(job, strip, plan, last ? Infinity : SCROLL_GIF_MAX_BYTES)
     if ('body' in drawn && (drawn.body.length <= SCROLL_GIF_MAX_BYTES || last)) {
       return { ok: true, body: drawn.body, contentType: 'image/gif', width: strip.W, height: strip.H, frames: drawn.frames }
     }
@@ -126,37 +90,29 @@ function measureStrip(job: ScrollingTextJob): StripLayout {
  * Encodes the GIF of a plan, or gives up early with the projected size when the first frames
  * show that the whole would pass `maxBytes`.
  */
-function encodeScroll(job: ScrollingTextJob, layout: StripLayout, plan: ScrollPlan, maxBytes: number): { body: Uint8Array; frames: number } | { projected: number } {
-  const { W, H, textW, gap, baseline } = layout
-  // 1. Draw the strip: enough repeats to fill the window at every offset.
+async function encodeScroll(job: ScrollingTextJob, layout: StripLayout, plan: ScrollPlan, maxBytes: number): Promise<{ body: Uint8Array; frames: number } | { projected: number }> {
+  const { W, H } = layout
+  // 1. The strip as palette indices: 0 background, then the text ramp, then the divider ramp.
   const stripW = plan.period + W
-  const textMask = maskCanvas(stripW, H, 'text')
-  const dividerMask = maskCanvas(stripW, H, 'divider')
-  textMask.ctx.font = layout.textFont
-  dividerMask.ctx.font = layout.dividerFont
-  for (let x = 0; x < stripW; x += plan.period) {
-    textMask.ctx.fillText(job.text, x, baseline)
-    if (job.divider) dividerMask.ctx.fillText(job.divider, x + textW + gap, baseline)
-  }
-
-  // 2. Coverage to palette indices: 0 background, then the text ramp, then the divider ramp.
   const levels = scrollRampLevels(job.scale)
   const palette = [...colourRamp(job.background, job.color, levels), ...colourRamp(job.background, job.dividerColor, levels)]
-  const { strip, inkTop, inkBottom } = stripIndex(alphaOf(textMask.ctx, stripW, H), alphaOf(dividerMask.ctx, stripW, H), stripW, H, levels)
+  const { strip, inkTop, inkBottom } = await drawStrip(job, layout, plan.period, stripW, levels)
 
-  // 3. Flicker scales the coverage level of every ramp entry.
+  // 2. Flicker scales the coverage level of every ramp entry.
   const flickerLuts = job.flicker.map((opacity) => flickerLut(opacity, palette.length, levels))
 
-  // 4. Frame 0 is the whole canvas, later frames the rows that hold ink.
-  const gif = new GifWriter(W, H, palette)
+  // 3. Frame 0 is the whole canvas, later frames the rows that hold ink. The writer holds one
+  // frame back (to lengthen it when the next is the same), so two buffers take turns.
+  const gif = new GifWriter(W, H, palette, SCROLL_GIF_CAPACITY)
   const rows = inkBottom - inkTop + 1
+  const windows = [new Uint8Array(W * rows), new Uint8Array(W * rows)]
   let firstBytes = 0
   for (let f = 0; f < plan.frames; f++) {
     const moved = (f * plan.step) % plan.period
     const offset = job.reverse ? (plan.period - moved) % plan.period : moved
     const top = f === 0 ? 0 : inkTop
     const height = f === 0 ? H : rows
-    const index = cropIndex(strip, stripW, offset, top, W, height)
+    const index = cropIndex(strip, stripW, offset, top, W, height, f === 0 ? undefined : windows[f % 2])
     const lut = flickerLuts.length ? flickerLuts[f % flickerLuts.length]! : null
     if (lut) for (let i = 0; i < index.length; i++) index[i] = lut[index[i]!]!
     gif.addFrame({ left: 0, top, width: W, height, index }, plan.delayMs)
@@ -172,24 +128,47 @@ function encodeScroll(job: ScrollingTextJob, layout: StripLayout, plan: ScrollPl
 }
 
 /**
- * The strip as palette indices (where text and divider overlap, the stronger coverage wins) and
- * the rows that hold ink (row 0 alone when there is none).
+ * Draws the strip through a canvas of at most STRIP_PIECE_PX columns, a piece at a time (each
+ * repeat that reaches into the piece drawn at its offset), and turns the coverage of text and
+ * divider into palette indices: where they overlap the stronger wins. Only the pieces' pixels
+ * cost four bytes each, so a long line at a large size costs its one byte a pixel of indices.
  */
-function stripIndex(textAlpha: Uint8Array, dividerAlpha: Uint8Array, stripW: number, H: number, levels: number) {
+async function drawStrip(job: ScrollingTextJob, layout: StripLayout, period: number, stripW: number, levels: number) {
+  const { H, textW, gap, baseline, fontPx } = layout
+  const pieceW = Math.min(STRIP_PIECE_PX, stripW)
+  const text = maskCanvas(pieceW, H, 'text')
+  const divider = maskCanvas(pieceW, H, 'divider')
   const textLut = coverageLut(levels)
   const dividerLut = coverageLut(levels, levels)
   const strip = new Uint8Array(stripW * H)
   let inkTop = H
   let inkBottom = -1
-  for (let y = 0; y < H; y++) {
-    for (let x = 0, i = y * stripW; x < stripW; x++, i++) {
-      const t = textAlpha[i]!
-      const d = dividerAlpha[i]!
-      if (t === 0 && d === 0) continue
-      strip[i] = t >= d ? textLut[t]! : dividerLut[d]!
-      if (y < inkTop) inkTop = y
-      inkBottom = y
+  // Glyphs may reach past their advance (swashes, italics): repeats that start this far outside a piece are drawn too.
+  const reach = 2 * fontPx
+  for (let left = 0; left < stripW; left += pieceW) {
+    const width = Math.min(pieceW, stripW - left)
+    for (const { ctx, font } of [{ ctx: text.ctx, font: layout.textFont }, { ctx: divider.ctx, font: layout.dividerFont }]) {
+      ctx.clearRect(0, 0, pieceW, H)
+      ctx.font = font
     }
+    for (let x = 0; x < stripW; x += period) {
+      if (x + period + reach < left || x - reach > left + width) continue
+      text.ctx.fillText(job.text, x - left, baseline)
+      if (job.divider) divider.ctx.fillText(job.divider, x - left + textW + gap, baseline)
+    }
+    const textAlpha = alphaOf(text.ctx, width, H)
+    const dividerAlpha = alphaOf(divider.ctx, width, H)
+    for (let y = 0; y < H; y++) {
+      for (let x = 0, i = y * width, at = y * stripW + left; x < width; x++, i++, at++) {
+        const t = textAlpha[i]!
+        const d = dividerAlpha[i]!
+        if (t === 0 && d === 0) continue
+        strip[at] = t >= d ? textLut[t]! : dividerLut[d]!
+        if (y < inkTop) inkTop = y
+        if (y > inkBottom) inkBottom = y
+      }
+    }
+    await releaseDropped()
   }
   if (inkBottom < 0) {
     inkTop = 0

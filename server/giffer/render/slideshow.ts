@@ -1,95 +1,13 @@
 import { createCanvas, ImageData, type Canvas, type SKRSContext2D } from '@napi-rs/canvas'
 import sharp from 'sharp'
 import { RenderRefused, type RenderedImage, type Rgb, type SlideshowJob } from '../jobs.js'
+import { BAND_ROWS, slideshowLayout, type Card, type SlideshowLayout } from './slideshow-layout.js'
 import { MAX_INPUT_PIXELS, MAX_JOB_PIXELS } from '../limits.js'
-import { GifWriter } from './gif.js'
+import { gifBytesBound, GifWriter } from './gif.js'
 import { assertJobSize } from './masks.js'
-import { indexPhotoFrame } from './photo-palette.js'
-
-/** In overlay mode the front card takes this share of the width. */
-const OVERLAY_FRONT_SHARE = 0.6
-
-export interface Card {
-  /** Which image, relative to the frame's current one: 0 current, -1 previous, +1 next… */
-  offset: number
-  x: number
-  y: number
-  width: number
-  height: number
-  /** Covered by the overlay colour (overlay mode's back cards). */
-  dimmed: boolean
-}
-
-export interface SlideshowLayout {
-  width: number
-  height: number
-  /** Back to front. */
-  cards: Card[]
-}
-
-/**
- * Where the cards sit in every frame.
- * - row: `count` equal cards side by side; each frame moves on by one image (count 1 is the
- *   classic slideshow).
- * - trio: the current image in the middle, `tweak` times the size of its neighbours; with
- *   `overflow` that share of each neighbour is outside the frame (the -cut layouts).
- * - overlay: a deck: the neighbours behind the current image, dimmed by the overlay colour.
- */
-export function slideshowLayout(job: Pick<SlideshowJob, 'mode' | 'width' | 'spacing' | 'count' | 'tweak' | 'overflow' | 'height'>): SlideshowLayout {
-  const W = job.width
-  const gap = job.spacing
-  if (job.mode === 'row') {
-    const count = Math.max(1, job.count)
-    const cardW = Math.max(1, Math.floor((W - (count + 1) * gap) / count))
-    const cardH = Math.max(1, Math.round(cardW * job.height))
-    const used = count * cardW + (count - 1) * gap
-    const left = Math.floor((W - used) / 2)
-    const cards = Array.from({ length: count }, (_, i) => ({
-      offset: i,
-      x: left + i * (cardW + gap),
-      y: gap,
-      width: cardW,
-      height: cardH,
-      dimmed: false,
-    }))
-    return { width: W, height: cardH + 2 * gap, cards }
-  }
-  const tweak = Math.max(1, job.tweak)
-  const visibleSide = 1 - job.overflow
-  if (job.mode === 'trio') {
-    const frontW = Math.floor((W - 2 * gap) / (1 + (2 * visibleSide) / tweak))
-    const sideW = Math.floor(frontW / tweak)
-    const frontH = Math.round(frontW * job.height)
-    const sideH = Math.round(sideW * job.height)
-    const H = frontH + 2 * gap
-    const frontX = Math.floor((W - frontW) / 2)
-    const sideY = Math.floor((H - sideH) / 2)
-    return {
-      width: W,
-      height: H,
-      cards: [
-        { offset: -1, x: frontX - gap - sideW, y: sideY, width: sideW, height: sideH, dimmed: false },
-        { offset: 1, x: frontX + frontW + gap, y: sideY, width: sideW, height: sideH, dimmed: false },
-        { offset: 0, x: frontX, y: gap, width: frontW, height: frontH, dimmed: false },
-      ],
-    }
-  }
-  const frontW = Math.floor(W * OVERLAY_FRONT_SHARE)
-  const frontH = Math.round(frontW * job.height)
-  const backW = Math.floor(frontW / tweak)
-  const backH = Math.round(backW * job.height)
-  const H = frontH + 2 * gap
-  const backY = Math.floor((H - backH) / 2)
-  return {
-    width: W,
-    height: H,
-    cards: [
-      { offset: -1, x: gap - Math.round(job.overflow * backW), y: backY, width: backW, height: backH, dimmed: true },
-      { offset: 1, x: W - gap - backW + Math.round(job.overflow * backW), y: backY, width: backW, height: backH, dimmed: true },
-      { offset: 0, x: Math.floor((W - frontW) / 2), y: gap, width: frontW, height: frontH, dimmed: false },
-    ],
-  }
-}
+import { releaseDropped } from './native-memory.js'
+import type { PhotoReader } from '../photo-source.js'
+import { PhotoPalette } from './photo-palette.js'
 
 function rgb([r, g, b]: Rgb, alpha = 1): string {
   return `rgba(${r}, ${g}, ${b}, ${alpha})`
@@ -122,65 +40,132 @@ async function decodeCard(bytes: Uint8Array, width: number, height: number, posi
   return canvas
 }
 
+function drawingContext(canvas: Canvas): SKRSContext2D {
+  const ctx = canvas.getContext('2d')
+  ctx.imageSmoothingEnabled = true
+  ctx.imageSmoothingQuality = 'high'
+  return ctx
+}
+
+/** One frame's picture, in the context's current transform: background, then each card, back to front. */
+function drawFrame(ctx: SKRSContext2D, job: SlideshowJob, layout: SlideshowLayout, sourceOf: (card: Card) => Canvas): void {
+  ctx.save()
+  ctx.setTransform(1, 0, 0, 1, 0, 0)
+  ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height)
+  ctx.restore()
+  if (job.background) {
+    ctx.fillStyle = rgb(job.background)
+    ctx.fillRect(0, 0, layout.width, layout.height)
+  }
+  for (const card of layout.cards) {
+    ctx.save()
+    cardPath(ctx, card, job.radius)
+    ctx.clip()
+    ctx.drawImage(sourceOf(card), card.x, card.y, card.width, card.height)
+    if (card.dimmed && job.overlayOpacity > 0) {
+      ctx.fillStyle = rgb(job.overlayColor, job.overlayOpacity)
+      ctx.fillRect(card.x, card.y, card.width, card.height)
+    }
+    if (job.borderWidth > 0) {
+      // Inside the clip, a stroke on the edge shows its inner half: draw it twice as wide.
+      ctx.lineWidth = job.borderWidth * 2
+      ctx.strokeStyle = rgb(job.borderColor)
+      cardPath(ctx, card, job.radius)
+      ctx.stroke()
+    }
+    ctx.restore()
+  }
+}
+
 function cardPath(ctx: SKRSContext2D, card: Card, radius: number): void {
   ctx.beginPath()
   ctx.roundRect(card.x, card.y, card.width, card.height, Math.min(radius, card.width / 2, card.height / 2))
 }
 
 /**
- * A slideshow or collage GIF from the uploaded photos: one frame per image, each shown for
- * `delayMs`. Photos are decoded once at the largest card size they need; frames are drawn with
- * the canvas (rounded corners, borders, overlay), reduced to a palette of their own and
- * encoded with gifenc.
+ * The decoded photos a frame needs, drawn at the card size: decoded when a frame first needs
+ * them, one at a time, and dropped once no card of the current frame shows them, so that at
+ * most one photo per card is held. Frames move on by one photo, so each photo is decoded once
+ * (a few at the wrap-around twice) and the memory does not grow with the number of photos.
  */
-export async function renderSlideshow(job: SlideshowJob): Promise<RenderedImage> {
+class CardSources {
+  private readonly held = new Map<number, Canvas>()
+
+  constructor(
+    private readonly readPhoto: PhotoReader,
+    private readonly width: number,
+    private readonly height: number,
+  ) {}
+
+  async forFrame(indices: number[]): Promise<Map<number, Canvas>> {
+    for (const index of [...this.held.keys()]) if (!indices.includes(index)) this.held.delete(index)
+    for (const index of indices) {
+      if (this.held.has(index)) continue
+      this.held.set(index, await decodeCard(await this.readPhoto(index), this.width, this.height, index))
+      // The file's bytes and the decoded pixels have been copied into the card: let them go.
+      await releaseDropped()
+    }
+    return this.held
+  }
+}
+
+/** The palette is built from the frame drawn at this fraction of its size: one pixel in 16. */
+const SAMPLE_SCALE = 1 / 4
+
+/**
+ * A slideshow or collage GIF from the uploaded photos: one frame per image, each shown for
+ * `delayMs`. Photos are decoded at the largest card size they need, as frames need them. Each
+ * frame is drawn with the canvas (rounded corners, borders, overlay) twice: small, for its
+ * palette, then band by band, each band's pixels turned into palette indices at once, so a frame
+ * is never held as RGBA whole; the indices are encoded with gifenc.
+ */
+export async function renderSlideshow(job: SlideshowJob, readPhoto: PhotoReader): Promise<RenderedImage> {
   const layout = slideshowLayout(job)
-  const n = job.images.length
+  const n = job.photos.length
   if (n === 0) throw new RenderRefused({ status: 422, code: 'no_images', message: 'Please upload at least one image.', field: 'images' })
   const frames = n
-  assertJobSize(layout.width, layout.height, frames, MAX_JOB_PIXELS, 'images')
+  const { width, height } = layout
+  assertJobSize(width, height, frames, MAX_JOB_PIXELS, 'images')
 
   const biggest = layout.cards.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a))
-  const sources = await Promise.all(job.images.map((bytes, i) => decodeCard(bytes, biggest.width, biggest.height, i)))
+  const sources = new CardSources(readPhoto, biggest.width, biggest.height)
+  const imageOf = (frame: number, card: Card) => (((frame + card.offset) % n) + n) % n
 
-  const canvas = createCanvas(layout.width, layout.height)
-  const ctx = canvas.getContext('2d')
-  ctx.imageSmoothingEnabled = true
-  ctx.imageSmoothingQuality = 'high'
+  const small = { width: Math.max(1, Math.ceil(width * SAMPLE_SCALE)), height: Math.max(1, Math.ceil(height * SAMPLE_SCALE)) }
+  const sampleCtx = drawingContext(createCanvas(small.width, small.height))
+  const bandRows = Math.min(BAND_ROWS, height)
+  const bandCtx = drawingContext(createCanvas(width, bandRows))
+  // The writer holds one frame back (to lengthen it if the next is the same): two index buffers take turns.
+  const indices = [new Uint8Array(width * height), new Uint8Array(width * height)]
   let gif: GifWriter | null = null
   for (let f = 0; f < frames; f++) {
-    ctx.clearRect(0, 0, layout.width, layout.height)
-    if (job.background) {
-      ctx.fillStyle = rgb(job.background)
-      ctx.fillRect(0, 0, layout.width, layout.height)
+    const held = await sources.forFrame(layout.cards.map((card) => imageOf(f, card)))
+    const draw = (ctx: SKRSContext2D) => drawFrame(ctx, job, layout, (card) => held.get(imageOf(f, card))!)
+
+    sampleCtx.save()
+    sampleCtx.scale(small.width / width, small.height / height)
+    draw(sampleCtx)
+    sampleCtx.restore()
+    const palette = PhotoPalette.fromSample(sampleCtx.getImageData(0, 0, small.width, small.height).data, !job.background)
+
+    const index = indices[f % 2]!
+    for (let top = 0; top < height; top += bandRows) {
+      const rows = Math.min(bandRows, height - top)
+      bandCtx.save()
+      bandCtx.translate(0, -top)
+      draw(bandCtx)
+      bandCtx.restore()
+      palette.indexBand(bandCtx.getImageData(0, 0, width, rows).data, index, top * width)
     }
-    for (const card of layout.cards) {
-      const source = sources[(((f + card.offset) % n) + n) % n]!
-      ctx.save()
-      cardPath(ctx, card, job.radius)
-      ctx.clip()
-      ctx.drawImage(source, card.x, card.y, card.width, card.height)
-      if (card.dimmed && job.overlayOpacity > 0) {
-        ctx.fillStyle = rgb(job.overlayColor, job.overlayOpacity)
-        ctx.fillRect(card.x, card.y, card.width, card.height)
-      }
-      if (job.borderWidth > 0) {
-        // Inside the clip, a stroke on the edge shows its inner half: draw it twice as wide.
-        ctx.lineWidth = job.borderWidth * 2
-        ctx.strokeStyle = rgb(job.borderColor)
-        cardPath(ctx, card, job.radius)
-        ctx.stroke()
-      }
-      ctx.restore()
-    }
-    const frame = indexPhotoFrame(ctx.getImageData(0, 0, layout.width, layout.height).data, layout.width, layout.height, !job.background)
-    const patch = { left: 0, top: 0, width: layout.width, height: layout.height, index: frame.index, transparentIndex: frame.transparentIndex }
+
+    const patch = { left: 0, top: 0, width, height, index, transparentIndex: palette.transparentIndex }
     if (!gif) {
-      gif = new GifWriter(layout.width, layout.height, frame.palette)
+      gif = new GifWriter(width, height, palette.palette, gifBytesBound(width * height, frames))
       gif.addFrame(patch, job.delayMs)
     } else {
-      gif.addFrame({ ...patch, palette: frame.palette }, job.delayMs)
+      gif.addFrame({ ...patch, palette: palette.palette }, job.delayMs)
     }
+    await releaseDropped()
   }
   const body = gif!.finish()
   return {

@@ -36,7 +36,7 @@ function liveTimer(context: GifferContext, format: 'gif' | 'png'): Handler {
     const bucket = liveBucket(deadline, at, context.config.liveBucketSeconds)
     const job = liveTimerJob(style, bucket, format)
     const ttlMs = bucket.remainingSeconds === 0 ? EXPIRED_TIMER_MAX_AGE * 1000 : bucket.expiresAt - at
-    const rendered = await renderImage(context, `live-${format}`, job, job, ttlMs)
+    const rendered = await renderImage(context, `live-${format}`, job, job, { ttlMs })
     const maxAge = Math.max(1, Math.ceil(ttlMs / 1000))
     res.set('Expires', new Date(at + maxAge * 1000).toUTCString())
     sendImage(req, res, rendered, `public, max-age=${maxAge}`)

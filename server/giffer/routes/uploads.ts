@@ -8,19 +8,33 @@ import type { GifferContext } from '../context.js'
 import { UPLOAD_KEY } from '../uploads.js'
 import { postJson } from './http.js'
 import { IMMUTABLE } from '../../process/http-cache.js'
+import { perAddressLimit } from '../../process/rate-limit.js'
+
+/** The window of the per-address upload limits. */
+const UPLOAD_LIMIT_WINDOW_MS = 10 * 60_000
 
 export function uploadRoutes(router: Router, context: GifferContext): void {
   const { store, local, base, corsOrigin } = context
+  // Whatever a visitor can make the server keep has a limit per address: photos, and signatures
+  // (each lets its holder post to the bucket directly when uploads go to S3).
+  const perAddress = context.config.uploadsPerAddress
+  const { rateLimitStore } = context.config
+  const limitSigns = perAddressLimit({ limit: Math.max(1, Math.ceil(perAddress / 3)), windowMs: UPLOAD_LIMIT_WINDOW_MS }, rateLimitStore?.('uploadSign'))
+  const limitUploads = perAddressLimit({ limit: perAddress, windowMs: UPLOAD_LIMIT_WINDOW_MS }, rateLimitStore?.('upload'))
 
+  router.post('/uploads/sign', limitSigns)
   postJson(router, '/uploads/sign', async (_req, res) => {
     res.set('Cache-Control', 'no-store')
     res.json(await store.sign())
   })
 
-  router.post('/uploads', async (req, res) => {
+  router.post('/uploads', (_req, res, next) => {
     // On an origin of its own, the upload target lets the site's pages read its answer, as a
-    // bucket's CORS rule does (a multipart POST needs no preflight).
+    // bucket's CORS rule does (a multipart POST needs no preflight); its refusals too.
     if (corsOrigin) res.set({ 'Access-Control-Allow-Origin': corsOrigin, Vary: 'Origin' })
+    next()
+  })
+  router.post('/uploads', limitUploads, async (req, res) => {
     if (!local) throw new HttpError(404, 'not_found', 'Uploads go to S3: post them to the url from uploads/sign.')
     const key = await local.receive(req)
     // As S3 does: 204, and where the file now is.

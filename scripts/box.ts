@@ -1,0 +1,412 @@
+/**
+ * `npm run box`: does one web process fit the small instances people deploy it on? Builds the
+ * site as a platform's buildpack does (a copy of the project, `npm run build`, then development
+ * dependencies pruned), then runs the Procfile's `web` line with only a platform's variables
+ * (`PORT`, an `https://` `PUBLIC_URL`, `GIFFER_SECRET`, `TRUST_PROXY=1`) in a Linux cgroup:
+ *
+ *   256 MB, 1 CPU                       Fly.io's default machine (shared-cpu-1x, no swap)
+ *   512 MB, 1 CPU                       Heroku Standard-1X, Render Starter
+ *   512 MB, 1 CPU, GIFFER_WORKERS=7     what "one thread per CPU but one" asked for on a box showing 8 CPUs
+ *
+ * Each box gets BOX_SECONDS (60) of pages and JSON at 30 connections from many addresses, with
+ * renders beside them, 4 at a time: countdowns, scrolling text, text previews and slideshows of
+ * 10 uploaded 2400×1600 photos; then BOX_IDLE_SECONDS (30) of quiet. Prints the process's RSS at
+ * start, its peak and after the pause, the cgroup's own peak and OOM kills, answers by route and
+ * status, and what the renders were told; exits 1 on a missed goal. Needs root (cgroups).
+ *
+ *   npm run box                    all three boxes
+ *   npm run box -- 256             the boxes whose name has "256"
+ *   BOX_APP_DIR=/tmp/x npm run box reuses (or makes) the pruned build there
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import readline from 'node:readline'
+import autocannon from 'autocannon'
+import sharp from 'sharp'
+import { cgroupsAvailable, makeBox, type CgroupBox } from './lib/cgroup-box.js'
+import { freePort, root } from './lib/server-process.js'
+import { multipartForm, send, sleep, type Answer } from './lib/scale-run.js'
+
+const MB = 2 ** 20
+const LOAD_SECONDS = Number(process.env.BOX_SECONDS ?? 60)
+const IDLE_SECONDS = Number(process.env.BOX_IDLE_SECONDS ?? 30)
+const PAGE_CONNECTIONS = 30
+const RENDERS_AT_ONCE = Number(process.env.BOX_RENDERS ?? 4)
+const PHOTOS = 10
+const PHOTO_SIZE = { width: 2400, height: 1600 }
+
+interface BoxPlan {
+  name: string
+  memoryMb: number
+  cpus: number
+  env: Record<string, string>
+}
+
+const BOXES: BoxPlan[] = [
+  { name: '256 MB, 1 CPU', memoryMb: 256, cpus: 1, env: {} },
+  { name: '512 MB, 1 CPU', memoryMb: 512, cpus: 1, env: {} },
+  { name: '512 MB, 1 CPU, GIFFER_WORKERS=7', memoryMb: 512, cpus: 1, env: { GIFFER_WORKERS: '7' } },
+]
+
+// The goals every box must meet.
+const PEAK_SHARE_MAX = 0.9
+const START_RSS_MAX_MB = 200
+const IDLE_OVER_START_MAX_SHARE = 0.25
+const PAGE_P99_MAX_MS = 250
+
+// ---------------------------------------------------------------------------------------------
+// The build, as a buildpack makes it
+
+function run(command: string, args: string[], cwd: string): void {
+  console.log(`$ ${command} ${args.join(' ')}   (in ${cwd})`)
+  const result = spawnSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, NODE_ENV: '' } })
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`)
+}
+
+/** A copy of the project's files (tracked and new, not ignored), built, with development dependencies pruned. */
+function prunedBuild(): string {
+  const dir = process.env.BOX_APP_DIR ?? path.join(os.tmpdir(), 'poplift-box-app')
+  if (process.env.BOX_APP_DIR && existsSync(path.join(dir, 'dist', 'server', 'main.js'))) {
+    console.log(`Using the build in ${dir}`)
+    return dir
+  }
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  const files = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).stdout.split('\0').filter(Boolean)
+  for (const file of files) {
+    if (!existsSync(path.join(root, file))) continue
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
+    cpSync(path.join(root, file), path.join(dir, file))
+  }
+  // The lock's exact install, as `npm ci` would make it, without going to the registry again.
+  console.log(`Copying node_modules into ${dir}`)
+  cpSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), { recursive: true, verbatimSymlinks: true })
+  run('npm', ['run', 'build'], dir)
+  run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], dir)
+  return dir
+}
+
+/** The Procfile's `web` command. */
+function webCommand(appDir: string): string {
+  const line = readFileSync(path.join(appDir, 'Procfile'), 'utf8').split('\n').find((l) => l.startsWith('web:'))
+  if (!line) throw new Error('the Procfile has no web line')
+  return line.slice('web:'.length).trim()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The process in its box
+
+interface Running {
+  child: ChildProcess
+  port: number
+  exited: Promise<number | null>
+  /** Lines the process wrote that say what it found and chose at start. */
+  startLines: string[]
+}
+
+async function startInBox(appDir: string, box: CgroupBox, env: Record<string, string>): Promise<Running> {
+  const port = await freePort()
+  rmSync(path.join(appDir, '.data'), { recursive: true, force: true })
+  // `env` runs the line's leading variable assignments and its command as the shell's own process,
+  // so the pid watched is the server's.
+  const child = spawn('sh', ['-c', `${box.enterCommand}exec env ${webCommand(appDir)}`], {
+    cwd: appDir,
+    // Only what a platform sets: the rest is the process's own defaults.
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/root',
+      PORT: String(port),
+      PUBLIC_URL: 'https://box.example.com',
+      GIFFER_SECRET: randomBytes(24).toString('base64url'),
+      TRUST_PROXY: '1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const startLines: string[] = []
+  // The start-up lines are kept; after them the logs are read and dropped as fast as they come, as
+  // a platform's log router would (a reader that falls behind makes the server hold its lines).
+  for (const stream of [child.stdout!, child.stderr!]) {
+    const lines = readline.createInterface({ input: stream })
+    lines.on('line', (line) => {
+      if (/box|listening|configuration|warn|error|fatal/i.test(line)) startLines.push(line)
+      if (/site listening/.test(line) || startLines.length >= 20) {
+        lines.removeAllListeners('line')
+        lines.close()
+        stream.resume()
+      }
+    })
+  }
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))))
+  let exitCode: number | null | undefined
+  void exited.then((code) => (exitCode = code))
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (exitCode !== undefined) throw new Error(`the process exited with ${exitCode} while starting:\n${startLines.join('\n')}`)
+    if (await send(port, { path: '/healthz', timeoutMs: 1_000 }).then((a) => a.status === 200, () => false)) {
+      return { child, port, exited, startLines }
+    }
+    await sleep(100)
+  }
+  child.kill('SIGKILL')
+  throw new Error('the process did not answer /healthz within 30 s')
+}
+
+/** The process's resident memory by kind: its own (anonymous) and mapped files (code of the libraries it loaded), in MB. */
+function rssPartsOf(pid: number): string {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const part = (name: string) => Math.round(Number(new RegExp(`^${name}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? 0) / 1024)
+    return `${part('RssAnon')} MB its own, ${part('RssFile')} MB of mapped files`
+  } catch {
+    return 'gone'
+  }
+}
+
+function rssMbOf(pid: number): number | null {
+  try {
+    const kb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1])
+    return Math.round(kb / 1024)
+  } catch {
+    return null
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The load
+
+const PAGES = ['/', '/pricing/', '/blog/', '/help/', '/faq/', '/p/', '/e/', '/email-countdown-timer-generator/', '/image-slideshow-gif-generator/', '/calligraphy-text-generator/']
+const API = ['/api/prices', '/api/holidays', '/api/widget-groups', '/api/widgets?group=forms', '/api/emails']
+
+/** A visitor's address as the platform's router reports it (TRUST_PROXY=1 believes one hop). */
+const visitor = (n: number) => `203.0.${(n >> 8) & 255}.${n & 255}`
+
+interface Tally {
+  /** "route status" → count. */
+  answers: Map<string, number>
+  /** What renders were told: "kind status code" → count. */
+  renders: Map<string, number>
+  slideshowsDrawn: number
+  failedPages: number
+  pageP99: number
+  pageRps: number
+  firstFailures: string[]
+}
+
+const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1)
+
+async function pageLoad(port: number, seconds: number, tally: Tally): Promise<void> {
+  let n = 0
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: PAGE_CONNECTIONS,
+    duration: seconds,
+    timeout: 20,
+    requests: [
+      {
+        setupRequest: (request, context) => {
+          const i = n++
+          const api = i % 3 === 2
+          const target = api ? API[i % API.length]! : PAGES[i % PAGES.length]!
+          ;(context as { route?: string }).route = api ? 'api' : 'page'
+          return { ...request, method: 'GET', path: target, headers: { 'accept-encoding': 'gzip, br', 'x-forwarded-for': visitor(i % 5000), 'x-forwarded-proto': 'https' } } as typeof request
+        },
+        onResponse: (status, _body, context) => {
+          const route = (context as { route?: string }).route ?? 'page'
+          count(tally.answers, `${route} ${status}`)
+          if (status !== 200 && status !== 304) {
+            tally.failedPages++
+            if (tally.firstFailures.length < 5) tally.firstFailures.push(`${route} ${status}`)
+          }
+        },
+      },
+    ],
+  })
+  tally.failedPages += result.errors + result.timeouts
+  if (result.errors + result.timeouts > 0) tally.firstFailures.push(`${result.errors} connection errors, ${result.timeouts} time-outs`)
+  tally.pageP99 = result.latency.p99
+  tally.pageRps = result.requests.average
+}
+
+/** Photos like a phone's: 2400×1600 JPEGs with detail (gradients and grain). */
+async function makePhotos(): Promise<Buffer[]> {
+  return Promise.all(
+    Array.from({ length: PHOTOS }, (_, i) =>
+      sharp({ create: { ...PHOTO_SIZE, channels: 3, background: { r: (40 * i) % 255, g: 120, b: 200 - 15 * i }, noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
+        .jpeg({ quality: 82 })
+        .toBuffer(),
+    ),
+  )
+}
+
+/** Uploads the photos the way the slideshow page does (one signature for the set); returns their URLs. */
+async function uploadSet(port: number, photos: Buffer[], address: string): Promise<string[]> {
+  const headers = { 'x-forwarded-for': address, 'x-forwarded-proto': 'https', origin: 'https://box.example.com', 'sec-fetch-site': 'same-origin' }
+  const signed = await send(port, { method: 'POST', path: '/giffer/uploads/sign', headers })
+  if (signed.status !== 200) throw new Error(`uploads/sign: ${signed.status} ${signed.body}`)
+  const { url, key, fields } = JSON.parse(signed.body.toString()) as { url: string; key: string; fields: Record<string, string> }
+  const urls: string[] = []
+  for (const [i, bytes] of photos.entries()) {
+    const name = `photo-${i + 1}.jpg`
+    const fileKey = key.replace('${filename}', () => name)
+    const form = multipartForm([...Object.entries({ ...fields, key: fileKey }), ['Content-Type', 'image/jpeg'], ['Content-Disposition', 'inline']], { field: 'file', name, type: 'image/jpeg', bytes })
+    const posted = await send(port, { method: 'POST', path: new URL(url, 'https://box.example.com').pathname, headers: { ...headers, 'content-type': form.contentType }, body: form.body })
+    if (posted.status !== 204) throw new Error(`upload: ${posted.status} ${posted.body}`)
+    const resolved = await send(port, { path: `/giffer/uploads/resolve?key=${encodeURIComponent(fileKey)}`, headers })
+    urls.push((JSON.parse(resolved.body.toString()) as { url: string }).url)
+  }
+  return urls
+}
+
+function renderRequest(n: number, photos: string[]): { kind: string; method: string; path: string; body?: string } {
+  const json = (body: unknown) => JSON.stringify(body)
+  switch (n % 4) {
+    case 0:
+      return { kind: 'countdown', method: 'POST', path: '/giffer/countdown/create', body: json({ delay: 86_400 + n * 61, font: 'roboto', days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds' }) }
+    case 1:
+      return { kind: 'scrolling text', method: 'POST', path: '/giffer/scrollingtext/create', body: json({ text: `Free shipping on every order over $${n}`, divider: '★', font: 'roboto', font_size: 32 }) }
+    case 2:
+      return { kind: 'text preview', method: 'GET', path: `/giffer/text/preview?${new URLSearchParams({ text: `Best wishes\nfrom ${n}`, font: 'great-vibes', font_size: '72', stroke_width: '4' })}` }
+    default: {
+      const mode = ['create-row', 'create-trio', 'create-overlay'][Math.floor(n / 4) % 3]!
+      return { kind: 'slideshow', method: 'POST', path: `/giffer/slideshow/${mode}`, body: json({ images: photos, delay: 1000 + n, count: 1, radius: 16, height: '4:5' }) }
+    }
+  }
+}
+
+async function renderLoad(port: number, seconds: number, photos: string[], tally: Tally): Promise<void> {
+  const until = Date.now() + seconds * 1000
+  let next = 0
+  await Promise.all(
+    Array.from({ length: RENDERS_AT_ONCE }, async (_, lane) => {
+      while (Date.now() < until) {
+        const n = next++
+        const request = renderRequest(n, photos)
+        let answer: Answer
+        try {
+          answer = await send(port, {
+            method: request.method,
+            path: request.path,
+            body: request.body,
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': visitor(7000 + lane), 'x-forwarded-proto': 'https' },
+            timeoutMs: 60_000,
+          })
+        } catch (error) {
+          count(tally.renders, `${request.kind} failed (${(error as Error).message})`)
+          await sleep(500)
+          continue
+        }
+        const code = answer.status === 200 ? '' : (/"code":"(\w+)"/.exec(answer.body.toString())?.[1] ?? '')
+        const retry = answer.headers['retry-after'] ? ` Retry-After ${answer.headers['retry-after']}` : ''
+        count(tally.renders, `${request.kind} ${answer.status} ${code}${retry}`.trim())
+        if (request.kind === 'slideshow' && answer.status === 200) tally.slideshowsDrawn++
+        if (answer.status === 503) await sleep(Math.min(2_000, Number(answer.headers['retry-after'] ?? 1) * 1000))
+      }
+    }),
+  )
+}
+
+// ---------------------------------------------------------------------------------------------
+// One box
+
+interface Outcome {
+  box: BoxPlan
+  checks: { ok: boolean; text: string }[]
+}
+
+async function runBox(appDir: string, plan: BoxPlan, photos: Buffer[]): Promise<Outcome> {
+  console.log(`\n=== ${plan.name} ===`)
+  const box = makeBox(`poplift-box-${process.pid}`, { memoryBytes: plan.memoryMb * MB, cpus: plan.cpus })
+  let running: Running | undefined
+  try {
+    running = await startInBox(appDir, box, plan.env)
+    const pid = running.child.pid!
+    await sleep(1_000)
+    const startRss = rssMbOf(pid) ?? 0
+    console.log(`cgroup v${box.version}; what the process found and chose at start:`)
+    for (const line of running.startLines) console.log(`  ${line.length > 400 ? `${line.slice(0, 400)}…` : line}`)
+    console.log(`RSS at start ${startRss} MB (${rssPartsOf(pid)})`)
+
+    const uploadSets = await Promise.all([0, 1].map((i) => uploadSet(running!.port, photos, `198.51.100.${10 + i}`)))
+    let peakRss = startRss
+    let peakAnon = 0
+    let fileAtPeak = 0
+    let alive = true
+    const sampler = setInterval(() => {
+      const rss = rssMbOf(pid)
+      if (rss === null) alive = false
+      else peakRss = Math.max(peakRss, rss)
+      const now = box.read()
+      if (now.anonBytes > peakAnon) [peakAnon, fileAtPeak] = [now.anonBytes, now.fileBytes]
+    }, 200)
+    void running.exited.then(() => (alive = false))
+
+    const tally: Tally = { answers: new Map(), renders: new Map(), slideshowsDrawn: 0, failedPages: 0, pageP99: 0, pageRps: 0, firstFailures: [] }
+    await Promise.all([pageLoad(running.port, LOAD_SECONDS, tally), renderLoad(running.port, LOAD_SECONDS, uploadSets[0]!, tally)])
+    const afterLoad = rssMbOf(pid)
+    console.log(`load over; RSS ${afterLoad ?? 'gone'} MB; ${IDLE_SECONDS} s of quiet`)
+    await sleep(IDLE_SECONDS * 1000)
+    clearInterval(sampler)
+    const idleRss = rssMbOf(pid)
+    const idleParts = rssPartsOf(pid)
+    const health = await send(running.port, { path: '/giffer/healthz' }).then((a) => JSON.parse(a.body.toString()) as { memory: unknown; cache: unknown; pool: unknown }, () => null)
+    const cgroup = box.read()
+
+    console.log(`pages and API: ${tally.pageRps.toFixed(0)} req/s, p99 ${tally.pageP99} ms; answers ${[...tally.answers].map(([k, v]) => `${k} ×${v}`).join(', ')}`)
+    console.log('renders:')
+    for (const [what, times] of [...tally.renders].sort()) console.log(`  ${what} ×${times}`)
+    if (tally.firstFailures.length) console.log(`first failures: ${tally.firstFailures.join('; ')}`)
+    console.log(`at rest: ${idleParts}; ${JSON.stringify(health)}`)
+    console.log(
+      `RSS: start ${startRss} MB, peak ${peakRss} MB, after ${IDLE_SECONDS} s quiet ${idleRss ?? 'gone'} MB; ` +
+        `cgroup peak ${(cgroup.peakBytes / MB).toFixed(0)} MB of ${plan.memoryMb} (its own memory at most ${(peakAnon / MB).toFixed(0)} MB, with ${(fileAtPeak / MB).toFixed(0)} MB of file cache then), OOM kills ${cgroup.oomKills}`,
+    )
+    const renderFailures = [...tally.renders].filter(([what]) => !/ 200$| 503 \w+ Retry-After \d+$/.test(what))
+    const checks = [
+      { ok: alive, text: 'the process is alive throughout' },
+      { ok: cgroup.oomKills === 0, text: `OOM kills: ${cgroup.oomKills} (goal 0)` },
+      { ok: tally.failedPages === 0, text: `failed page and API answers: ${tally.failedPages} (goal 0)` },
+      { ok: renderFailures.length === 0, text: `renders answered other than 200 or 503 with Retry-After: ${renderFailures.reduce((s, [, v]) => s + v, 0)} (goal 0)` },
+      { ok: tally.slideshowsDrawn >= 1, text: `${PHOTOS}-photo slideshows drawn: ${tally.slideshowsDrawn} (goal at least 1)` },
+      { ok: cgroup.peakBytes <= PEAK_SHARE_MAX * plan.memoryMb * MB, text: `cgroup peak ${(cgroup.peakBytes / MB).toFixed(0)} MB (goal at most ${Math.floor(PEAK_SHARE_MAX * plan.memoryMb)} MB, 90 % of the box)` },
+      { ok: startRss <= START_RSS_MAX_MB, text: `RSS at start ${startRss} MB (goal at most ${START_RSS_MAX_MB})` },
+      {
+        ok: idleRss !== null && idleRss <= startRss + IDLE_OVER_START_MAX_SHARE * plan.memoryMb,
+        text: `RSS after ${IDLE_SECONDS} s quiet ${idleRss ?? 'gone'} MB (goal at most start + a quarter of the box, ${startRss + IDLE_OVER_START_MAX_SHARE * plan.memoryMb})`,
+      },
+      { ok: tally.pageP99 <= PAGE_P99_MAX_MS, text: `page and API p99 ${tally.pageP99} ms while renders run (goal at most ${PAGE_P99_MAX_MS})` },
+    ]
+    for (const check of checks) console.log(`${check.ok ? 'ok  ' : 'FAIL'} ${check.text}`)
+    return { box: plan, checks }
+  } finally {
+    if (running) {
+      running.child.kill('SIGKILL')
+      await running.exited
+    }
+    box.remove()
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const unavailable = cgroupsAvailable()
+if (unavailable) {
+  console.error(`npm run box: ${unavailable}`)
+  process.exit(2)
+}
+const filter = process.argv[2]
+const boxes = BOXES.filter((box) => !filter || box.name.includes(filter))
+const appDir = prunedBuild()
+const photos = await makePhotos()
+console.log(`${PHOTOS} photos of ${PHOTO_SIZE.width}×${PHOTO_SIZE.height}, ${(photos.reduce((s, p) => s + p.length, 0) / PHOTOS / MB).toFixed(1)} MB each on average`)
+const outcomes: Outcome[] = []
+for (const plan of boxes) outcomes.push(await runBox(appDir, plan, photos))
+console.log('\nsummary')
+for (const { box, checks } of outcomes) {
+  const missed = checks.filter((check) => !check.ok)
+  console.log(`${missed.length ? 'FAIL' : 'ok  '} ${box.name}${missed.length ? `: ${missed.map((m) => m.text).join('; ')}` : ''}`)
+}
+process.exit(outcomes.every((o) => o.checks.every((c) => c.ok)) ? 0 : 1)

@@ -1,0 +1,68 @@
+/**
+ * How a render thread gets a slideshow's photos: it asks for each one when a frame first needs
+ * it, on a message port of the job's own, and the main thread reads it from the upload store
+ * then and hands the bytes over without copying them. So neither thread holds ten photos' worth
+ * of files while a job waits its turn or draws: at most the one being decoded.
+ */
+import { MessageChannel, type MessagePort } from 'node:worker_threads'
+import { HttpError } from '../process/errors.js'
+import { RenderRefused, type RenderRefusal } from './jobs.js'
+
+export type PhotoReader = (index: number) => Promise<Uint8Array>
+
+type Answer = { index: number; bytes: Uint8Array } | { index: number; refusal: Omit<RenderRefusal, 'ok'> } | { index: number; failure: string }
+
+/** The bytes in a buffer of their own, which can then be moved to another thread. */
+function movable(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes)
+}
+
+/**
+ * Main thread: a port for one job, answering each ask with `read(index)`, whose bytes are moved to
+ * the render thread (so each read must give bytes of its own, as the stores' reads do). A refusal
+ * of the store's (a photo gone, the store away) travels back as such, so the request gets that
+ * 4xx or 503. `close` when the job is over.
+ */
+export function photoChannel(read: (index: number) => Promise<Uint8Array>): { port: MessagePort; close(): void } {
+  const { port1: mine, port2: theirs } = new MessageChannel()
+  mine.on('message', async ({ index }: { index: number }) => {
+    let answer: Answer
+    try {
+      const bytes = movable(await read(index))
+      // Node drops a message whose transfer list holds a buffer already moved elsewhere, and the
+      // thread would wait for it until the job's time ran out.
+      if (bytes.byteLength === 0) throw new Error('no bytes (empty, or already handed to another thread)')
+      mine.postMessage({ index, bytes } satisfies Answer, [bytes.buffer as ArrayBuffer])
+      return
+    } catch (error) {
+      answer =
+        error instanceof HttpError && [400, 413, 422, 503].includes(error.status)
+          ? { index, refusal: { status: error.status as RenderRefusal['status'], code: error.code, message: error.message, field: error.field ?? `images.${index}` } }
+          : { index, failure: error instanceof Error ? error.message : String(error) }
+    }
+    mine.postMessage(answer)
+  })
+  return {
+    port: theirs,
+    close: () => mine.close(),
+  }
+}
+
+/** Render thread: reads photos through the job's port, one at a time. */
+export function portPhotoReader(port: MessagePort): PhotoReader {
+  return (index) =>
+    new Promise((resolve, reject) => {
+      port.once('message', (answer: Answer) => {
+        if ('bytes' in answer) resolve(answer.bytes)
+        else if ('refusal' in answer) reject(new RenderRefused(answer.refusal))
+        else reject(new Error(`photo ${index} could not be read: ${answer.failure}`))
+      })
+      port.postMessage({ index })
+    })
+}
+
+/** Photos already in memory (tests, benchmarks): each read a copy, so the caller's bytes stay theirs. */
+export const memoryPhotoReader =
+  (photos: Uint8Array[]): PhotoReader =>
+  async (index) =>
+    photos[index]!.slice()

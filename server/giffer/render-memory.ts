@@ -1,0 +1,114 @@
+/**
+ * What a render job will take at its peak, in native memory (pixels outside V8's heap), known from
+ * its parameters before it starts: the render pool admits a job only when this fits the memory
+ * budget beside the jobs already running. Each figure follows what the renderer keeps at once
+ * (see each renderer: photos are decoded one at a time at the size they are drawn, frames are
+ * read back one at a time and let go), with room for what a collection has not yet freed.
+ * `tests/giffer/render-memory.test.ts` measures the real peaks of the largest jobs against these.
+ *
+ * Pure arithmetic: it runs on the event loop and loads no drawing library.
+ */
+import { COUNTDOWN_SIZE, countdownHeight } from '../../shared/generators/countdown/countdown.js'
+import type { PhotoHeader, RenderJob, ScrollingTextJob, SlideshowJob, TextPreviewJob } from './jobs.js'
+import { MAX_CANVAS_SIDE, MAX_FRAME_PIXELS } from './limits.js'
+import { gifBytesExpected } from './render/gif.js'
+import { STRIP_HEIGHT, STRIP_PIECE_PX } from './render/scrolling-plan.js'
+import { BAND_ROWS, slideshowLayout } from './render/slideshow-layout.js'
+
+const MB = 2 ** 20
+/** Any job: its JavaScript objects, a palette's working tables, the encoder's. */
+const JOB_BASE = 8 * MB
+/** What allocators and collections add over the sum of a job's buffers, measured: a sixth more. */
+const SLACK = 1.15
+/** RGBA. */
+const PIXEL = 4
+/** A glyph's advance is at most this many font sizes (wide capitals, emoji, icons). */
+const EM_BOUND = 1.25
+/** A scrolling text's GIF is kept near 800 KB; room for it and one pass over. */
+const SCROLL_OUTPUT = 2 * MB
+
+export interface RenderMemory {
+  /** The job's estimated peak. */
+  bytes: number
+  /** What the visitor can change to make it smaller, for the answer when it can never fit. */
+  reduce: string
+}
+
+/**
+ * Decoding one photo to its card's size, as measured with sharp (libvips reads a few rows at a
+ * time): a baseline JPEG about 5 MB whatever its size (it is shrunk as it loads), a WebP about a
+ * byte a pixel, a PNG three quarters of one. A progressive JPEG or an interlaced PNG is decoded
+ * whole before it is shrunk: a 24-megapixel one took 68 and 83 MB.
+ */
+function decodeBytes(photo: PhotoHeader, card: { width: number; height: number }): number {
+  const pixels = photo.width * photo.height
+  const working =
+    photo.type === 'image/jpeg' ? (photo.progressive ? pixels * 3 : 5 * MB) : photo.type === 'image/png' ? (photo.progressive ? pixels * 4 : pixels * 0.75) : pixels
+  // A photo smaller than its card (a tall shape) is enlarged before it is cut: 1.5 bytes an enlarged pixel, measured.
+  const enlarge = Math.max(card.width / photo.width, card.height / photo.height)
+  const enlarged = enlarge > 1 ? pixels * enlarge * enlarge * 1.5 : 0
+  return card.width * card.height * PIXEL + Math.ceil(working + enlarged)
+}
+
+function slideshowMemory(job: SlideshowJob): RenderMemory {
+  const layout = slideshowLayout(job)
+  const framePixels = layout.width * layout.height
+  const biggest = layout.cards.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a))
+  const cardPixels = biggest.width * biggest.height
+  const frames = job.photos.length
+  // Each card shown holds its decoded photo (a canvas), plus the raw pixels it was copied from.
+  const cards = (layout.cards.length + 1) * cardPixels * PIXEL
+  // The frame drawn small for its palette, a band of it drawn and read back at a time, and two
+  // frames of palette indices (the one being written, the one the encoder holds back).
+  const band = layout.width * Math.min(BAND_ROWS, layout.height) * PIXEL * 2
+  const frame = Math.ceil(framePixels / 16) * PIXEL * 3 + band + framePixels * 2
+  const decode = Math.max(0, ...job.photos.map((photo) => decodeBytes(photo, biggest)))
+  // The file being decoded and the next one arriving.
+  const files = 2 * Math.max(0, ...job.photos.map((photo) => photo.size))
+  return {
+    bytes: Math.ceil((JOB_BASE + cards + frame + decode + files + gifBytesExpected(framePixels, frames)) * SLACK),
+    reduce: 'use fewer photos or a wider shape (a lower height), or smaller photos',
+  }
+}
+
+function scrollingTextMemory(job: ScrollingTextJob): RenderMemory {
+  const fontPx = job.fontSize * job.scale
+  const width = job.width * job.scale
+  const height = Math.ceil(job.fontSize * STRIP_HEIGHT) * job.scale
+  // The strip is one repeat (text, divider, gaps) plus a window; its indices are one byte a pixel.
+  const repeat = ([...job.text].length + [...job.divider].length + 3) * fontPx * EM_BOUND
+  const stripWidth = Math.min(MAX_CANVAS_SIDE, repeat + width)
+  const strip = stripWidth * height
+  // Two mask canvases of one piece, their pixels read back, two windows of indices.
+  const pieces = 2 * 2 * Math.min(STRIP_PIECE_PX, stripWidth) * height * PIXEL
+  return {
+    bytes: JOB_BASE + strip * 2 + pieces + 2 * width * height + SCROLL_OUTPUT,
+    reduce: 'use a shorter text or a smaller font size',
+  }
+}
+
+function textPreviewMemory(job: TextPreviewJob): RenderMemory {
+  const fontPx = job.fontSize * job.scale
+  const margin = 2 * (job.padding * job.scale + (job.stroke?.width ?? 0) * job.scale) + 2 * fontPx
+  const chars = Math.max(1, ...job.lines.map((line) => [...line].length))
+  const pixels = Math.min(MAX_FRAME_PIXELS, (chars * fontPx * EM_BOUND + margin) * (job.lines.length * fontPx * Math.max(1, job.lineHeight) + margin))
+  // The canvas, its pixels read back, and the PNG encoder's rows.
+  return { bytes: JOB_BASE + pixels * (PIXEL * 2 + 1), reduce: 'use a shorter text or a smaller font size' }
+}
+
+/** The estimated peak of a job and what would make it smaller. */
+export function renderMemory(job: RenderJob): RenderMemory {
+  switch (job.kind) {
+    case 'countdown': {
+      const pixels = COUNTDOWN_SIZE.width * job.scale * countdownHeight(Object.values(job.captions).some(Boolean)) * job.scale
+      // The still, the digits' sprites and masks, a frame's patch, the GIF.
+      return { bytes: JOB_BASE + pixels * 16, reduce: 'use a smaller scale' }
+    }
+    case 'scrolling-text':
+      return scrollingTextMemory(job)
+    case 'text-preview':
+      return textPreviewMemory(job)
+    case 'slideshow':
+      return slideshowMemory(job)
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * A per-address limit on a route: so many requests per window from one address (IPv6 counted per
+ * /56, the block one customer gets), then 429 with Retry-After. Counted in this process's memory,
+ * or in the store given: the shared counters (Redis) when every process must count together.
+ */
+import type { Request, RequestHandler, Response } from 'express'
+import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit'
+import { TooManyAttempts } from './errors.js'
+
+export interface Limit {
+  /** Requests allowed per window from one address. */
+  limit: number
+  windowMs: number
+}
+
+/** How a route answers past its limit; unset: the process's one error path (`TooManyAttempts`). */
+export type OverLimit = (req: Request, res: Response, retryAfterSeconds: number) => void
+
+export function perAddressLimit({ limit, windowMs }: Limit, store?: Store, overLimit?: OverLimit): RequestHandler {
+  return rateLimit({
+    windowMs,
+    limit,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    // Unset: express-rate-limit's own memory store, which is right for one process.
+    ...(store ? { store } : {}),
+    keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown', 56),
+    handler: (req, res, next) => {
+      const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime
+      const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000))
+      if (overLimit) overLimit(req, res, seconds)
+      else next(new TooManyAttempts(seconds))
+    },
+  })
+}
