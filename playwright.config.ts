@@ -46,6 +46,8 @@ export default defineConfig({
       DATA_DIR,
       // The reset tests read the mail the local dashboard kept.
       DASHBOARD_OUTBOX: 'true',
+      // Every test uploads from this one address, far more than a visitor would in ten minutes.
+      UPLOADS_PER_ADDRESS: '100000',
     },
   },
 })

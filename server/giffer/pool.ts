@@ -304,17 +304,21 @@ export class RenderPool {
     this.threads
       .run(job, { signal: entry.signal, transferList: channel ? [channel.port as unknown as ArrayBuffer] : [] })
       .then(
-        (result) => {
-          this.completed++
-          this.options.observer?.rendered(entry.job.kind, (performance.now() - dispatchedAt) / 1000)
-          entry.resolve(result)
-        },
-        (error: unknown) => entry.reject(entry.signal.aborted ? this.timedOut() : error),
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
       )
-      .finally(() => {
+      .then((outcome) => {
+        // Its memory and thread are given back before its caller hears of it.
         channel?.close()
         release()
         this.running--
+        if ('result' in outcome) {
+          this.completed++
+          this.options.observer?.rendered(entry.job.kind, (performance.now() - dispatchedAt) / 1000)
+          entry.resolve(outcome.result)
+        } else {
+          entry.reject(entry.signal.aborted ? this.timedOut() : outcome.error)
+        }
         this.recycleIfOverLimit()
         this.dispatch()
         if (this.running === 0) {

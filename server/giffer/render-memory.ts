@@ -18,8 +18,8 @@ import { BAND_ROWS, slideshowLayout } from './render/slideshow-layout.js'
 const MB = 2 ** 20
 /** Any job: its JavaScript objects, a palette's working tables, the encoder's. */
 const JOB_BASE = 8 * MB
-/** What allocators and collections add over the sum of a job's buffers, measured: a sixth more. */
-const SLACK = 1.15
+/** What allocators and collections add over the sum of a job's buffers, measured: up to a fifth more. */
+const SLACK = 1.2
 /** RGBA. */
 const PIXEL = 4
 /** A glyph's advance is at most this many font sizes (wide capitals, emoji, icons). */
@@ -63,8 +63,8 @@ function slideshowMemory(job: SlideshowJob): RenderMemory {
   const band = layout.width * Math.min(BAND_ROWS, layout.height) * PIXEL * 2
   const frame = Math.ceil(framePixels / 16) * PIXEL * 3 + band + framePixels * 2
   const decode = Math.max(0, ...job.photos.map((photo) => decodeBytes(photo, biggest)))
-  // The file being decoded and the next one arriving.
-  const files = 2 * Math.max(0, ...job.photos.map((photo) => photo.size))
+  // The file being decoded: the next one is asked for only once it has been.
+  const files = Math.max(0, ...job.photos.map((photo) => photo.size))
   return {
     bytes: Math.ceil((JOB_BASE + cards + frame + decode + files + gifBytesExpected(framePixels, frames)) * SLACK),
     reduce: 'use fewer photos or a wider shape (a lower height), or smaller photos',

@@ -25,6 +25,9 @@ export function perAddressLimit({ limit, windowMs }: Limit, store?: Store, overL
     // Unset: express-rate-limit's own memory store, which is right for one process.
     ...(store ? { store } : {}),
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown', 56),
+    // The image service is made on its first request (so a site that never draws starts no threads),
+    // and its limits with it: on purpose, not the mistake this check looks for.
+    validate: { creationStack: false },
     handler: (req, res, next) => {
       const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime
       const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000))

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { ServiceBusyError } from '../../server/process/errors.js'
 import { checkPassword, PASSWORD_MESSAGES } from '../../server/accounts/password-policy.js'
-import { DEFAULT_COST, PasswordHasher } from '../../server/accounts/passwords.js'
+import { costForBudget, DEFAULT_COST, EQUAL_COSTS, hashMemory, PasswordHasher } from '../../server/accounts/passwords.js'
+import { MemoryBudget } from '../../server/process/memory-budget.js'
 
 const CHEAP = { logN: 10, r: 8, p: 1 }
 
@@ -45,6 +46,35 @@ describe('password hashing', () => {
     await expect(hasher.hash('three three three')).rejects.toBeInstanceOf(ServiceBusyError)
     await expect(Promise.all([first, second])).resolves.toHaveLength(2)
     await expect(hasher.hash('four four four four')).resolves.toMatch(/^scrypt\$10\$/)
+  })
+
+  it('takes the strongest of the equally strong scrypt settings whose memory is at most half the budget', () => {
+    expect(costForBudget(2 ** 30)).toEqual({ logN: 17, r: 8, p: 1 })
+    expect(costForBudget(200 * 2 ** 20)).toEqual({ logN: 16, r: 8, p: 2 })
+    expect(costForBudget(52 * 2 ** 20)).toEqual({ logN: 14, r: 8, p: 5 })
+    expect(costForBudget(0)).toEqual(EQUAL_COSTS.at(-1))
+    for (const cost of EQUAL_COSTS) expect(hashMemory(cost)).toBe(128 * 2 ** cost.logN * cost.r)
+  })
+
+  it('starts a hash only once its scrypt memory fits the budget it shares with renders', async () => {
+    const budget = new MemoryBudget(hashMemory(CHEAP) * 2)
+    const hasher = new PasswordHasher(CHEAP, { budget })
+    // A render holds most of the budget: the hash waits for it.
+    const release = await budget.reserve(budget.totalBytes)
+    let done = false
+    const hashed = hasher.hash('waits its turn 7').then((stored) => ((done = true), stored))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(done).toBe(false)
+    release()
+    await expect(hashed).resolves.toMatch(/^scrypt\$10\$/)
+    expect(budget.inUse).toBe(0)
+  })
+
+  it('verifies a hash made on a bigger box, whose memory is more than the whole budget, once nothing else holds any', async () => {
+    const stored = await new PasswordHasher({ logN: 12, r: 8, p: 1 }).hash('bigger box 123')
+    const hasher = new PasswordHasher(CHEAP, { budget: new MemoryBudget(hashMemory(CHEAP)) })
+    expect(await hasher.verify('bigger box 123', stored)).toBe(true)
+    expect(hasher.needsRehash(stored)).toBe(true)
   })
 
   it('spends a verification on an unknown account too', async () => {

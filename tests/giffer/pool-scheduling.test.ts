@@ -7,6 +7,8 @@ import { pino } from 'pino'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { CountdownJob } from '../../server/giffer/jobs.js'
 import { RenderPool, type RenderPoolOptions } from '../../server/giffer/pool.js'
+import { renderMemory } from '../../server/giffer/render-memory.js'
+import { MemoryBudget } from '../../server/process/memory-budget.js'
 
 const logger = pino({ level: 'silent' })
 let pool: RenderPool | null = null
@@ -114,5 +116,59 @@ describe('render pool memory limit', () => {
     expect((await p.run(smallCountdown(100))).ok).toBe(true)
     await vi.waitFor(() => expect(p.stats.released).toBe(2), { timeout: 5_000, interval: 20 })
     expect(p.stats.completed).toBe(21)
+  })
+})
+
+describe('render pool memory budget', () => {
+  const bigCountdown = (n: number): CountdownJob => ({ ...smallCountdown(n), frames: 30, scale: 2, captions: { days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds' } })
+
+  it('refuses a job larger than the whole budget with 413, saying how much it needs and what to make smaller', async () => {
+    const p = startPool({ budget: new MemoryBudget(renderMemory(bigCountdown(0)).bytes - 1) })
+    const refused = await p.run(bigCountdown(0)).catch((error: unknown) => error)
+    expect(refused).toMatchObject({ status: 413, code: 'too_large_for_server' })
+    expect((refused as Error).message).toMatch(/^Drawing this image needs about \d+ MB and this server draws with at most \d+ MB: use a smaller scale\.$/)
+    expect(p.stats.completed).toBe(0)
+  })
+
+  it('starts a job only when its memory fits beside the running ones: two threads, room for one job, one at a time', async () => {
+    const one = renderMemory(bigCountdown(0)).bytes
+    const p = startPool({ workers: 2, budget: new MemoryBudget(Math.floor(one * 1.5)) })
+    await p.run(smallCountdown(0))
+    let most = 0
+    const watch = setInterval(() => (most = Math.max(most, p.stats.running)), 1)
+    try {
+      const results = await Promise.all(Array.from({ length: 6 }, (_, n) => p.run(bigCountdown(n + 1))))
+      expect(results.every((r) => r.ok)).toBe(true)
+    } finally {
+      clearInterval(watch)
+    }
+    expect(most).toBe(1)
+    expect(p.stats.memory).toEqual({ budget: Math.floor(one * 1.5), inUse: 0 })
+  })
+
+  it('runs jobs side by side when the budget holds them', async () => {
+    const one = renderMemory(bigCountdown(0)).bytes
+    const p = startPool({ workers: 2, budget: new MemoryBudget(one * 2) })
+    await Promise.all([p.run(smallCountdown(0)), p.run(smallCountdown(1))])
+    let most = 0
+    const watch = setInterval(() => (most = Math.max(most, p.stats.running)), 1)
+    try {
+      await Promise.all(Array.from({ length: 8 }, (_, n) => p.run(bigCountdown(n + 1))))
+    } finally {
+      clearInterval(watch)
+    }
+    expect(most).toBe(2)
+  })
+
+  it('answers 503 render_timeout to a job whose memory never came in time, and keeps drawing the rest', async () => {
+    const budget = new MemoryBudget(renderMemory(bigCountdown(0)).bytes)
+    const p = startPool({ budget, jobTimeoutMs: 300 })
+    // Something else (a password hash, say) holds the whole budget for longer than the job may wait.
+    const release = await budget.reserve(budget.totalBytes)
+    const waited = await p.run(bigCountdown(1)).catch((error: { code?: string; status?: number }) => error)
+    expect(waited).toMatchObject({ status: 503, code: 'render_timeout' })
+    release()
+    expect((await p.run(bigCountdown(2))).ok).toBe(true)
+    expect(budget.inUse).toBe(0)
   })
 })

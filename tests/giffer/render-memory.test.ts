@@ -1,0 +1,40 @@
+/**
+ * The render pool admits a job when its estimated peak of native memory fits the budget, so the
+ * estimate must never be short of what drawing really takes. Each case is drawn in a process of
+ * its own (tests/support/render-peak.ts) with the allocator settings the Procfile gives, and the
+ * rise of its resident memory is held against the estimate: the largest jobs of every generator,
+ * tall slideshows, and photos that are decoded whole (progressive JPEG, PNG).
+ */
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { projectRoot } from '../../server/project-root.js'
+import { PRODUCTION_ENV } from '../../scripts/lib/server-process.js'
+
+const run = promisify(execFile)
+const MB = 2 ** 20
+
+const CASES = [
+  'countdown',
+  'scrolling text at 72 px',
+  'text image, 3 lines of 35 at 72 pt with an outline',
+  'slideshow row 4:5 of 10 photos 2400×1600',
+  'slideshow row 9:16 of 10 photos 2400×1600',
+  'slideshow trio of 10 photos 2400×1600',
+  'slideshow overlay of 10 photos 2400×1600',
+  'slideshow of 10 progressive JPEGs 4000×3000',
+  'slideshow of 10 PNGs 3000×2000',
+]
+
+describe.skipIf(process.platform !== 'linux')('render memory estimates', () => {
+  it.each(CASES)('%s: the estimate covers the memory drawing it takes', async (name) => {
+    const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', 'tests/support/render-peak.ts', name], {
+      cwd: projectRoot,
+      env: { ...process.env, ...PRODUCTION_ENV },
+      timeout: 60_000,
+    })
+    const { peakBytes, estimateBytes } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { peakBytes: number; estimateBytes: number }
+    expect(peakBytes).toBeGreaterThan(0)
+    expect(peakBytes / MB).toBeLessThanOrEqual(estimateBytes / MB)
+  }, 90_000)
+})
