@@ -209,7 +209,7 @@ test('each mode sends its own request and the trio GIF is drawn', async ({ page 
   await expect(page.locator('.slideshow-result img')).toBeVisible({ timeout: 15_000 })
 })
 
-test('takes at most 10 images and hides the upload button at 10', async ({ page }) => {
+test('takes at most 10 images, hides the upload button at 10, and uploads a replacement under a new signature', async ({ page }) => {
   await gotoHydrated(page, PATH)
   const colours = ['#ff0000', '#00ff00', '#0000ff', '#ffff00', '#00ffff', '#ff00ff', '#000000', '#ffffff', '#888888', '#123456', '#654321']
   await files(page).setInputFiles(await Promise.all(colours.map((colour, i) => photo(`p${i}.png`, colour))))
@@ -220,6 +220,22 @@ test('takes at most 10 images and hides the upload button at 10', async ({ page 
   await cards(page).first().focus()
   await page.keyboard.press('Delete')
   await expect(files(page)).toHaveCount(1)
+
+  // The service keeps 10 files under one signature: photos chosen after removing some go under a
+  // new one, asked for by the page, and upload like the rest.
+  const signings: string[] = []
+  page.on('request', (request) => {
+    if (request.url().endsWith('/giffer/uploads/sign')) signings.push(request.url())
+  })
+  const refused: number[] = []
+  page.on('response', (response) => {
+    if (response.url().endsWith('/giffer/uploads') && response.status() >= 400) refused.push(response.status())
+  })
+  await files(page).setInputFiles([await photo('again.png', '#abcdef')])
+  await expectUploaded(page, 10)
+  expect(signings).toHaveLength(1)
+  expect(refused).toEqual([])
+  await expect(messages(page)).not.toContainText('Can’t upload')
 })
 
 test('a submit while photos upload asks to wait; failed uploads remove their card and say why', async ({ page, consoleGuard }) => {
