@@ -47,8 +47,11 @@ export const gifferEnvSchema = z.object({
   GIFFER_CACHE_MB: z.coerce.number().int().min(0).max(8_192).optional(),
   /** Live timers are rendered once per bucket of this many seconds (5). */
   GIFFER_LIVE_BUCKET_SECONDS: z.coerce.number().int().min(1).max(3_600).optional(),
-  /** The local upload folder's total (MB); unset: a quarter of its disk, at most 2048. */
-  UPLOADS_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).optional(),
+  /**
+   * The local upload folder's total (MB); unset: a quarter of its disk, at most 2048. An upload is
+   * taken while the largest file still fits, so at least the 5 MB of one.
+   */
+  UPLOADS_MAX_MB: z.coerce.number().int().min(5).max(1_048_576).optional(),
   /** Free space the local upload folder always leaves on its disk (MB); unset: a tenth of the disk, at most 1024. */
   UPLOADS_MIN_FREE_MB: z.coerce.number().int().min(0).max(1_048_576).optional(),
   /** Photos one address may upload per 10 minutes (60); a third as many upload signatures. */
