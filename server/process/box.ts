@@ -95,9 +95,10 @@ function ownGroups(procCgroup: string): Map<string, string> {
  * outside the mount's root (a container that sees only its own part) starts at the mount itself.
  */
 function groupDirs(mount: Mount, group: string): string[] {
-  const relative = mount.root === '/' ? group : group.startsWith(mount.root) ? group.slice(mount.root.length) : '/'
+  const inside = mount.root === '/' || group === mount.root || group.startsWith(`${mount.root}/`)
+  const relative = !inside ? '/' : mount.root === '/' ? group : group.slice(mount.root.length)
   const dirs: string[] = []
-  let dir = path.posix.join(mount.point, relative)
+  let dir = path.posix.join(mount.point, relative).replace(/(.)\/+$/, '$1')
   for (;;) {
     dirs.push(dir)
     if (dir === mount.point || !dir.startsWith(mount.point)) break
@@ -162,10 +163,14 @@ export function readBox({ read = readText, machine = { memoryBytes: os.totalmem(
       if (bytes !== null && (!memory || bytes < memory.bytes)) memory = { bytes, from: 'cgroup v2' }
       const count = lowest(dirs, read, cpusV2)
       if (count !== null && (!cpus || count < cpus.count)) cpus = { count, from: 'cgroup v2 quota' }
-    } else if (mount.controllers.includes('memory')) {
+      continue
+    }
+    // A v1 hierarchy may carry both controllers.
+    if (mount.controllers.includes('memory')) {
       const bytes = lowest(groupDirs(mount, groups.get('memory') ?? '/'), read, memoryV1)
       if (bytes !== null && (!memory || bytes < memory.bytes)) memory = { bytes, from: 'cgroup v1' }
-    } else if (mount.controllers.includes('cpu')) {
+    }
+    if (mount.controllers.includes('cpu')) {
       const count = lowest(groupDirs(mount, groups.get('cpu') ?? '/'), read, cpusV1)
       if (count !== null && (!cpus || count < cpus.count)) cpus = { count, from: 'cgroup v1 quota' }
     }

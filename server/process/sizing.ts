@@ -26,6 +26,7 @@ export const MARGIN_SHARE = 0.1
  * the site, 110-130 MB measured at start in a 256 MB box, plus what serving pages adds.
  */
 const PROCESS_RESERVE: Record<ProcessRole, number> = { site: 128 * MB, giffer: 80 * MB, dashboard: 72 * MB }
+const ROLE_NAMES: Record<ProcessRole, string> = { site: 'site', giffer: 'image service', dashboard: 'dashboard' }
 /** One render thread's own memory while it lives: its JavaScript heap, the canvas library's state and the fonts it loaded. */
 export const RENDER_THREAD_BYTES = 32 * MB
 /** What each thread should find for its jobs: threads beyond what leaves every one of them this much would only wait. */
@@ -85,10 +86,10 @@ export function sizeForBox(box: Box, role: ProcessRole, settings: SizingSettings
   const asked = settings.renders ? (settings.workers ?? cpuThreads) : 0
   const memoryThreads = Math.max(1, Math.floor(free / (RENDER_THREAD_BYTES + JOB_SHARE_BYTES)))
   const renderThreads = Math.min(asked, memoryThreads)
-  if (settings.workers !== undefined && renderThreads < settings.workers) {
+  if (settings.renders && settings.workers !== undefined && renderThreads < settings.workers) {
     warnings.push(
       `GIFFER_WORKERS=${settings.workers} asks for more render threads than ${Math.round(box.memoryBytes / MB)} MB holds: using ${renderThreads}. ` +
-        `Each thread needs about ${Math.round((RENDER_THREAD_BYTES + JOB_SHARE_BYTES) / MB)} MB beside the site's own ${Math.round(PROCESS_RESERVE[role] / MB)} MB.`,
+        `Each thread needs about ${Math.round((RENDER_THREAD_BYTES + JOB_SHARE_BYTES) / MB)} MB beside the ${ROLE_NAMES[role]}'s own ${Math.round(PROCESS_RESERVE[role] / MB)} MB.`,
     )
   }
   const nativeBudgetBytes = Math.max(0, Math.floor(free - renderThreads * RENDER_THREAD_BYTES))
