@@ -38,12 +38,13 @@ export interface RenderMemory {
  * Decoding one photo to its card's size, as measured with sharp (libvips reads a few rows at a
  * time): a baseline JPEG about 5 MB whatever its size (it is shrunk as it loads), a WebP about a
  * byte a pixel, a PNG three quarters of one. A progressive JPEG or an interlaced PNG is decoded
- * whole before it is shrunk: a 24-megapixel one took 68 and 83 MB.
+ * whole before it is shrunk: a 24-megapixel one took 68 and 83 MB, and ten 12-megapixel progressive
+ * JPEGs up to 96 MB in all.
  */
 function decodeBytes(photo: PhotoHeader, card: { width: number; height: number }): number {
   const pixels = photo.width * photo.height
   const working =
-    photo.type === 'image/jpeg' ? (photo.progressive ? pixels * 3 : 5 * MB) : photo.type === 'image/png' ? (photo.progressive ? pixels * 4 : pixels * 0.75) : pixels
+    photo.type === 'image/jpeg' ? (photo.progressive ? pixels * 4 : 5 * MB) : photo.type === 'image/png' ? (photo.progressive ? pixels * 4 : pixels * 0.75) : pixels
   // A photo smaller than its card (a tall shape) is enlarged before it is cut: 1.5 bytes an enlarged pixel, measured.
   const enlarge = Math.max(card.width / photo.width, card.height / photo.height)
   const enlarged = enlarge > 1 ? pixels * enlarge * enlarge * 1.5 : 0
