@@ -19,7 +19,7 @@ import { authActions } from './accounts/form-actions.js'
 import { pageForms } from './accounts/forms.js'
 import type { DashboardOptions } from './dashboard/context.js'
 import { createGifferRouter, type GifferRouter } from './giffer/router.js'
-import { gifferBrowserOrigins, gifferOptionsFromEnv } from './giffer/config.js'
+import { gifferBrowserOrigins, gifferOptionsFromEnv, renderSizingFromEnv } from './giffer/config.js'
 import { clientAddress, createLogger, requestIdOf, requestLog, requestLogger, type TrustProxy } from './process/logger.js'
 import { untrustedForwardingWarning } from './process/proxy-trust.js'
 import { httpDependency, liveness, Readiness } from './process/readiness.js'
@@ -162,9 +162,7 @@ function siteOf(config: Config, overrides: AppOverrides): Site {
   const sharedCounters = config.REDIS_URL ? connectSharedCounters(config.REDIS_URL, logger) : null
   const sizing = sizeForBox(overrides.box ?? readBox(), 'site', {
     renders: !config.GIFFER_URL,
-    workers: config.GIFFER_WORKERS,
-    rssLimitBytes: config.GIFFER_RSS_LIMIT_MB === undefined ? undefined : config.GIFFER_RSS_LIMIT_MB * 2 ** 20,
-    renderCacheBytes: config.GIFFER_CACHE_MB === undefined ? undefined : config.GIFFER_CACHE_MB * 2 ** 20,
+    ...renderSizingFromEnv(config),
     pageCacheEntries: config.PAGE_CACHE_ENTRIES,
   })
   const budget = new MemoryBudget(sizing.nativeBudgetBytes)

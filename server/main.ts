@@ -6,8 +6,7 @@ import { createHttpServer } from './process/http-server.js'
 import { logFatalErrors } from './process/logger.js'
 import { stopOnSignals } from './process/shutdown.js'
 import { logSizing } from './process/sizing.js'
-import { uploadCeilingFromEnv } from './giffer/config.js'
-import { describeUploadCeiling, uploadCeiling, uploadDir } from './giffer/uploads.js'
+import { uploadCeilingNote } from './giffer/config.js'
 
 /** How long in-flight requests get to finish after SIGTERM before their sockets are closed, unless SHUTDOWN_GRACE_MS says otherwise. */
 const SHUTDOWN_GRACE_MS = 10_000
@@ -18,7 +17,7 @@ function start() {
   const { listener, logger, close, readiness, sizing } = createApp(config)
   logFatalErrors(logger)
   // What the process found in its box and chose from it (server/process/sizing.ts), in one line.
-  logSizing(logger, sizing, config.GIFFER_URL || config.S3_BUCKET ? [] : [describeUploadCeiling(uploadCeiling(uploadDir(config.stateDir), uploadCeilingFromEnv(config)))])
+  logSizing(logger, sizing, config.GIFFER_URL ? [] : uploadCeilingNote(config, config.stateDir))
   // The start-up checks' risks, in one line (server/process/deployment-checks.ts); refusals stopped the start above.
   const warnings = config.deploymentWarnings
   if (warnings.length) logger.warn({ publicUrl: config.PUBLIC_URL, warnings }, `configuration: ${warnings.length} ${warnings.length === 1 ? 'risk' : 'risks'} for a public site`)

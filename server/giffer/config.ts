@@ -4,13 +4,13 @@ import path from 'node:path'
 import { z } from 'zod'
 import type { Logger } from 'pino'
 import type { RenderObserver } from './pool.js'
-import { s3UploadOrigin, type S3StoreOptions, type UploadCeiling } from './uploads.js'
+import { describeUploadCeiling, s3UploadOrigin, uploadCeiling, uploadDir, type S3StoreOptions, type UploadCeiling } from './uploads.js'
 import type { Store } from 'express-rate-limit'
 
 import { readBox } from '../process/box.js'
 import { ConfigError, flag, isLocalUrl } from '../process/env.js'
 import { MemoryBudget } from '../process/memory-budget.js'
-import { sizeForBox, type Sizing } from '../process/sizing.js'
+import { sizeForBox, type Sizing, type SizingSettings } from '../process/sizing.js'
 
 /**
  * The defaults of the giffer's settings, whether they come from the environment or are given by
@@ -197,6 +197,7 @@ export function gifferOptionsFromEnv(
   base: Pick<GifferOptions, 'stateDir' | 'publicPath' | 'publicOrigin' | 'siteOrigin' | 'logger' | 'renderObserver' | 'sizing' | 'budget' | 'rateLimitStore'>,
 ): GifferSettings {
   const publicUrl = env.GIFFER_PUBLIC_URL ? new URL(env.GIFFER_PUBLIC_URL) : null
+  const fromEnv = renderSizingFromEnv(env)
   return withDefaults({
     ...base,
     publicOrigin: publicUrl ? publicUrl.origin : base.publicOrigin,
@@ -204,22 +205,38 @@ export function gifferOptionsFromEnv(
     secret: env.GIFFER_SECRET,
     previousSecret: env.GIFFER_SECRET_PREVIOUS,
     s3: s3OptionsFromEnv(env),
-    workers: env.GIFFER_WORKERS,
+    workers: fromEnv.workers,
     queueMax: env.GIFFER_QUEUE_MAX,
     jobTimeoutMs: env.GIFFER_JOB_TIMEOUT_MS,
-    rssLimitBytes: env.GIFFER_RSS_LIMIT_MB === undefined ? undefined : env.GIFFER_RSS_LIMIT_MB * 2 ** 20,
-    cacheBytes: env.GIFFER_CACHE_MB === undefined ? undefined : env.GIFFER_CACHE_MB * 1024 * 1024,
+    rssLimitBytes: fromEnv.rssLimitBytes,
+    cacheBytes: fromEnv.renderCacheBytes,
     liveBucketSeconds: env.GIFFER_LIVE_BUCKET_SECONDS,
     uploadCeiling: uploadCeilingFromEnv(env),
     uploadsPerAddress: env.UPLOADS_PER_ADDRESS,
   })
 }
 
-/** The upload folder's ceiling as the environment sets it, in bytes. */
-export function uploadCeilingFromEnv(env: GifferEnv): Partial<UploadCeiling> {
+const MB = 2 ** 20
+
+/** What GIFFER_WORKERS, GIFFER_RSS_LIMIT_MB and GIFFER_CACHE_MB ask of the sizing (server/process/sizing.ts), in its units. */
+export function renderSizingFromEnv(env: GifferEnv): Pick<SizingSettings, 'workers' | 'rssLimitBytes' | 'renderCacheBytes'> {
   return {
-    maxBytes: env.UPLOADS_MAX_MB === undefined ? undefined : env.UPLOADS_MAX_MB * 2 ** 20,
-    minFreeBytes: env.UPLOADS_MIN_FREE_MB === undefined ? undefined : env.UPLOADS_MIN_FREE_MB * 2 ** 20,
+    workers: env.GIFFER_WORKERS,
+    rssLimitBytes: env.GIFFER_RSS_LIMIT_MB === undefined ? undefined : env.GIFFER_RSS_LIMIT_MB * MB,
+    renderCacheBytes: env.GIFFER_CACHE_MB === undefined ? undefined : env.GIFFER_CACHE_MB * MB,
+  }
+}
+
+/** The local upload folder's ceiling, for the start-up line; nothing when uploads go to S3. */
+export function uploadCeilingNote(env: GifferEnv, stateDir: string): string[] {
+  return env.S3_BUCKET ? [] : [describeUploadCeiling(uploadCeiling(uploadDir(stateDir), uploadCeilingFromEnv(env)))]
+}
+
+/** The upload folder's ceiling as the environment sets it, in bytes. */
+function uploadCeilingFromEnv(env: GifferEnv): Partial<UploadCeiling> {
+  return {
+    maxBytes: env.UPLOADS_MAX_MB === undefined ? undefined : env.UPLOADS_MAX_MB * MB,
+    minFreeBytes: env.UPLOADS_MIN_FREE_MB === undefined ? undefined : env.UPLOADS_MIN_FREE_MB * MB,
   }
 }
 

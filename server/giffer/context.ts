@@ -8,7 +8,8 @@ import { HttpError } from '../process/errors.js'
 import { RenderCache, renderKey, type CachedRender } from './cache.js'
 import type { GifferConfig } from './config.js'
 import type { RenderJob } from './jobs.js'
-import { RenderPool, type PhotoBytes } from './pool.js'
+import type { PhotoReader } from './photo-source.js'
+import { RenderPool } from './pool.js'
 import { signingKeys, type SigningKeys } from './signing.js'
 import { LocalUploadStore, S3UploadStore, uploadCeiling, uploadDir, type UploadStore } from './uploads.js'
 
@@ -85,7 +86,7 @@ export async function renderImage(
   kind: string,
   descriptor: unknown,
   job: RenderJob,
-  { ttlMs, photos }: { ttlMs?: number; photos?: PhotoBytes } = {},
+  { ttlMs, photos }: { ttlMs?: number; photos?: PhotoReader } = {},
 ): Promise<CachedRender & { key: string }> {
   const key = renderKey(kind, descriptor)
   const { image, source } = await context.cache.getOrRender(

@@ -17,8 +17,7 @@ import { loadEnvOrExit, serve } from '../process/standalone.js'
 import { readBox } from '../process/box.js'
 import { connectSharedCounters } from '../process/shared-counters.js'
 import { logSizing, sizeForBox } from '../process/sizing.js'
-import { gifferEnvSchema, gifferOptionsFromEnv, requireLastingSecret, standalonePublicUrl, uploadCeilingFromEnv } from './config.js'
-import { describeUploadCeiling, uploadCeiling, uploadDir } from './uploads.js'
+import { gifferEnvSchema, gifferOptionsFromEnv, renderSizingFromEnv, requireLastingSecret, standalonePublicUrl, uploadCeilingNote } from './config.js'
 import { gifferMetrics } from './metrics.js'
 import { createGifferRouter } from './router.js'
 
@@ -41,14 +40,9 @@ const publicUrl = orExit(() => {
 const logger = createLogger(env)
 const registry = new Registry()
 // Render threads, memory budget and render cache follow this process's box; one line says what it chose.
-const sizing = sizeForBox(readBox(), 'giffer', {
-  renders: true,
-  workers: env.GIFFER_WORKERS,
-  rssLimitBytes: env.GIFFER_RSS_LIMIT_MB === undefined ? undefined : env.GIFFER_RSS_LIMIT_MB * 2 ** 20,
-  renderCacheBytes: env.GIFFER_CACHE_MB === undefined ? undefined : env.GIFFER_CACHE_MB * 2 ** 20,
-})
+const sizing = sizeForBox(readBox(), 'giffer', { renders: true, ...renderSizingFromEnv(env) })
 const stateDir = path.resolve(env.DATA_DIR)
-logSizing(logger, sizing, env.S3_BUCKET ? [] : [describeUploadCeiling(uploadCeiling(uploadDir(stateDir), uploadCeilingFromEnv(env)))])
+logSizing(logger, sizing, uploadCeilingNote(env, stateDir))
 // Per-address upload limits count across every process through Redis when it is there.
 const sharedCounters = env.REDIS_URL ? connectSharedCounters(env.REDIS_URL, logger) : null
 const giffer = createGifferRouter(

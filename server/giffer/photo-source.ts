@@ -8,6 +8,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads'
 import { HttpError } from '../process/errors.js'
 import { RenderRefused, type RenderRefusal } from './jobs.js'
 
+/** A slideshow's photos by position, each read when asked for. */
 export type PhotoReader = (index: number) => Promise<Uint8Array>
 
 type Answer = { index: number; bytes: Uint8Array } | { index: number; refusal: Omit<RenderRefusal, 'ok'> } | { index: number; failure: string }
@@ -23,7 +24,7 @@ function movable(bytes: Uint8Array): Uint8Array {
  * of the store's (a photo gone, the store away) travels back as such, so the request gets that
  * 4xx or 503. `close` when the job is over.
  */
-export function photoChannel(read: (index: number) => Promise<Uint8Array>): { port: MessagePort; close(): void } {
+export function photoChannel(read: PhotoReader): { port: MessagePort; close(): void } {
   const { port1: mine, port2: theirs } = new MessageChannel()
   mine.on('message', async ({ index }: { index: number }) => {
     let answer: Answer

@@ -10,7 +10,7 @@ import { HttpError } from '../process/errors.js'
 import { MemoryBudget } from '../process/memory-budget.js'
 import { projectRoot } from '../project-root.js'
 import type { RenderJob, RenderResult } from './jobs.js'
-import { photoChannel } from './photo-source.js'
+import { photoChannel, type PhotoReader } from './photo-source.js'
 import { renderMemory } from './render-memory.js'
 
 const WORKER_BUNDLE = 'render.worker.js'
@@ -130,14 +130,11 @@ const RETRY_AFTER_SECONDS = 2
 /** After replacing the threads, wait this long before judging the memory again. */
 const RECYCLE_COOLDOWN_MS = 30_000
 
-/** Where a slideshow's photos are read from, by position, when its thread asks for them. */
-export type PhotoBytes = (index: number) => Promise<Uint8Array>
-
 interface WaitingJob {
   job: RenderJob
   /** Its estimated peak of native memory. */
   memory: number
-  photos?: PhotoBytes
+  photos?: PhotoReader
   /** performance.now() when the job was queued. */
   queuedAt: number
   signal: AbortSignal
@@ -221,7 +218,7 @@ export class RenderPool {
    * full, 503 `render_timeout` past the time limit (waiting included), 413 when the job could never
    * fit this server's memory. A slideshow's photos are read through `photos` while it draws.
    */
-  run(job: RenderJob, photos?: PhotoBytes): Promise<RenderResult> {
+  run(job: RenderJob, photos?: PhotoReader): Promise<RenderResult> {
     const estimate = renderMemory(job)
     if (estimate.bytes > this.budget.totalBytes) {
       const mb = (bytes: number) => Math.ceil(bytes / 2 ** 20)
@@ -264,11 +261,9 @@ export class RenderPool {
   /** Starts the jobs at the head of the line, each once a thread is free and its memory is granted, in order. */
   private dispatch(): void {
     if (this.admitting || this.running >= this.options.workers || this.waiting.length === 0) return
-    // Threads being replaced finish and go before new ones start: never both sets in memory at once.
-    if (!this.threads && this.retiring.size > 0) {
-      void Promise.all(this.retiring).then(() => this.dispatch())
-      return
-    }
+    // Threads being replaced finish and go before new ones start: never both sets in memory at once
+    // (`retire` starts the line again once they have gone).
+    if (!this.threads && this.retiring.size > 0) return
     const entry = this.waiting[0]!
     this.admitting = true
     this.budget.reserve(entry.memory, entry.signal).then(
@@ -369,7 +364,10 @@ export class RenderPool {
     const retired = old
       .close()
       .catch((error: unknown) => this.options.logger.error({ err: error }, 'retired render threads did not close cleanly'))
-      .finally(() => this.retiring.delete(retired))
+      .finally(() => {
+        this.retiring.delete(retired)
+        this.dispatch()
+      })
     this.retiring.add(retired)
   }
 

@@ -116,15 +116,9 @@ export async function headerOf(head: Uint8Array, size = head.byteLength): Promis
 
 /** Refuses images whose header announces more pixels than a worker may decode. */
 async function assertDecodableSize(input: string | Uint8Array): Promise<void> {
-  let pixels: number
-  try {
-    const meta = await sharp(input, { limitInputPixels: false }).metadata()
-    pixels = (meta.width ?? 0) * (meta.height ?? 0)
-  } catch {
-    throw new HttpError(415, 'unsupported_type', 'Unsupported file type: the image cannot be read.', 'file')
-  }
-  if (pixels === 0) throw new HttpError(415, 'unsupported_type', 'Unsupported file type: the image cannot be read.', 'file')
-  if (pixels > MAX_INPUT_PIXELS) {
+  const dimensions = await dimensionsOf(input)
+  if (!dimensions) throw new HttpError(415, 'unsupported_type', 'Unsupported file type: the image cannot be read.', 'file')
+  if (dimensions.width * dimensions.height > MAX_INPUT_PIXELS) {
     throw new HttpError(413, 'too_many_pixels', `The image has more than ${MAX_INPUT_PIXELS} pixels.`, 'file')
   }
 }
@@ -285,6 +279,8 @@ export class LocalUploadStore implements UploadStore {
     } catch {
       throw badRequest('body', 'is not a readable multipart form')
     }
+    const tmpDir = path.join(this.options.dir, 'tmp')
+    await mkdir(tmpDir, { recursive: true })
     try {
       // Room for the largest file before any of it is written.
       await this.assertRoom(UPLOAD_MAX_BYTES)
@@ -292,8 +288,6 @@ export class LocalUploadStore implements UploadStore {
       req.resume()
       throw error
     }
-    const tmpDir = path.join(this.options.dir, 'tmp')
-    await mkdir(tmpDir, { recursive: true })
     const tmpFile = path.join(tmpDir, randomBytes(12).toString('hex'))
     try {
       const key = await this.readForm(req, parser, tmpFile)
@@ -319,10 +313,10 @@ export class LocalUploadStore implements UploadStore {
     }
   }
 
-  /** 507 when `incoming` more bytes would pass the folder's total or the disk's free-space floor. */
+  /** 507 when `incoming` more bytes would pass the folder's total or the disk's free-space floor (the folder exists by now). */
   private async assertRoom(incoming: number): Promise<void> {
     const { maxBytes, minFreeBytes } = this.options.ceiling
-    const disk = await statfs(existingAncestor(this.options.dir)).catch(() => null)
+    const disk = await statfs(this.options.dir).catch(() => null)
     const free = disk ? disk.bavail * disk.bsize : Number.POSITIVE_INFINITY
     const held = (await this.folderBytes()) + incoming
     if (free - incoming >= minFreeBytes && held <= maxBytes) return
