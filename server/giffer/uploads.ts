@@ -208,6 +208,12 @@ export class LocalUploadStore implements UploadStore {
   private readonly sweeper: NodeJS.Timeout
   /** The folder's bytes at the last walk, and what this process has added since. */
   private usage = { bytes: 0, walkedAt: Number.NEGATIVE_INFINITY, added: 0 }
+  /**
+   * Room held for uploads being received (the largest file each), and files being put into each
+   * signed folder: uploads arriving together are counted against the ceiling and the folder's
+   * 10 files as if already there, so that none can pass the check the others passed.
+   */
+  private receiving = { bytes: 0, byFolder: new Map<string, number>() }
   private lastFullWarning = Number.NEGATIVE_INFINITY
 
   constructor(private readonly options: LocalStoreOptions) {
@@ -281,49 +287,77 @@ export class LocalUploadStore implements UploadStore {
     }
     const tmpDir = path.join(this.options.dir, 'tmp')
     await mkdir(tmpDir, { recursive: true })
+    let releaseRoom: () => void
     try {
       // Room for the largest file before any of it is written.
-      await this.assertRoom(UPLOAD_MAX_BYTES)
+      releaseRoom = await this.reserveRoom(UPLOAD_MAX_BYTES)
     } catch (error) {
       req.resume()
       throw error
     }
     const tmpFile = path.join(tmpDir, randomBytes(12).toString('hex'))
+    let releaseName: (() => void) | undefined
     try {
       const key = await this.readForm(req, parser, tmpFile)
       await assertDecodableSize(tmpFile)
       const target = this.fileOf(key)
       await mkdir(path.dirname(target), { recursive: true })
       if (await stat(target).then(() => true, () => false)) throw new HttpError(409, 'already_uploaded', 'A file of this name was already uploaded with this signature.', 'file')
-      await this.assertFolderHasRoom(target)
+      releaseName = await this.reserveName(path.dirname(target))
       const { size } = await stat(tmpFile)
       await rename(tmpFile, target)
       this.usage.added += size
       return key
     } finally {
+      releaseName?.()
+      releaseRoom()
       await rm(tmpFile, { force: true })
     }
   }
 
-  /** A signed folder takes as many files as a slideshow has photos; a visitor who needs more asks for a new signature. */
-  private async assertFolderHasRoom(file: string): Promise<void> {
-    const files = await readdir(path.dirname(file)).catch(() => [] as string[])
-    if (files.length >= SLIDESHOW_MAX_IMAGES) {
+  /**
+   * A signed folder takes as many files as a slideshow has photos (those stored and those being
+   * stored); a visitor who needs more asks for a new signature. Gives back the place once the file
+   * is in (or refused).
+   */
+  private async reserveName(folder: string): Promise<() => void> {
+    const stored = (await readdir(folder).catch(() => [] as string[])).length
+    const { byFolder } = this.receiving
+    if (stored + (byFolder.get(folder) ?? 0) >= SLIDESHOW_MAX_IMAGES) {
       throw new HttpError(403, 'folder_full', `This signature has taken its ${SLIDESHOW_MAX_IMAGES} files: ask uploads/sign for a new one.`, 'key')
+    }
+    byFolder.set(folder, (byFolder.get(folder) ?? 0) + 1)
+    return () => {
+      const left = (byFolder.get(folder) ?? 1) - 1
+      if (left > 0) byFolder.set(folder, left)
+      else byFolder.delete(folder)
     }
   }
 
-  /** 507 when `incoming` more bytes would pass the folder's total or the disk's free-space floor (the folder exists by now). */
-  private async assertRoom(incoming: number): Promise<void> {
+  /**
+   * Holds `incoming` bytes of the folder's room, with those held by uploads under way, or 507 when
+   * they would pass the folder's total or the disk's free-space floor (the folder exists by now).
+   * Gives back the room once the upload is over (its file, if kept, is counted from then on).
+   */
+  private async reserveRoom(incoming: number): Promise<() => void> {
     const { maxBytes, minFreeBytes } = this.options.ceiling
     const disk = await statfs(this.options.dir).catch(() => null)
     const free = disk ? disk.bavail * disk.bsize : Number.POSITIVE_INFINITY
-    const held = (await this.folderBytes()) + incoming
-    if (free - incoming >= minFreeBytes && held <= maxBytes) return
+    const folder = await this.folderBytes()
+    // From here to the reservation nothing waits: no other upload can slip between them.
+    const held = this.receiving.bytes + incoming
+    if (free - held >= minFreeBytes && folder + held <= maxBytes) {
+      this.receiving.bytes += incoming
+      let released = false
+      return () => {
+        if (!released) this.receiving.bytes -= incoming
+        released = true
+      }
+    }
     const now = this.options.now()
     if (now - this.lastFullWarning >= USAGE_RESCAN_MS) {
       this.lastFullWarning = now
-      this.options.logger.warn({ folderMb: Math.round((held - incoming) / MB), maxMb: Math.round(maxBytes / MB), freeMb: Math.round(free / MB), minFreeMb: Math.round(minFreeBytes / MB) }, 'upload folder full: new uploads get 507')
+      this.options.logger.warn({ folderMb: Math.round(folder / MB), maxMb: Math.round(maxBytes / MB), freeMb: Math.round(free / MB), minFreeMb: Math.round(minFreeBytes / MB) }, 'upload folder full: new uploads get 507')
     }
     throw new UploadFolderFull()
   }

@@ -135,6 +135,17 @@ describe('files per signature', () => {
     await post(g, renewed, photo, { filename: 'photo-11.jpg' }).expect(204)
     await request(g.app).get('/giffer/uploads/resolve').query({ key: keyOf(renewed, 'photo-11.jpg') }).expect(200)
   })
+
+  it('counts files still arriving: with 9 stored, three posted at once under one signature leave one in and refuse two', async () => {
+    const g = await giffer()
+    const photo = await makePhoto(3, 32, 32)
+    const signed = await sign(g)
+    for (let n = 1; n <= 9; n++) await post(g, signed, photo, { filename: `photo-${n}.jpg` }).expect(204)
+    const together = await Promise.all(['a', 'b', 'c'].map((name) => post(g, signed, photo, { filename: `photo-${name}.jpg` })))
+    expect(together.map((res) => res.status).sort()).toEqual([204, 403, 403])
+    const folder = keyOf(signed, '').replace(/^uploads\//, '')
+    expect((await filesIn(g.stateDir)).filter((file) => file.startsWith(folder))).toHaveLength(10)
+  })
 })
 
 /** A refusal of the per-address limits: 429, Retry-After within the 10-minute window, the giffer's JSON error. */
@@ -248,6 +259,15 @@ describe('the ceiling of the upload folder', () => {
     expect(refused.body).toEqual({ error: { code: 'insufficient_storage', message: 'The upload folder is full. Please try again later.', field: 'file' } })
     await expectNothingKept(g, keyOf(signed, 'second.jpg'))
     expect(await filesIn(g.stateDir)).toEqual([keyOf(signed, 'first.jpg').replace(/^uploads\//, '')])
+  })
+
+  it('holds room for uploads under way: with room for one 5 MB file, two posted at once get one 204 and one 507', async () => {
+    const photo = await makePhoto(8, 64, 48)
+    const g = await giffer({ uploadCeiling: { maxBytes: FIVE_MB + Math.floor(photo.length / 2), minFreeBytes: 0 } })
+    const signed = await sign(g)
+    const together = await Promise.all(['one.jpg', 'two.jpg'].map((filename) => post(g, signed, photo, { filename })))
+    expect(together.map((res) => res.status).sort()).toEqual([204, 507])
+    expect(await filesIn(g.stateDir)).toHaveLength(1)
   })
 
   it('counts what is already in the folder (another process’s uploads) before taking an upload', async () => {
