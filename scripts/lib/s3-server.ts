@@ -24,6 +24,8 @@ export interface S3Server {
   bucket: string
   /** Each request answered, as `METHOD /path` (query left out), in order. */
   requests: string[]
+  /** The `Range` header of each of those requests ('' for none), in the same order. */
+  ranges: string[]
   /** Answers cut short because the client went away before the end. */
   cutShort(): number
   /** Connections open right now. */
@@ -46,6 +48,7 @@ export async function startS3Server({ bucket = 'slideshow-uploads', corsOrigins 
   const s3 = new S3rver({ silent: true, directory, configureBuckets: [{ name: bucket, configs: corsOrigins.length ? [corsRule(corsOrigins)] : [] }] })
   await s3.configureBuckets()
   const requests: string[] = []
+  const ranges: string[] = []
   let cut = 0
   const sockets = new Set<Socket>()
   const handle = s3.callback()
@@ -56,6 +59,7 @@ export async function startS3Server({ bucket = 'slideshow-uploads', corsOrigins 
     if (server) return
     server = http.createServer((req, res) => {
       requests.push(`${req.method} ${(req.url ?? '').split('?')[0]}`)
+      ranges.push(req.headers.range ?? '')
       res.once('close', () => {
         if (!res.writableFinished) cut += 1
       })
@@ -83,6 +87,7 @@ export async function startS3Server({ bucket = 'slideshow-uploads', corsOrigins 
     port: boundPort,
     bucket,
     requests,
+    ranges,
     cutShort: () => cut,
     connections: () => sockets.size,
     keys: () => {

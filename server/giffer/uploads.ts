@@ -519,8 +519,8 @@ export interface S3StoreOptions {
   forcePathStyle: boolean
 }
 
-/** Bytes read from the start of an object for its header. */
-const HEADER_BYTES = 64 * 1024
+/** Bytes read from the start of an object for its header: most say it in the first 64 KB. */
+const HEADER_READS = [64 * 1024, 1024 * 1024]
 
 /** A bucket name that can be a host name label: anything else (dots included) is addressed by path. */
 const DNS_BUCKET = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/
@@ -617,19 +617,24 @@ export class S3UploadStore implements UploadStore {
   }
 
   /**
-   * One ranged GET of the first 64 KB, where JPEG, PNG and WebP headers say the dimensions; a
-   * photo whose header lies further in (large embedded metadata) is read whole, at most 5 MB.
-   * Null for what is not an image, as `read` gives.
+   * One ranged GET of the first 64 KB, where JPEG, PNG and WebP headers say the dimensions; for a
+   * photo whose header lies further in (large embedded metadata), one more of the first MB. The
+   * main thread never holds a whole photo for its header: ten of them a request, from any number
+   * of requests, would be memory no budget counts. Null for what is not an image, or whose header
+   * is not within its first MB.
    */
   async header(key: string): Promise<PhotoHeader | null> {
-    const object = await this.get(key, 'header', { range: `bytes=0-${HEADER_BYTES - 1}` })
-    if (!object?.Body) return null
-    const head = await object.Body.transformToByteArray()
-    const size = Number(/\/(\d+)$/.exec(object.ContentRange ?? '')?.[1] ?? object.ContentLength)
-    if (!sniffImageType(head)) return null
-    if (size > UPLOAD_MAX_BYTES) throw tooBig()
-    if (size <= head.length) return headerOf(head, size)
-    return (await headerOf(head, size)) ?? (await this.read(key).then((bytes) => bytes && headerOf(bytes)))
+    for (const bytes of HEADER_READS) {
+      const object = await this.get(key, 'header', { range: `bytes=0-${bytes - 1}` })
+      if (!object?.Body) return null
+      const head = await object.Body.transformToByteArray()
+      const size = Number(/\/(\d+)$/.exec(object.ContentRange ?? '')?.[1] ?? object.ContentLength)
+      if (!sniffImageType(head)) return null
+      if (size > UPLOAD_MAX_BYTES) throw tooBig()
+      const header = await headerOf(head, size)
+      if (header || size <= head.length) return header
+    }
+    return null
   }
 
   async read(key: string): Promise<Uint8Array | null> {

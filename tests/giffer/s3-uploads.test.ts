@@ -11,6 +11,7 @@ import { S3Client } from '@aws-sdk/client-s3'
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post'
 import { pino } from 'pino'
 import request from 'supertest'
+import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { S3_SERVER_CREDENTIALS, startS3Server, type S3Server } from '../../scripts/lib/s3-server.js'
 import { s3UploadOrigin, type S3StoreOptions } from '../../server/giffer/uploads.js'
@@ -99,6 +100,22 @@ describe('uploads straight to an S3-compatible bucket', () => {
     // The headers are read together (in either order), the photos one after the other as drawn.
     expect([...made.slice(0, 2)].sort()).toEqual([...keys].sort())
     expect(made.slice(2)).toEqual(keys)
+  })
+
+  it('reads a header that lies past the first 64 KB (large embedded metadata) with one more ranged read, never the whole photo, and draws it', async () => {
+    const g = await gifferOnBucket()
+    const photo = await makePhoto(4, 120, 90)
+    // Two application segments of 64 KB between the JPEG's start and its frame header.
+    const segment = Buffer.concat([Buffer.from([0xff, 0xef, 0xff, 0xff]), Buffer.alloc(0xffff - 2, 0x20)])
+    const padded = Buffer.concat([photo.subarray(0, 2), segment, segment, photo.subarray(2)])
+    expect((await sharp(padded).metadata()).width).toBe(120)
+    const { key } = await post(await sign(g), padded, 'photo-1.jpg')
+    const { url } = (await request(g.app).get('/giffer/uploads/resolve').query({ key }).expect(200)).body
+    const before = s3.requests.length
+    await request(g.app).post('/giffer/slideshow/create-row').send({ images: [url] }).buffer(true).parse(binary).expect(200)
+    // Two ranged reads for the header (64 KB, then 1 MB), then the photo once as it is drawn.
+    expect(s3.requests.slice(before)).toEqual([`GET /${s3.bucket}/${key}`, `GET /${s3.bucket}/${key}`, `GET /${s3.bucket}/${key}`])
+    expect(s3.ranges.slice(before)).toEqual(['bytes=0-65535', 'bytes=0-1048575', ''])
   })
 
   it('resolves with one request to the store, and serves a file with one more', async () => {
