@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -59,4 +60,29 @@ describe('log lines', () => {
     expect(status).not.toBe(0)
     expect(stderr).toContain('"pino-pretty"')
   })
+})
+
+describe('log lines waiting for standard output', () => {
+  it('are held up to 4 M characters when nothing reads them, and the rest dropped rather than kept in memory', async () => {
+    // 200,000 lines of about 300 characters: 60 M characters, while the pipe is never read.
+    const script = `
+      const { createLogger } = await import(${JSON.stringify(path.join(ROOT, 'server/process/logger.ts'))})
+      const logger = createLogger({ LOG_LEVEL: 'info', NODE_ENV: 'production' })
+      globalThis.gc()
+      const before = process.memoryUsage().heapUsed
+      const padding = 'x'.repeat(220)
+      for (let n = 0; n < 200_000; n++) logger.info({ n, padding }, 'request completed')
+      globalThis.gc()
+      process.stderr.write(String(process.memoryUsage().heapUsed - before), () => process.exit(0))`
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    // Standard output is not read until the measurement is in: the pipe fills at once and stays full.
+    child.stdout.pause()
+    const [grown] = (await once(child.stderr, 'data')) as [Buffer]
+    // Then read and dropped, so that the logger's last flush at exit can finish.
+    child.stdout.resume()
+    const [code] = (await once(child, 'exit')) as [number | null]
+    expect(code).toBe(0)
+    // Held whole, the lines took some 60 MB of heap.
+    expect(Number(grown.toString()) / 2 ** 20).toBeLessThan(40)
+  }, 60_000)
 })
