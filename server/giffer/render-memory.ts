@@ -35,20 +35,25 @@ export interface RenderMemory {
 }
 
 /**
- * Decoding one photo to its card's size, as measured with sharp (libvips reads a few rows at a
- * time): a baseline JPEG about 5 MB whatever its size (it is shrunk as it loads), a WebP about a
- * byte a pixel, a PNG three quarters of one. A progressive JPEG or an interlaced PNG is decoded
- * whole before it is shrunk: a 24-megapixel one took 68 and 83 MB, and ten 12-megapixel progressive
- * JPEGs up to 96 MB in all.
+ * The memory sharp takes to decode one photo and cut it to its card, beside the card's pixels it
+ * returns: the resident rise measured around the decode, which already holds what the allocator
+ * adds. A baseline JPEG is shrunk as it loads, but what it keeps while it reduces and crops to the
+ * card's shape grows with the photo: up to 10 MB for 2400×1600 (4 MP), 16 MB for 4000×3000 and
+ * 25 MB for 6000×4000, the most of any card shape; 6 MB and 1.1 bytes a pixel covers them all. A WebP takes about
+ * a byte a pixel, a PNG three quarters of one. A progressive JPEG or an interlaced PNG is decoded
+ * whole before it is shrunk: a 24-megapixel one took 68 and 83 MB, and ten 12-megapixel
+ * progressive JPEGs up to 96 MB in all.
  */
-function decodeBytes(photo: PhotoHeader, card: { width: number; height: number }): number {
+function decodeWorkingBytes(photo: PhotoHeader, card: { width: number; height: number }): number {
   const pixels = photo.width * photo.height
-  const working =
-    photo.type === 'image/jpeg' ? (photo.progressive ? pixels * 4 : 5 * MB) : photo.type === 'image/png' ? (photo.progressive ? pixels * 4 : pixels * 0.75) : pixels
   // A photo smaller than its card (a tall shape) is enlarged before it is cut: 1.5 bytes an enlarged pixel, measured.
   const enlarge = Math.max(card.width / photo.width, card.height / photo.height)
   const enlarged = enlarge > 1 ? pixels * enlarge * enlarge * 1.5 : 0
-  return card.width * card.height * PIXEL + Math.ceil(working + enlarged)
+  // Measured resident rises: the allocator's share is in them already.
+  if (photo.type === 'image/jpeg' && !photo.progressive) return Math.ceil(6 * MB + pixels * 1.1 + enlarged)
+  // Buffers decoded whole, or a byte or less a pixel: with the allocator's share on top.
+  const buffers = photo.progressive ? pixels * 4 : photo.type === 'image/png' ? pixels * 0.75 : pixels
+  return Math.ceil((buffers + enlarged) * SLACK)
 }
 
 function slideshowMemory(job: SlideshowJob): RenderMemory {
@@ -63,11 +68,13 @@ function slideshowMemory(job: SlideshowJob): RenderMemory {
   // frames of palette indices (the one being written, the one the encoder holds back).
   const band = layout.width * Math.min(BAND_ROWS, layout.height) * PIXEL * 2
   const frame = Math.ceil(framePixels / 16) * PIXEL * 3 + band + framePixels * 2
-  const decode = Math.max(0, ...job.photos.map((photo) => decodeBytes(photo, biggest)))
+  // The card's pixels as sharp returns them, before they are copied into a canvas.
+  const decoded = cardPixels * PIXEL
+  const decoding = Math.max(0, ...job.photos.map((photo) => decodeWorkingBytes(photo, biggest)))
   // The file being decoded: the next one is asked for only once it has been.
   const files = Math.max(0, ...job.photos.map((photo) => photo.size))
   return {
-    bytes: Math.ceil((JOB_BASE + cards + frame + decode + files + gifBytesExpected(framePixels, frames)) * SLACK),
+    bytes: Math.ceil((JOB_BASE + cards + frame + decoded + files + gifBytesExpected(framePixels, frames)) * SLACK + decoding),
     reduce: 'use fewer photos or a wider shape (a lower height), or smaller photos',
   }
 }

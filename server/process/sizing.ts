@@ -23,9 +23,10 @@ export type ProcessRole = 'site' | 'giffer' | 'dashboard'
 export const MARGIN_SHARE = 0.1
 /**
  * What each kind of process holds at rest and under traffic, before its caches and renders: for
- * the site, 110-130 MB measured at start in a 256 MB box, plus what serving pages adds.
+ * the site, 110 MB measured at start in a 256 MB box, plus what serving pages adds (with the
+ * render thread, its largest job and the caches, the box's peak stayed near 210 MB of 256).
  */
-const PROCESS_RESERVE: Record<ProcessRole, number> = { site: 128 * MB, giffer: 80 * MB, dashboard: 72 * MB }
+const PROCESS_RESERVE: Record<ProcessRole, number> = { site: 120 * MB, giffer: 80 * MB, dashboard: 72 * MB }
 const ROLE_NAMES: Record<ProcessRole, string> = { site: 'site', giffer: 'image service', dashboard: 'dashboard' }
 /** One render thread's own memory while it lives: its JavaScript heap, the canvas library's state and the fonts it loaded. */
 export const RENDER_THREAD_BYTES = 32 * MB

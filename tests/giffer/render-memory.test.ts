@@ -3,7 +3,7 @@
  * estimate must never be short of what drawing really takes. Each case is drawn in a process of
  * its own (tests/support/render-peak.ts) with the allocator settings the Procfile gives, and the
  * rise of its resident memory is held against the estimate: the largest jobs of every generator,
- * tall slideshows, and photos that are decoded whole (progressive JPEG, PNG).
+ * tall slideshows, phone-sized photos (what sharp keeps while it cuts one grows with its pixels), and photos that are decoded whole (progressive JPEG, PNG).
  */
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
@@ -22,6 +22,7 @@ const CASES = [
   'slideshow row 9:16 of 10 photos 2400×1600',
   'slideshow trio of 10 photos 2400×1600',
   'slideshow overlay of 10 photos 2400×1600',
+  'slideshow row 4:5 of 10 photos 4000×3000',
   'slideshow of 10 progressive JPEGs 4000×3000',
   'slideshow of 10 PNGs 3000×2000',
 ]

@@ -98,7 +98,14 @@ class CardSources {
   ) {}
 
   async forFrame(indices: number[]): Promise<Map<number, Canvas>> {
-    for (const index of [...this.held.keys()]) if (!indices.includes(index)) this.held.delete(index)
+    let dropped = false
+    for (const index of [...this.held.keys()]) {
+      if (indices.includes(index)) continue
+      this.held.delete(index)
+      dropped = true
+    }
+    // The photo no card shows any more is let go before the next is decoded beside what stays.
+    if (dropped) await releaseDropped('major')
     for (const index of indices) {
       if (this.held.has(index)) continue
       this.held.set(index, await decodeCard(await this.readPhoto(index), this.width, this.height, index))

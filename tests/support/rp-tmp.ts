@@ -1,0 +1,100 @@
+/**
+ * Run by tests/giffer/render-memory.test.ts, one process per case: draws one large job in this
+ * thread, after a small one of the same kind (so the libraries and fonts are loaded), and prints
+ * `{"peakBytes","estimateBytes"}`: how far the process's resident memory rose above where it was
+ * before the job, and what the render pool's estimate says the job needs. Linux only (it resets
+ * the kernel's high-water mark through /proc/self/clear_refs).
+ *
+ *   node --expose-gc --import tsx tests/support/render-peak.ts <case>
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import sharp from 'sharp'
+import type { CountdownJob, RenderJob, ScrollingTextJob, SlideshowJob, TextPreviewJob } from '../../server/giffer/jobs.js'
+import { memoryPhotoReader } from '../../server/giffer/photo-source.js'
+import { renderMemory } from '../../server/giffer/render-memory.js'
+import { renderCountdown } from '../../server/giffer/render/countdown.js'
+import { renderScrollingText } from '../../server/giffer/render/scrolling-text.js'
+import { renderSlideshow } from '../../server/giffer/render/slideshow.js'
+import { renderTextPreview } from '../../server/giffer/render/text-preview.js'
+import { headerOf } from '../../server/giffer/uploads.js'
+
+// As in the render threads.
+sharp.concurrency(1)
+sharp.cache(false)
+
+const kilobytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))?.[1]) * 1024
+
+type Photo = { width: number; height: number; format: 'jpeg' | 'png'; progressive?: boolean }
+
+async function photos({ width, height, format, progressive = false }: Photo, count: number): Promise<Uint8Array[]> {
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const image = sharp({ create: { width, height, channels: 3, background: { r: (40 * i) % 255, g: 120, b: 200 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
+      return new Uint8Array(await (format === 'jpeg' ? image.jpeg({ quality: 82, progressive }) : image.png({ progressive, compressionLevel: 1 })).toBuffer())
+    }),
+  )
+}
+
+const slideshowStyle = { kind: 'slideshow', mode: 'row', delayMs: 1000, radius: 16, width: 900, background: [255, 255, 255], borderWidth: 2, borderColor: [0, 0, 0], spacing: 0, count: 1, tweak: 1.3, overflow: 0, height: 1.25, overlayColor: [0, 0, 0], overlayOpacity: 0.5 } as const
+const scrolling: ScrollingTextJob = { kind: 'scrolling-text', text: 'Free shipping on every order over fifty dollars, this week only', divider: '★', iconStyle: 'filled', font: 'roboto', weight: 700, color: [17, 24, 39], dividerColor: [225, 29, 72], background: [253, 230, 138], reverse: false, fontSize: 72, flicker: [], width: 600, scale: 2, framesMax: 200 }
+const captions = { days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds' }
+
+/** A job made ready to draw (its photos made beforehand, outside what is measured). */
+interface Prepared {
+  job: RenderJob
+  draw(): Promise<unknown>
+}
+
+/** Prepares the case's job; `small` a little one of the same kind, drawn first. */
+type Case = (small: boolean) => Promise<Prepared>
+
+function slideshowCase(photo: Photo, style: Partial<SlideshowJob> = {}): Case {
+  return async (small) => {
+    const bytes = await photos(small ? { width: 400, height: 300, format: photo.format } : photo, small ? 2 : 10)
+    const job = { ...slideshowStyle, ...style, photos: await Promise.all(bytes.map(async (b) => (await headerOf(b))!)) } as SlideshowJob
+    return { job, draw: () => renderSlideshow(job, memoryPhotoReader(bytes)) }
+  }
+}
+
+const CASES: Record<string, Case> = {
+  countdown: async (small) => {
+    const job: CountdownJob = { kind: 'countdown', remainingSeconds: 86_400 + (small ? 1 : 2), frames: small ? 3 : 120, font: 'roboto', weight: 700, color: [0, 0, 0], background: [255, 255, 255], captions, scale: 2, format: 'gif' }
+    return { job, draw: () => renderCountdown(job) }
+  },
+  'scrolling text at 72 px': async (small) => {
+    const job = small ? { ...scrolling, text: 'Sale', fontSize: 24 } : scrolling
+    return { job, draw: () => renderScrollingText(job) }
+  },
+  'text image, 3 lines of 35 at 72 pt with an outline': async (small) => {
+    const lines = small ? ['Hi'] : ['Best wishes from all of us at the', 'little shop on the corner of Main', 'Street, see you again next summer']
+    const job: TextPreviewJob = { kind: 'text-preview', lines, font: 'great-vibes', weight: 400, fontSize: 72, align: 'center', lineHeight: 1.2, color: [0, 0, 0, 1], padding: 11, scale: 2, stroke: { width: 4, color: [255, 0, 0, 1] } }
+    return { job, draw: () => renderTextPreview(job) }
+  },
+  'slideshow row 4:5 of 10 photos 2400×1600': slideshowCase({ width: 2400, height: 1600, format: 'jpeg' }),
+  'slideshow row 9:16 of 10 photos 2400×1600': slideshowCase({ width: 2400, height: 1600, format: 'jpeg' }, { height: 16 / 9 }),
+  'slideshow trio of 10 photos 2400×1600': slideshowCase({ width: 2400, height: 1600, format: 'jpeg' }, { mode: 'trio', count: 3 }),
+  'slideshow overlay of 10 photos 2400×1600': slideshowCase({ width: 2400, height: 1600, format: 'jpeg' }, { mode: 'overlay', count: 3 }),
+  'slideshow of 10 progressive JPEGs 4000×3000': slideshowCase({ width: 4000, height: 3000, format: 'jpeg', progressive: true }),
+  'slideshow of 10 PNGs 3000×2000': slideshowCase({ width: 3000, height: 2000, format: 'png' }),
+}
+
+const name = process.argv[2] ?? ''
+const chosen = CASES[name]
+if (!chosen) {
+  console.error(`unknown case ${JSON.stringify(name)}; one of: ${Object.keys(CASES).join(', ')}`)
+  process.exit(2)
+}
+await (await chosen(true)).draw()
+const { job, draw } = await chosen(false)
+for (let i = 0; i < 3; i++) {
+  ;(globalThis as { gc?: () => void }).gc?.()
+  await new Promise((resolve) => setTimeout(resolve, 50))
+}
+writeFileSync('/proc/self/clear_refs', '5')
+const before = kilobytes('VmRSS')
+const h0=process.memoryUsage();let rmax=0;const st=setInterval(()=>{rmax=Math.max(rmax,kilobytes('VmRSS')-before)},1);let hmax=0,emax=0,abmax=0
+const t=setInterval(()=>{const m=process.memoryUsage();hmax=Math.max(hmax,m.heapTotal-h0.heapTotal);emax=Math.max(emax,m.external-h0.external);abmax=Math.max(abmax,m.arrayBuffers-h0.arrayBuffers)},2)
+await draw()
+clearInterval(t);clearInterval(st);console.error(JSON.stringify({rmaxSampledDuringAwaits:rmax/1048576,hmax:hmax/1048576,emax:emax/1048576,abmax:abmax/1048576}))
+const peakBytes = kilobytes('VmHWM') - before
+console.log(JSON.stringify({ peakBytes, estimateBytes: renderMemory(job).bytes }))
