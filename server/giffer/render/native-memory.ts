@@ -10,7 +10,7 @@
  */
 const collect = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc
 
-export async function releaseDropped(type: 'minor' | 'major' = 'minor'): Promise<void> {
-  collect?.({ type })
+export async function releaseDropped(): Promise<void> {
+  collect?.({ type: 'minor' })
   await new Promise((resolve) => setImmediate(resolve))
 }

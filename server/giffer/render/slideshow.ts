@@ -98,14 +98,11 @@ class CardSources {
   ) {}
 
   async forFrame(indices: number[]): Promise<Map<number, Canvas>> {
-    let dropped = false
-    for (const index of [...this.held.keys()]) {
+    for (const [index, canvas] of [...this.held]) {
       if (indices.includes(index)) continue
       this.held.delete(index)
-      dropped = true
+      free(canvas)
     }
-    // The photo no card shows any more is let go before the next is decoded beside what stays.
-    if (dropped) await releaseDropped('major')
     for (const index of indices) {
       if (this.held.has(index)) continue
       this.held.set(index, await decodeCard(await this.readPhoto(index), this.width, this.height, index))
@@ -114,6 +111,22 @@ class CardSources {
     }
     return this.held
   }
+
+  /** Frees every photo still held (the job is over, or failed). */
+  release(): void {
+    for (const canvas of this.held.values()) free(canvas)
+    this.held.clear()
+  }
+}
+
+/**
+ * Gives a canvas's pixels back at once. A card's canvas outlives the young-generation collections
+ * between frames, so once dropped it waits for a full collection, and drawing goes on beside it:
+ * a canvas made 1×1 frees its pixels there and then.
+ */
+function free(canvas: Canvas): void {
+  canvas.width = 1
+  canvas.height = 1
 }
 
 /** The palette is built from the frame drawn at this fraction of its size: one pixel in 16. */
@@ -145,34 +158,40 @@ export async function renderSlideshow(job: SlideshowJob, readPhoto: PhotoReader)
   // The writer holds one frame back (to lengthen it if the next is the same): two index buffers take turns.
   const indices = [new Uint8Array(width * height), new Uint8Array(width * height)]
   let gif: GifWriter | null = null
-  for (let f = 0; f < frames; f++) {
-    const held = await sources.forFrame(layout.cards.map((card) => imageOf(f, card)))
-    const draw = (ctx: SKRSContext2D) => drawFrame(ctx, job, layout, (card) => held.get(imageOf(f, card))!)
+  try {
+    for (let f = 0; f < frames; f++) {
+      const held = await sources.forFrame(layout.cards.map((card) => imageOf(f, card)))
+      const draw = (ctx: SKRSContext2D) => drawFrame(ctx, job, layout, (card) => held.get(imageOf(f, card))!)
 
-    sampleCtx.save()
-    sampleCtx.scale(small.width / width, small.height / height)
-    draw(sampleCtx)
-    sampleCtx.restore()
-    const palette = PhotoPalette.fromSample(sampleCtx.getImageData(0, 0, small.width, small.height).data, !job.background)
+      sampleCtx.save()
+      sampleCtx.scale(small.width / width, small.height / height)
+      draw(sampleCtx)
+      sampleCtx.restore()
+      const palette = PhotoPalette.fromSample(sampleCtx.getImageData(0, 0, small.width, small.height).data, !job.background)
 
-    const index = indices[f % 2]!
-    for (let top = 0; top < height; top += bandRows) {
-      const rows = Math.min(bandRows, height - top)
-      bandCtx.save()
-      bandCtx.translate(0, -top)
-      draw(bandCtx)
-      bandCtx.restore()
-      palette.indexBand(bandCtx.getImageData(0, 0, width, rows).data, index, top * width)
+      const index = indices[f % 2]!
+      for (let top = 0; top < height; top += bandRows) {
+        const rows = Math.min(bandRows, height - top)
+        bandCtx.save()
+        bandCtx.translate(0, -top)
+        draw(bandCtx)
+        bandCtx.restore()
+        palette.indexBand(bandCtx.getImageData(0, 0, width, rows).data, index, top * width)
+      }
+
+      const patch = { left: 0, top: 0, width, height, index, transparentIndex: palette.transparentIndex }
+      if (!gif) {
+        gif = new GifWriter(width, height, palette.palette, gifBytesBound(width * height, frames))
+        gif.addFrame(patch, job.delayMs)
+      } else {
+        gif.addFrame({ ...patch, palette: palette.palette }, job.delayMs)
+      }
+      await releaseDropped()
     }
-
-    const patch = { left: 0, top: 0, width, height, index, transparentIndex: palette.transparentIndex }
-    if (!gif) {
-      gif = new GifWriter(width, height, palette.palette, gifBytesBound(width * height, frames))
-      gif.addFrame(patch, job.delayMs)
-    } else {
-      gif.addFrame({ ...patch, palette: palette.palette }, job.delayMs)
-    }
-    await releaseDropped()
+  } finally {
+    sources.release()
+    free(sampleCtx.canvas)
+    free(bandCtx.canvas)
   }
   const body = gif!.finish()
   return {
