@@ -87,10 +87,10 @@ function scrollingTextMemory(job: ScrollingTextJob): RenderMemory {
   const repeat = ([...job.text].length + [...job.divider].length + 3) * fontPx * EM_BOUND
   const stripWidth = Math.min(MAX_CANVAS_SIDE, repeat + width)
   const strip = stripWidth * height
-  // Two mask canvases of one piece, their pixels read back, two windows of indices.
-  const pieces = 2 * 2 * Math.min(STRIP_PIECE_PX, stripWidth) * height * PIXEL
+  // Two mask canvases of one piece, their pixels read back (alpha kept at a byte a pixel), two windows of indices.
+  const pieces = 2 * Math.min(STRIP_PIECE_PX, stripWidth) * height * (2 * PIXEL + 1)
   return {
-    bytes: JOB_BASE + strip * 2 + pieces + 2 * width * height + SCROLL_OUTPUT,
+    bytes: Math.ceil((JOB_BASE + strip * 2 + pieces + 2 * width * height + SCROLL_OUTPUT) * SLACK),
     reduce: 'use a shorter text or a smaller font size',
   }
 }

@@ -8,9 +8,21 @@
  * The collection needs Node's `--expose-gc`, which `npm start` and the Procfile pass; without it
  * the turn alone frees what V8 happened to collect.
  */
+import type { Canvas } from '@napi-rs/canvas'
+
 const collect = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc
 
 export async function releaseDropped(): Promise<void> {
   collect?.({ type: 'minor' })
   await new Promise((resolve) => setImmediate(resolve))
+}
+
+/**
+ * Gives a canvas's pixels back at once. A canvas that outlives the young-generation collections
+ * (a slideshow's card, a strip's mask) waits for a full collection once dropped, and drawing goes
+ * on beside it: a canvas made 1×1 frees its pixels there and then.
+ */
+export function freeCanvas(canvas: Canvas): void {
+  canvas.width = 1
+  canvas.height = 1
 }

@@ -6,7 +6,7 @@ import { cssFont } from './canvas-fonts.js'
 import { rampLevels } from './countdown.js'
 import { GifWriter, colourRamp, coverageLut, cropIndex } from './gif.js'
 import { alphaOf, assertJobSize, maskCanvas } from './masks.js'
-import { releaseDropped } from './native-memory.js'
+import { freeCanvas, releaseDropped } from './native-memory.js'
 import { DIVIDER_GAP, PLAIN_GAP, planScroll, STRIP_HEIGHT, STRIP_PIECE_PX, type ScrollPlan } from './scrolling-plan.js'
 
 /**
@@ -170,6 +170,9 @@ async function drawStrip(job: ScrollingTextJob, layout: StripLayout, period: num
     }
     await releaseDropped()
   }
+  // A plan that came out too large is drawn again with fewer frames: its masks must not wait for a collection.
+  freeCanvas(text.canvas)
+  freeCanvas(divider.canvas)
   if (inkBottom < 0) {
     inkTop = 0
     inkBottom = 0

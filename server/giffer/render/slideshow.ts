@@ -5,7 +5,7 @@ import { BAND_ROWS, slideshowLayout, type Card, type SlideshowLayout } from './s
 import { MAX_INPUT_PIXELS, MAX_JOB_PIXELS } from '../limits.js'
 import { gifBytesBound, GifWriter } from './gif.js'
 import { assertJobSize } from './masks.js'
-import { releaseDropped } from './native-memory.js'
+import { freeCanvas, releaseDropped } from './native-memory.js'
 import type { PhotoReader } from '../photo-source.js'
 import { PhotoPalette } from './photo-palette.js'
 
@@ -101,7 +101,7 @@ class CardSources {
     for (const [index, canvas] of [...this.held]) {
       if (indices.includes(index)) continue
       this.held.delete(index)
-      free(canvas)
+      freeCanvas(canvas)
     }
     for (const index of indices) {
       if (this.held.has(index)) continue
@@ -114,19 +114,9 @@ class CardSources {
 
   /** Frees every photo still held (the job is over, or failed). */
   release(): void {
-    for (const canvas of this.held.values()) free(canvas)
+    for (const canvas of this.held.values()) freeCanvas(canvas)
     this.held.clear()
   }
-}
-
-/**
- * Gives a canvas's pixels back at once. A card's canvas outlives the young-generation collections
- * between frames, so once dropped it waits for a full collection, and drawing goes on beside it:
- * a canvas made 1×1 frees its pixels there and then.
- */
-function free(canvas: Canvas): void {
-  canvas.width = 1
-  canvas.height = 1
 }
 
 /** The palette is built from the frame drawn at this fraction of its size: one pixel in 16. */
@@ -190,8 +180,8 @@ export async function renderSlideshow(job: SlideshowJob, readPhoto: PhotoReader)
     }
   } finally {
     sources.release()
-    free(sampleCtx.canvas)
-    free(bandCtx.canvas)
+    freeCanvas(sampleCtx.canvas)
+    freeCanvas(bandCtx.canvas)
   }
   const body = gif!.finish()
   return {
