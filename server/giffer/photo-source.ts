@@ -19,6 +19,21 @@ function movable(bytes: Uint8Array): Uint8Array {
 }
 
 /**
+ * Moves the bytes to the port's other end. A buffer Node will not hand to another thread (one
+ * that native code owns, as sharp's output is, or Node's shared pool: refused since Node 22) is
+ * copied once into a buffer of its own and that is moved instead.
+ */
+function moveTo(port: MessagePort, index: number, bytes: Uint8Array): void {
+  try {
+    port.postMessage({ index, bytes } satisfies Answer, [bytes.buffer as ArrayBuffer])
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'DataCloneError')) throw error
+    const copy = new Uint8Array(bytes)
+    port.postMessage({ index, bytes: copy } satisfies Answer, [copy.buffer])
+  }
+}
+
+/**
  * Main thread: a port for one job, answering each ask with `read(index)`, whose bytes are moved to
  * the render thread (so each read must give bytes of its own, as the stores' reads do). A refusal
  * of the store's (a photo gone, the store away) travels back as such, so the request gets that
@@ -33,7 +48,7 @@ export function photoChannel(read: PhotoReader): { port: MessagePort; close(): v
       // Node drops a message whose transfer list holds a buffer already moved elsewhere, and the
       // thread would wait for it until the job's time ran out.
       if (bytes.byteLength === 0) throw new Error('no bytes (empty, or already handed to another thread)')
-      mine.postMessage({ index, bytes } satisfies Answer, [bytes.buffer as ArrayBuffer])
+      moveTo(mine, index, bytes)
       return
     } catch (error) {
       answer =
@@ -62,8 +77,11 @@ export function portPhotoReader(port: MessagePort): PhotoReader {
     })
 }
 
-/** Photos already in memory (tests, benchmarks): each read a copy, so the caller's bytes stay theirs. */
+/**
+ * Photos already in memory (tests, benchmarks): each read a copy in a buffer of its own, so the
+ * caller's bytes stay theirs (a Buffer's `slice` would be a view of them).
+ */
 export const memoryPhotoReader =
   (photos: Uint8Array[]): PhotoReader =>
   async (index) =>
-    photos[index]!.slice()
+    new Uint8Array(photos[index]!)

@@ -4,6 +4,7 @@
  * this one thread here; the port pair behaves as between threads.
  */
 import type { MessagePort } from 'node:worker_threads'
+import sharp from 'sharp'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { RenderRefused } from '../../server/giffer/jobs.js'
 import { memoryPhotoReader, photoChannel, portPhotoReader, type PhotoReader } from '../../server/giffer/photo-source.js'
@@ -101,6 +102,25 @@ describe('photos over the job’s port', () => {
     expect(pooled.buffer.byteLength).toBeGreaterThan(0)
     expect(larger.byteLength).toBe(1_000)
     expect(Uint8Array.from(view)).toEqual(expected[1])
+  })
+
+  it('moves bytes in a buffer Node will not transfer (sharp’s own output; refused since Node 22) by copying them once', async () => {
+    const made = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 10, b: 10 } } })
+      .jpeg()
+      .toBuffer()
+    const expected = Uint8Array.from(made)
+    const { readPhoto } = channelOver(async () => made)
+    expect(await within(readPhoto(0))).toEqual(expected)
+    const { readPhoto: again } = channelOver(async () => made)
+    expect(await within(again(0))).toEqual(expected)
+  })
+
+  it('through memoryPhotoReader, keeps the caller’s Buffers whole too (a Buffer’s slice is a view, not a copy)', async () => {
+    const photos = [Buffer.from(photoBytes(9_000, 7)), await sharp({ create: { width: 20, height: 20, channels: 3, background: 'blue' } }).png().toBuffer()]
+    const copies = photos.map((bytes) => Uint8Array.from(bytes))
+    const { readPhoto } = channelOver(memoryPhotoReader(photos))
+    for (const index of [0, 1, 0, 1]) expect(await within(readPhoto(index))).toEqual(copies[index])
+    expect(photos.map((bytes) => Uint8Array.from(bytes))).toEqual(copies)
   })
 })
 
