@@ -7,7 +7,6 @@ import type { SharedCounters } from '../process/shared-counters.js'
 import { TooManyAttempts } from '../process/errors.js'
 import { perAddressLimit, type Limit } from '../process/rate-limit.js'
 
-
 export interface DashboardLimits {
   login: Limit
   register: Limit

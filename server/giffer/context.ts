@@ -69,7 +69,7 @@ export function createGifferContext(config: GifferConfig): GifferContext {
     publicPath: config.publicPath,
     base,
     absoluteBase,
-    store: config.s3 ? new S3UploadStore({ ...config.s3, logger }) : local!,
+    store: config.s3 ? new S3UploadStore({ ...config.s3, logger, budget: config.budget }) : local!,
     local,
     ownOrigins: [config.publicOrigin, ...(config.siteOrigin && !ownOrigin ? [config.siteOrigin] : [])],
     corsOrigin: ownOrigin ? null : config.siteOrigin!,

@@ -39,10 +39,10 @@ export interface RenderMemory {
  * returns: the resident rise measured around the decode, which already holds what the allocator
  * adds. A baseline JPEG is shrunk as it loads, but what it keeps while it reduces and crops to the
  * card's shape grows with the photo: up to 10 MB for 2400×1600 (4 MP), 16 MB for 4000×3000 and
- * 25 MB for 6000×4000, the most of any card shape; 6 MB and 1.1 bytes a pixel covers them all. A WebP takes about
- * a byte a pixel, a PNG three quarters of one. A progressive JPEG or an interlaced PNG is decoded
- * whole before it is shrunk: a 24-megapixel one took 68 and 83 MB, and ten 12-megapixel
- * progressive JPEGs up to 96 MB in all.
+ * 25 MB for 6000×4000, the most of any card shape; 6 MB and 1.1 bytes a pixel covers them all. A
+ * WebP takes about a byte a pixel, a PNG three quarters of one. A progressive JPEG or an
+ * interlaced PNG is decoded whole before it is shrunk: a 24-megapixel one took 68 and 83 MB, and
+ * ten 12-megapixel progressive JPEGs up to 96 MB in all.
  */
 function decodeWorkingBytes(photo: PhotoHeader, card: { width: number; height: number }): number {
   const pixels = photo.width * photo.height
@@ -62,19 +62,18 @@ function slideshowMemory(job: SlideshowJob): RenderMemory {
   const biggest = layout.cards.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a))
   const cardPixels = biggest.width * biggest.height
   const frames = job.photos.length
-  // Each card shown holds its decoded photo (a canvas), plus the raw pixels it was copied from.
-  const cards = (layout.cards.length + 1) * cardPixels * PIXEL
+  // Each card shown holds its decoded photo (a canvas); while the next is decoded, its raw pixels
+  // as sharp returns them, and one card more for what frees late on a busy CPU (measured).
+  const cards = (layout.cards.length + 2) * cardPixels * PIXEL
   // The frame drawn small for its palette, a band of it drawn and read back at a time, and two
   // frames of palette indices (the one being written, the one the encoder holds back).
   const band = layout.width * Math.min(BAND_ROWS, layout.height) * PIXEL * 2
   const frame = Math.ceil(framePixels / 16) * PIXEL * 3 + band + framePixels * 2
-  // The card's pixels as sharp returns them, before they are copied into a canvas.
-  const decoded = cardPixels * PIXEL
   const decoding = Math.max(0, ...job.photos.map((photo) => decodeWorkingBytes(photo, biggest)))
   // The file being decoded: the next one is asked for only once it has been.
   const files = Math.max(0, ...job.photos.map((photo) => photo.size))
   return {
-    bytes: Math.ceil((JOB_BASE + cards + frame + decoded + files + gifBytesExpected(framePixels, frames)) * SLACK + decoding),
+    bytes: Math.ceil((JOB_BASE + cards + frame + files + gifBytesExpected(framePixels, frames)) * SLACK + decoding),
     reduce: 'use fewer photos or a wider shape (a lower height), or smaller photos',
   }
 }

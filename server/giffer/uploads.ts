@@ -19,6 +19,7 @@ import type { Logger } from 'pino'
 import sharp from 'sharp'
 import { SIGNATURE_CACHE_MS, SLIDESHOW_MAX_IMAGES, UPLOAD_MAX_BYTES, type UploadType } from '../../shared/generators/slideshow/slideshow.js'
 import { HttpError, badRequest } from '../process/errors.js'
+import type { MemoryBudget } from '../process/memory-budget.js'
 import type { PhotoHeader } from './jobs.js'
 import { MAX_INPUT_PIXELS } from './limits.js'
 import { signedByAny, type SigningKeys } from './signing.js'
@@ -519,8 +520,9 @@ export interface S3StoreOptions {
   forcePathStyle: boolean
 }
 
-/** Bytes read from the start of an object for its header: most say it in the first 64 KB. */
-const HEADER_READS = [64 * 1024, 1024 * 1024]
+/** Bytes read from the start of an object for its header: most say it in the first 64 KB, all that are found in the first MB. */
+const HEADER_BYTES = 64 * 1024
+const DEEP_HEADER_BYTES = 1024 * 1024
 
 /** A bucket name that can be a host name label: anything else (dots included) is addressed by path. */
 const DNS_BUCKET = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/
@@ -553,7 +555,8 @@ export class S3UploadStore implements UploadStore {
   /** Signs for the endpoint browsers reach, which may differ from this process's. */
   private readonly signer: S3Client
 
-  constructor(private readonly options: S3StoreOptions & { logger: Logger }) {
+  /** `budget`: the render memory budget, which a header looked for past the first 64 KB takes its MB from. */
+  constructor(private readonly options: S3StoreOptions & { logger: Logger; budget: MemoryBudget }) {
     const { region, endpoint, publicEndpoint, forcePathStyle } = options
     this.client = new S3Client({ region, endpoint, forcePathStyle })
     this.signer = publicEndpoint && publicEndpoint !== endpoint ? new S3Client({ region, endpoint: publicEndpoint, forcePathStyle }) : this.client
@@ -618,23 +621,34 @@ export class S3UploadStore implements UploadStore {
 
   /**
    * One ranged GET of the first 64 KB, where JPEG, PNG and WebP headers say the dimensions; for a
-   * photo whose header lies further in (large embedded metadata), one more of the first MB. The
-   * main thread never holds a whole photo for its header: ten of them a request, from any number
-   * of requests, would be memory no budget counts. Null for what is not an image, or whose header
-   * is not within its first MB.
+   * photo whose header lies further in (large embedded metadata), one more of the rest of the
+   * first MB, whose memory is taken from the render budget while it is looked through: the main
+   * thread never holds a whole photo for its header, nor MBs for any number of requests at once.
+   * Null for what is not an image, or whose header is not within its first MB.
    */
   async header(key: string): Promise<PhotoHeader | null> {
-    for (const bytes of HEADER_READS) {
-      const object = await this.get(key, 'header', { range: `bytes=0-${bytes - 1}` })
-      if (!object?.Body) return null
-      const head = await object.Body.transformToByteArray()
-      const size = Number(/\/(\d+)$/.exec(object.ContentRange ?? '')?.[1] ?? object.ContentLength)
-      if (!sniffImageType(head)) return null
-      if (size > UPLOAD_MAX_BYTES) throw tooBig()
-      const header = await headerOf(head, size)
-      if (header || size <= head.length) return header
+    const first = await this.range(key, 0, HEADER_BYTES)
+    if (!first) return null
+    const { bytes: head, size } = first
+    if (!sniffImageType(head)) return null
+    if (size > UPLOAD_MAX_BYTES) throw tooBig()
+    const header = await headerOf(head, size)
+    if (header || size <= head.length) return header
+    const release = await this.options.budget.reserve(DEEP_HEADER_BYTES)
+    try {
+      const rest = await this.range(key, head.length, DEEP_HEADER_BYTES)
+      return rest ? await headerOf(Buffer.concat([head, rest.bytes]), size) : null
+    } finally {
+      release()
     }
-    return null
+  }
+
+  /** Bytes `from` up to `to` of an object (fewer at its end), and the object's whole size. */
+  private async range(key: string, from: number, to: number): Promise<{ bytes: Uint8Array; size: number } | null> {
+    const object = await this.get(key, 'header', { range: `bytes=${from}-${to - 1}` })
+    if (!object?.Body) return null
+    const bytes = await object.Body.transformToByteArray()
+    return { bytes, size: Number(/\/(\d+)$/.exec(object.ContentRange ?? '')?.[1] ?? object.ContentLength) }
   }
 
   async read(key: string): Promise<Uint8Array | null> {
