@@ -7,7 +7,7 @@ import { Piscina } from 'piscina'
 import type { Logger } from 'pino'
 import { ServiceBusyError } from './errors.js'
 import { HttpError } from '../process/errors.js'
-import { MemoryBudget } from '../process/memory-budget.js'
+import { assertReservable, MemoryBudget } from '../process/memory-budget.js'
 import { projectRoot } from '../project-root.js'
 import type { RenderJob, RenderResult } from './jobs.js'
 import { photoChannel, type PhotoReader } from './photo-source.js'
@@ -137,26 +137,50 @@ interface WaitingJob {
   photos?: PhotoReader
   /** performance.now() when the job was queued. */
   queuedAt: number
+  /** Its time limit, waiting included. */
+  deadline: AbortSignal
+  /** Its time limit, or its client gone: either takes it out of the line while it waits. */
   signal: AbortSignal
-  onTimeout: () => void
+  onAbort: () => void
   resolve: (result: RenderResult) => void
   reject: (error: unknown) => void
 }
 
 /**
+ * One render thread: a piscina of its own with one thread, started on its first job. Each thread
+ * is its own piscina so that a job out of time stops only its thread, and the pool knows when
+ * that thread has gone: its memory is counted as held until then, and no thread takes its place
+ * before.
+ */
+interface RenderThread {
+  piscina: Piscina<RenderJob, RenderResult> | null
+  /** The job it draws now. */
+  job: WaitingJob | null
+  /** Set while its thread is stopped or closed (`piscina` is then the one going); it takes no job until the thread has exited. */
+  exiting: Promise<void> | null
+}
+
+/** Why a waiting job left the line without being drawn: its client went away. */
+export class ClientGone extends Error {
+  override name = 'ClientGone'
+  constructor() {
+    super('the client went away before its image was drawn')
+  }
+}
+
+/** How long a stopped thread may take to exit before the pool says so (its memory stays counted). */
+const SLOW_EXIT_MS = 10_000
+
+/**
  * Rendering off the event loop: a fixed set of worker threads and a bounded first-in, first-out
- * queue. The queue is ours, not piscina's: a job goes to piscina only when a thread is free.
- * Piscina requeues a job that finds every thread busy at the back of its queue when the job can
- * be aborted, so under steady load one job could wait until its time limit while later ones
- * were drawn.
+ * queue. The queue is ours, not piscina's: a job goes to a thread only when the thread is free
+ * and the job's memory is granted, so under steady load no job waits past its limit while later
+ * ones are drawn.
  */
 export class RenderPool {
-  /** Started on the first job, and again on the first job after the threads were let go. */
-  private threads: Piscina<RenderJob, RenderResult> | null = null
+  private readonly threads: RenderThread[]
   private idleTimer: NodeJS.Timeout | undefined
-  private readonly retiring = new Set<Promise<void>>()
   private readonly waiting: WaitingJob[] = []
-  private running = 0
   /** Whether the job at the head of the line is waiting for memory. */
   private admitting = false
   private completed = 0
@@ -164,24 +188,25 @@ export class RenderPool {
   private released = 0
   private readonly shed: Record<ShedCode, number> = { busy: 0, render_timeout: 0 }
   private lastRecycle = -Infinity
+  private closing = false
   private readonly onIdle: (() => void)[] = []
 
   private readonly budget: MemoryBudget
 
   constructor(private readonly options: RenderPoolOptions) {
     this.budget = options.budget ?? new MemoryBudget(Number.MAX_SAFE_INTEGER)
+    this.threads = Array.from({ length: options.workers }, () => ({ piscina: null, job: null, exiting: null }))
     // Ready before the first request; after a quiet spell they start again on demand.
-    this.threads = this.startThreads()
+    for (const thread of this.threads) thread.piscina = this.startThread()
   }
 
-  private startThreads(): Piscina<RenderJob, RenderResult> {
-    const threads = new Piscina<RenderJob, RenderResult>({
+  private startThread(): Piscina<RenderJob, RenderResult> {
+    const piscina = new Piscina<RenderJob, RenderResult>({
       filename: resolveWorkerFile(),
-      minThreads: this.options.workers,
-      maxThreads: this.options.workers,
+      minThreads: 1,
+      maxThreads: 1,
       idleTimeout: 60_000,
-      // Jobs wait in our queue; piscina holds at most one per thread while threads start.
-      maxQueue: this.options.workers,
+      maxQueue: 1,
       // The pixels live outside these heaps; a small young generation keeps each idle thread small.
       resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 },
       // Render threads yield the CPU to the event loop: pages keep answering while images are drawn.
@@ -191,8 +216,12 @@ export class RenderPool {
       // Atomics.wait instead, where those buffers pile up by megabytes a job and never go back.
       atomics: 'disabled',
     })
-    threads.on('error', (error: unknown) => this.options.logger.error({ err: error }, 'render worker failed'))
-    return threads
+    piscina.on('error', (error: unknown) => this.options.logger.error({ err: error }, 'render worker failed'))
+    return piscina
+  }
+
+  private get running(): number {
+    return this.threads.filter((thread) => thread.job).length
   }
 
   get stats(): PoolStats {
@@ -216,11 +245,14 @@ export class RenderPool {
   /**
    * Draws a job once a thread is free and its estimated memory fits; 503 `busy` when the queue is
    * full, 503 `render_timeout` past the time limit (waiting included), 413 when the job could never
-   * fit this server's memory. A slideshow's photos are read through `photos` while it draws.
+   * fit this server's memory. A slideshow's photos are read through `photos` while it draws. A job
+   * whose `signal` aborts (its client went away) leaves the line if it is still waiting, with
+   * `ClientGone`; one already drawing is finished, for the cache and whoever asks for it next.
    */
-  run(job: RenderJob, photos?: PhotoReader): Promise<RenderResult> {
+  run(job: RenderJob, photos?: PhotoReader, signal?: AbortSignal): Promise<RenderResult> {
     const estimate = renderMemory(job)
-    if (estimate.bytes > this.budget.totalBytes) {
+    assertReservable(estimate.bytes)
+    if (!this.budget.canEverHold(estimate.bytes)) {
       const mb = (bytes: number) => Math.ceil(bytes / 2 ** 20)
       return Promise.reject(
         new HttpError(
@@ -231,101 +263,151 @@ export class RenderPool {
         ),
       )
     }
+    if (signal?.aborted) return Promise.reject(new ClientGone())
     if (this.running + this.waiting.length >= this.options.workers + this.options.queueMax) {
       this.shed.busy++
       return Promise.reject(new ServiceBusyError('busy', 'The image service is busy. Please try again in a moment.', RETRY_AFTER_SECONDS))
     }
     return new Promise((resolve, reject) => {
-      const signal = AbortSignal.timeout(this.options.jobTimeoutMs)
+      const deadline = AbortSignal.timeout(this.options.jobTimeoutMs)
       const entry: WaitingJob = {
         job,
         memory: estimate.bytes,
         photos,
         queuedAt: performance.now(),
-        signal,
+        deadline,
+        signal: signal ? AbortSignal.any([deadline, signal]) : deadline,
         resolve,
         reject,
-        onTimeout: () => {
+        onAbort: () => {
           const at = this.waiting.indexOf(entry)
           if (at === -1) return
           this.waiting.splice(at, 1)
-          reject(this.timedOut())
+          reject(deadline.aborted ? this.timedOut() : new ClientGone())
         },
       }
-      signal.addEventListener('abort', entry.onTimeout, { once: true })
+      entry.signal.addEventListener('abort', entry.onAbort, { once: true })
       this.waiting.push(entry)
       this.dispatch()
     })
   }
 
+  private freeThread(): RenderThread | undefined {
+    return this.threads.find((thread) => !thread.job && !thread.exiting)
+  }
+
   /** Starts the jobs at the head of the line, each once a thread is free and its memory is granted, in order. */
   private dispatch(): void {
-    if (this.admitting || this.running >= this.options.workers || this.waiting.length === 0) return
-    // Threads being replaced finish and go before new ones start: never both sets in memory at once
-    // (`retire` starts the line again once they have gone).
-    if (!this.threads && this.retiring.size > 0) return
+    if (this.admitting || this.waiting.length === 0 || !this.freeThread()) return
     const entry = this.waiting[0]!
     this.admitting = true
     this.budget.reserve(entry.memory, entry.signal).then(
       (release) => {
         this.admitting = false
         const at = this.waiting.indexOf(entry)
-        if (at === -1) {
-          // It ran out of time just as its memory came.
+        const thread = this.freeThread()
+        if (at === -1 || !thread) {
+          // It left the line just as its memory came, or the free thread began to be replaced
+          // meanwhile (the thread's exit starts the line again).
           release()
         } else {
           this.waiting.splice(at, 1)
-          this.start(entry, release)
+          this.start(thread, entry, release)
         }
         this.dispatch()
       },
       () => {
-        // Out of time while waiting for memory: its time-out has answered it.
+        // Out of time, or its client gone, while waiting for memory: its abort has answered it.
         this.admitting = false
         this.dispatch()
       },
     )
   }
 
-  private start(entry: WaitingJob, release: () => void): void {
-    entry.signal.removeEventListener('abort', entry.onTimeout)
+  private start(thread: RenderThread, entry: WaitingJob, release: () => void): void {
+    entry.signal.removeEventListener('abort', entry.onAbort)
     const dispatchedAt = performance.now()
     this.options.observer?.waited(entry.job.kind, (dispatchedAt - entry.queuedAt) / 1000)
-    this.running++
+    thread.job = entry
     const channel = entry.photos ? photoChannel(entry.photos) : null
     const job = channel ? { ...entry.job, photoSource: channel.port } : entry.job
-    // From here the signal stops the thread itself if the drawing runs out of time.
-    this.threads ??= this.startThreads()
-    this.threads
-      .run(job, { signal: entry.signal, transferList: channel ? [channel.port as unknown as ArrayBuffer] : [] })
+    const piscina = (thread.piscina ??= this.startThread())
+    let over = false
+    // Its memory and thread are given back before its caller hears of it.
+    const end = () => {
+      channel?.close()
+      release()
+      thread.job = null
+      this.recycleIfOverLimit()
+      this.dispatch()
+      if (this.running === 0) {
+        this.onIdle.splice(0).forEach((resolve) => resolve())
+        this.releaseWhenIdle()
+      }
+    }
+    // Out of time while drawing: the caller hears at once, and the thread is stopped. Its memory
+    // stays counted until the thread has exited (its pixels go with it), and no new thread takes
+    // its place before: a replacement starting beside a thread still being stopped would hold
+    // memory the budget has already handed to the next job.
+    const onDeadline = () => {
+      if (over) return
+      over = true
+      entry.reject(this.timedOut())
+      this.stopThread(thread).then(end)
+    }
+    entry.deadline.addEventListener('abort', onDeadline, { once: true })
+    piscina
+      .run(job, { transferList: channel ? [channel.port as unknown as ArrayBuffer] : [] })
       .then(
         (result) => ({ result }),
         (error: unknown) => ({ error }),
       )
       .then((outcome) => {
-        // Its memory and thread are given back before its caller hears of it.
-        channel?.close()
-        release()
-        this.running--
+        if (over) return
+        over = true
+        entry.deadline.removeEventListener('abort', onDeadline)
+        end()
         if ('result' in outcome) {
           this.completed++
           this.options.observer?.rendered(entry.job.kind, (performance.now() - dispatchedAt) / 1000)
           entry.resolve(outcome.result)
         } else {
-          entry.reject(entry.signal.aborted ? this.timedOut() : outcome.error)
-        }
-        this.recycleIfOverLimit()
-        this.dispatch()
-        if (this.running === 0) {
-          this.onIdle.splice(0).forEach((resolve) => resolve())
-          this.releaseWhenIdle()
+          entry.reject(outcome.error)
         }
       })
   }
 
   /**
-   * Past the memory limit, new jobs go to fresh threads while the old ones finish what they
-   * were given and exit: no job is lost and no request fails.
+   * Terminates a thread now (one being closed too); resolves once it has exited, and a fresh
+   * thread is then started in its place (in the same share of memory, now free), so the next job
+   * does not wait for a cold start.
+   */
+  private stopThread(thread: RenderThread): Promise<void> {
+    if (!thread.piscina) return thread.exiting ?? Promise.resolve()
+    return this.whileExiting(thread, Promise.all([thread.exiting, thread.piscina.destroy()]).then(() => undefined), { replace: true })
+  }
+
+  /** Marks the thread as going until `exit` settles (it takes no job meanwhile), then starts the line again. */
+  private whileExiting(thread: RenderThread, exit: Promise<void>, { replace = false } = {}): Promise<void> {
+    const slow = setTimeout(() => this.options.logger.warn({ afterMs: SLOW_EXIT_MS }, 'a stopped render thread has not exited yet: its memory stays counted'), SLOW_EXIT_MS)
+    slow.unref()
+    const exiting: Promise<void> = exit
+      .catch((error: unknown) => this.options.logger.error({ err: error }, 'a render thread did not close cleanly'))
+      .finally(() => {
+        clearTimeout(slow)
+        if (thread.exiting === exiting) {
+          thread.exiting = null
+          thread.piscina = replace && !this.closing ? this.startThread() : null
+        }
+        this.dispatch()
+      })
+    thread.exiting = exiting
+    return exiting
+  }
+
+  /**
+   * Past the memory limit, the threads are replaced: each finishes the job it has, exits, and
+   * only then does a fresh one take its place. No job is lost and no request fails.
    */
   private recycleIfOverLimit(): void {
     const now = performance.now()
@@ -349,33 +431,27 @@ export class RenderPool {
   private releaseWhenIdle(): void {
     clearTimeout(this.idleTimer)
     this.idleTimer = setTimeout(() => {
-      if (this.running > 0 || this.waiting.length > 0 || !this.threads) return
+      if (this.running > 0 || this.waiting.length > 0 || !this.threads.some((thread) => thread.piscina && !thread.exiting)) return
       this.released++
       this.retire()
     }, this.options.releaseIdleMs)
     this.idleTimer.unref()
   }
 
-  /** New jobs go to new threads; the old ones finish what they hold and exit. */
+  /** Every thread finishes the job it holds and exits; a new one starts for the next job after that. */
   private retire(): void {
-    const old = this.threads
-    if (!old) return
-    this.threads = null
-    const retired = old
-      .close()
-      .catch((error: unknown) => this.options.logger.error({ err: error }, 'retired render threads did not close cleanly'))
-      .finally(() => {
-        this.retiring.delete(retired)
-        this.dispatch()
-      })
-    this.retiring.add(retired)
+    for (const thread of this.threads) {
+      if (thread.piscina && !thread.exiting) void this.whileExiting(thread, thread.piscina.close())
+    }
   }
 
   /** Lets running and waiting jobs finish, then stops the workers. */
   async close(): Promise<void> {
     if (this.running > 0) await new Promise<void>((resolve) => this.onIdle.push(resolve))
+    this.closing = true
     clearTimeout(this.idleTimer)
     this.retire()
-    await Promise.all(this.retiring)
+    await Promise.all(this.threads.map((thread) => thread.exiting))
+    this.waiting.splice(0).forEach((entry) => entry.reject(new ServiceBusyError('busy', 'The image service is stopping. Please try again in a moment.', RETRY_AFTER_SECONDS)))
   }
 }

@@ -5,8 +5,8 @@
  */
 import { pino } from 'pino'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { CountdownJob } from '../../server/giffer/jobs.js'
-import { RenderPool, type RenderPoolOptions } from '../../server/giffer/pool.js'
+import type { CountdownJob, ScrollingTextJob, SlideshowJob } from '../../server/giffer/jobs.js'
+import { ClientGone, RenderPool, type RenderPoolOptions } from '../../server/giffer/pool.js'
 import { renderMemory } from '../../server/giffer/render-memory.js'
 import { MemoryBudget } from '../../server/process/memory-budget.js'
 
@@ -167,8 +167,138 @@ describe('render pool memory budget', () => {
     const release = await budget.reserve(budget.totalBytes)
     const waited = await p.run(bigCountdown(1)).catch((error: { code?: string; status?: number }) => error)
     expect(waited).toMatchObject({ status: 503, code: 'render_timeout' })
+    // Its request for memory left the budget's line with it: nothing will be granted to a job gone.
+    expect(budget.queued).toBe(0)
+    expect(p.stats.queued).toBe(0)
     release()
     expect((await p.run(bigCountdown(2))).ok).toBe(true)
     expect(budget.inUse).toBe(0)
+  })
+})
+
+describe('render pool memory given back', () => {
+  /** Half a second or more of drawing on a warm thread. */
+  const longJob: ScrollingTextJob = {
+    kind: 'scrolling-text',
+    text: 'Busy line number one '.repeat(8),
+    divider: '•',
+    iconStyle: 'filled',
+    font: 'roboto',
+    weight: 400,
+    color: [0, 0, 0],
+    dividerColor: [200, 0, 0],
+    background: [255, 255, 255],
+    reverse: false,
+    fontSize: 72,
+    flicker: [],
+    width: 600,
+    scale: 2,
+    framesMax: 200,
+  }
+
+  /**
+   * Draws small jobs until one comes back: a cold thread may take longer than a short limit, and
+   * a thread stopped for it is replaced once gone, so each try gives the next one time to start.
+   */
+  async function untilDrawn(p: RenderPool): Promise<void> {
+    let drawn = false
+    for (let attempt = 0; attempt < 10 && !drawn; attempt++) {
+      drawn = await p.run(smallCountdown(attempt)).then((r) => r.ok, () => false)
+      if (!drawn) await new Promise((resolve) => setTimeout(resolve, 1_000))
+    }
+    expect(drawn).toBe(true)
+  }
+
+  async function warmPool(overrides: Partial<RenderPoolOptions>): Promise<RenderPool> {
+    const p = startPool(overrides)
+    await untilDrawn(p)
+    return p
+  }
+
+  it('keeps a job out of time counted until its thread has exited, then the budget is whole and the next job draws', async () => {
+    const budget = new MemoryBudget(renderMemory(longJob).bytes * 2)
+    const p = await warmPool({ budget, jobTimeoutMs: 300 })
+    const refused = await p.run(longJob).catch((error: unknown) => error)
+    expect(refused).toMatchObject({ status: 503, code: 'render_timeout' })
+    // The caller has its answer; the thread that holds the pixels is still being stopped.
+    expect(budget.inUse).toBe(renderMemory(longJob).bytes)
+    expect(p.stats.running).toBe(1)
+    await vi.waitFor(() => expect(budget.inUse).toBe(0), { timeout: 5_000, interval: 5 })
+    expect(p.stats.running).toBe(0)
+    await untilDrawn(p)
+    expect(budget.inUse).toBe(0)
+  })
+
+  it('gives the budget back whole after a render that fails, and keeps drawing', async () => {
+    const budget = new MemoryBudget(Number.MAX_SAFE_INTEGER)
+    const p = await warmPool({ budget })
+    // A slideshow with no way to read its photos: the thread throws.
+    const broken: SlideshowJob = {
+      kind: 'slideshow',
+      mode: 'row',
+      photos: [{ type: 'image/jpeg', size: 1000, width: 100, height: 100, progressive: false }],
+      delayMs: 1000,
+      radius: 0,
+      width: 300,
+      background: null,
+      borderWidth: 0,
+      borderColor: [0, 0, 0],
+      spacing: 0,
+      count: 1,
+      tweak: 1,
+      overflow: 0,
+      height: 1,
+      overlayColor: [0, 0, 0],
+      overlayOpacity: 0,
+    }
+    const failed = await p.run(broken).catch((error: unknown) => error)
+    expect(failed).toBeInstanceOf(Error)
+    expect(budget.inUse).toBe(0)
+    expect(p.stats.running).toBe(0)
+    expect((await p.run(smallCountdown(9))).ok).toBe(true)
+  })
+
+  it('drops a waiting job whose client went away: never drawn, nothing held, the line moves on', async () => {
+    const p = await warmPool({ jobTimeoutMs: 30_000 })
+    const before = p.stats.completed
+    const drawing = p.run(longJob)
+    await vi.waitFor(() => expect(p.stats.running).toBe(1), { timeout: 5_000, interval: 1 })
+    const gone = new AbortController()
+    const abandoned = p.run({ ...longJob, text: 'Another busy line '.repeat(8) }, undefined, gone.signal).catch((error: unknown) => error)
+    const after = p.run(smallCountdown(10))
+    expect(p.stats.queued).toBe(2)
+    gone.abort()
+    expect(await abandoned).toBeInstanceOf(ClientGone)
+    expect(p.stats.queued).toBe(1)
+    expect((await drawing).ok).toBe(true)
+    expect((await after).ok).toBe(true)
+    expect(p.stats.completed - before).toBe(2)
+    expect(p.stats.memory.inUse).toBe(0)
+  })
+
+  it('refuses at once a job whose estimate is not a number (a bug), leaving the budget whole', async () => {
+    const budget = new MemoryBudget(Number.MAX_SAFE_INTEGER)
+    const p = startPool({ budget })
+    const job: SlideshowJob = {
+      kind: 'slideshow',
+      mode: 'row',
+      photos: [{ type: 'image/jpeg', size: Number.NaN, width: 100, height: 100, progressive: false }],
+      delayMs: 1000,
+      radius: 0,
+      width: 300,
+      background: null,
+      borderWidth: 0,
+      borderColor: [0, 0, 0],
+      spacing: 0,
+      count: 1,
+      tweak: 1,
+      overflow: 0,
+      height: 1,
+      overlayColor: [0, 0, 0],
+      overlayOpacity: 0,
+    }
+    expect(() => p.run(job)).toThrow(RangeError)
+    expect(budget.inUse).toBe(0)
+    expect((await p.run(smallCountdown(11))).ok).toBe(true)
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MemoryBudget } from '../../server/process/memory-budget.js'
+import { LargerThanBudget, MemoryBudget } from '../../server/process/memory-budget.js'
 
 const PENDING = Symbol('pending')
 
@@ -70,27 +70,36 @@ describe('MemoryBudget', () => {
     expect(await isGranted(late)).toBe(true)
   })
 
-  it('runs a request larger than the whole budget once nothing else holds any, alone', async () => {
-    const budget = new MemoryBudget(100)
-    const held = await budget.reserve(1)
-    const huge = budget.reserve(500)
-    expect(await settled(huge)).toBe(PENDING)
-
-    held()
-    const releaseHuge = await huge
-    expect(budget.inUse).toBe(500)
-    const small = budget.reserve(1)
-    expect(await settled(small)).toBe(PENDING)
-
-    releaseHuge()
-    expect(await isGranted(small)).toBe(true)
-    expect(budget.inUse).toBe(1)
+  it('refuses at once a request larger than the whole budget, even when nothing holds any, saying how much it needs', async () => {
+    const budget = new MemoryBudget(100 * 2 ** 20)
+    const refused = await settled(budget.reserve(250 * 2 ** 20))
+    expect(refused).toEqual({ rejected: expect.any(LargerThanBudget) })
+    const error = (refused as { rejected: LargerThanBudget }).rejected
+    expect(error).toMatchObject({ status: 503, code: 'larger_than_budget' })
+    expect(error.message).toBe('This needs about 250 MB of memory and this server has 100 MB for it.')
+    expect(budget.inUse).toBe(0)
+    expect(budget.queued).toBe(0)
+    expect(budget.canEverHold(100 * 2 ** 20)).toBe(true)
+    expect(budget.canEverHold(100 * 2 ** 20 + 1)).toBe(false)
   })
 
-  it('grants a request larger than the whole budget at once when nothing holds any', async () => {
+  it('grants nothing in a budget of 0', async () => {
+    const budget = new MemoryBudget(0)
+    expect(await settled(budget.reserve(1))).toEqual({ rejected: expect.any(LargerThanBudget) })
+  })
+
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0, -1])('throws at once for a reservation of %s bytes, and the count stays whole', async (bytes) => {
     const budget = new MemoryBudget(100)
-    expect(await isGranted(budget.reserve(250))).toBe(true)
-    expect(budget.inUse).toBe(250)
+    const held = await budget.reserve(40)
+    expect(() => budget.reserve(bytes)).toThrow(RangeError)
+    expect(budget.inUse).toBe(40)
+    expect(await isGranted(budget.reserve(60))).toBe(true)
+    held()
+    expect(budget.inUse).toBe(60)
+  })
+
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, -1])('refuses a budget of %s bytes', (bytes) => {
+    expect(() => new MemoryBudget(bytes)).toThrow(RangeError)
   })
 
   it('gives the bytes back once when released twice', async () => {
