@@ -88,7 +88,7 @@ export function createDashboardContext(options: DashboardOptions): DashboardCont
   const sessions = new Sessions(db, sessionCookie(options.siteOrigin.startsWith('https:')), now)
   const outbox = options.smtpUrl ? null : new OutboxMailer(db, logger, now)
   const mailer = options.smtpUrl ? new SmtpMailer(db, options.smtpUrl, options.mailFrom, logger, now) : outbox!
-  const hasher = new PasswordHasher(options.scryptCost ?? (options.budget ? costForBudget(options.budget.totalBytes) : undefined), { budget: options.budget })
+  const hasher = new PasswordHasher(options.scryptCost ?? (options.budget ? costForBudget(options.budget.totalBytes) : undefined), { budget: options.budget, logger })
   const counters = options.sharedCounters ?? null
   const throttle = counters ? sharedThrottle(counters, databaseThrottle(db)) : databaseThrottle(db)
   const accounts = new Accounts({ db, throttle, sessions, hasher, mailer, logger, siteOrigin: options.siteOrigin, now })
