@@ -16,15 +16,20 @@
  *
  *   npm run box                    all three boxes
  *   npm run box -- 256             the boxes whose name has "256"
- *   BOX_APP_DIR=/tmp/x npm run box reuses (or makes) the pruned build there
+ *   BOX_APP_DIR=/tmp/x npm run box reuses the box's build there, or builds in it when it is new or empty
+ *
+ * It deletes only what it made: the build goes into a folder it made and marked as its own (the
+ * default one under the system's temporary folder too), and a folder of files without that mark
+ * is refused untouched; the site's state (DATA_DIR) goes to a fresh folder of each box, removed
+ * with the box.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import http from 'node:http'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import readline from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import sharp from 'sharp'
 import { cgroupsAvailable, makeBox, type CgroupBox } from './lib/cgroup-box.js'
@@ -38,6 +43,12 @@ const PAGE_CONNECTIONS = 30
 const RENDERS_AT_ONCE = Number(process.env.BOX_RENDERS ?? 4)
 const PHOTOS = 10
 const PHOTO_SIZE = { width: 2400, height: 1600 }
+// How long the script waits for a child process before it gives up on it.
+const GIT_TIMEOUT_MS = 60_000
+const BUILD_TIMEOUT_MS = 15 * 60_000
+const PRUNE_TIMEOUT_MS = 5 * 60_000
+const START_TIMEOUT_MS = 30_000
+const EXIT_WAIT_MS = 10_000
 
 interface BoxPlan {
   name: string
@@ -61,23 +72,95 @@ const PAGE_P99_MAX_MS = 250
 // ---------------------------------------------------------------------------------------------
 // The build, as a buildpack makes it
 
-function run(command: string, args: string[], cwd: string): void {
+function run(command: string, args: string[], cwd: string, timeoutMs: number): void {
   console.log(`$ ${command} ${args.join(' ')}   (in ${cwd})`)
-  const result = spawnSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, NODE_ENV: '' } })
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`)
+  const result = spawnSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, NODE_ENV: '' }, timeout: timeoutMs, killSignal: 'SIGKILL' })
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed${result.error ? ` (${result.error.message})` : ''}`)
 }
+
+/** The file that marks a folder as the box's own build folder; a folder without it is never emptied or written to. */
+export const BUILD_MARK = '.poplift-box-build'
+
+/** Where the build goes unless BOX_APP_DIR says otherwise. */
+export const defaultBuildFolder = () => path.join(os.tmpdir(), 'poplift-box-app')
+
+export type BuildFolderPlan =
+  /** Missing or empty: made and marked, then built. */
+  | { kind: 'make' }
+  /** The box's own, with a finished build that may be used again. */
+  | { kind: 'reuse' }
+  /** The box's own: emptied (its mark kept) and built again. */
+  | { kind: 'rebuild' }
+  /** Anything else: left as it is. */
+  | { kind: 'refuse'; reason: string }
+
+const realPath = (file: string) => (existsSync(file) ? realpathSync(file) : path.resolve(file))
+
+/** Whether the folder's mark says its build was finished. */
+function builtIn(dir: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(path.join(dir, BUILD_MARK), 'utf8')) as { built?: unknown }).built === true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * What may be done with `dir` as the build folder; reads it, changes nothing. Only a folder the box
+ * made (it carries BUILD_MARK) is ever emptied; a missing or empty folder is taken and marked; a
+ * folder with anything else in it, the project or a folder around it is refused. `reuse`: a
+ * finished build of the box's is used as it is (else it is built again).
+ */
+export function planBuildFolder(dir: string, { reuse, projectRoot }: { reuse: boolean; projectRoot: string }): BuildFolderPlan {
+  const folder = realPath(dir)
+  const project = realPath(projectRoot)
+  const inside = (inner: string, outer: string) => {
+    const way = path.relative(outer, inner)
+    return way !== '..' && !way.startsWith(`..${path.sep}`) && !path.isAbsolute(way)
+  }
+  if (inside(folder, project) || inside(project, folder)) return { kind: 'refuse', reason: `${folder} is the project's folder or holds it; give the build a folder of its own (BOX_APP_DIR)` }
+  if (!existsSync(folder)) return { kind: 'make' }
+  if (!statSync(folder).isDirectory()) return { kind: 'refuse', reason: `${folder} is not a folder` }
+  const entries = readdirSync(folder)
+  if (entries.includes(BUILD_MARK)) return reuse && builtIn(folder) ? { kind: 'reuse' } : { kind: 'rebuild' }
+  if (entries.length === 0) return { kind: 'make' }
+  return { kind: 'refuse', reason: `${folder} holds files and no ${BUILD_MARK}, so the box did not make it; it builds only in a new or empty folder (BOX_APP_DIR) or one it made` }
+}
+
+function markBuildFolder(dir: string, built: boolean): void {
+  writeFileSync(path.join(dir, BUILD_MARK), `${JSON.stringify({ madeBy: 'npm run box (scripts/box.ts)', built })}\n`)
+}
+
+/** Makes the folder ready for a build as `plan` says: made and marked, or emptied of all but its mark. */
+export function prepareBuildFolder(dir: string, plan: { kind: 'make' | 'rebuild' }): void {
+  if (plan.kind === 'make') mkdirSync(dir, { recursive: true })
+  // Marked first, so a folder left half emptied is still known as the box's.
+  markBuildFolder(dir, false)
+  if (plan.kind === 'rebuild') {
+    for (const entry of readdirSync(dir)) if (entry !== BUILD_MARK) rmSync(path.join(dir, entry), { recursive: true, force: true })
+  }
+}
+
+/** Records in the folder's mark that its build is finished, so BOX_APP_DIR may use it again. */
+export const finishBuildFolder = (dir: string) => markBuildFolder(dir, true)
 
 /** A copy of the project's files (tracked and new, not ignored), built, with development dependencies pruned. */
 function prunedBuild(): string {
-  const dir = process.env.BOX_APP_DIR ?? path.join(os.tmpdir(), 'poplift-box-app')
-  if (process.env.BOX_APP_DIR && existsSync(path.join(dir, 'dist', 'server', 'main.js'))) {
+  const given = process.env.BOX_APP_DIR || undefined
+  const dir = path.resolve(given ?? defaultBuildFolder())
+  const plan = planBuildFolder(dir, { reuse: given !== undefined, projectRoot: root })
+  if (plan.kind === 'refuse') {
+    console.error(`npm run box: ${plan.reason}`)
+    process.exit(1)
+  }
+  if (plan.kind === 'reuse') {
     console.log(`Using the build in ${dir}`)
     return dir
   }
-  rmSync(dir, { recursive: true, force: true })
-  mkdirSync(dir, { recursive: true })
-  const files = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).stdout.split('\0').filter(Boolean)
-  for (const file of files) {
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8', timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL' })
+  if (listed.status !== 0) throw new Error(`git ls-files failed${listed.error ? ` (${listed.error.message})` : `: ${listed.stderr}`}`)
+  prepareBuildFolder(dir, plan)
+  for (const file of listed.stdout.split('\0').filter(Boolean)) {
     if (!existsSync(path.join(root, file))) continue
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
     cpSync(path.join(root, file), path.join(dir, file))
@@ -85,8 +168,9 @@ function prunedBuild(): string {
   // The lock's exact install, as `npm ci` would make it, without going to the registry again.
   console.log(`Copying node_modules into ${dir}`)
   cpSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), { recursive: true, verbatimSymlinks: true })
-  run('npm', ['run', 'build'], dir)
-  run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], dir)
+  run('npm', ['run', 'build'], dir, BUILD_TIMEOUT_MS)
+  run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], dir, PRUNE_TIMEOUT_MS)
+  finishBuildFolder(dir)
   return dir
 }
 
@@ -103,19 +187,31 @@ function webCommand(appDir: string): string {
 interface Running {
   child: ChildProcess
   port: number
+  /** Settles once the process has exited (or could not be started). */
   exited: Promise<number | null>
   /** Lines the process wrote that say what it found and chose at start. */
   startLines: string[]
 }
 
-async function startInBox(appDir: string, box: CgroupBox, env: Record<string, string>): Promise<Running> {
+/** Settles with the promise's outcome, or with `late` once `ms` have passed. */
+async function within<T>(promise: Promise<T>, ms: number, late: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  try {
+    return await Promise.race([promise, new Promise<T>((resolve) => (timer = setTimeout(() => resolve(late), ms)))])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** Starts the Procfile's web line in the box, its state in `dataDir`; `untilHealthy` waits for it to answer. */
+async function startInBox(appDir: string, box: CgroupBox, dataDir: string, env: Record<string, string>): Promise<Running> {
   const port = await freePort()
-  rmSync(path.join(appDir, '.data'), { recursive: true, force: true })
   // `env` runs the line's leading variable assignments and its command as the shell's own process,
   // so the pid watched is the server's.
   const child = spawn('sh', ['-c', `${box.enterCommand}exec env ${webCommand(appDir)}`], {
     cwd: appDir,
-    // Only what a platform sets: the rest is the process's own defaults.
+    // Only what a platform sets: the rest is the process's own defaults. The state goes to a folder of
+    // this box's own, as to a platform's disk, rather than into the build folder.
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? '/root',
@@ -123,6 +219,7 @@ async function startInBox(appDir: string, box: CgroupBox, env: Record<string, st
       PUBLIC_URL: 'https://box.example.com',
       GIFFER_SECRET: randomBytes(24).toString('base64url'),
       TRUST_PROXY: '1',
+      DATA_DIR: dataDir,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -141,18 +238,33 @@ async function startInBox(appDir: string, box: CgroupBox, env: Record<string, st
       }
     })
   }
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))))
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null)))
+    child.once('error', (error) => {
+      console.error(`could not start the process: ${error.message}`)
+      resolve(null)
+    })
+  })
+  return { child, port, exited, startLines }
+}
+
+/** Waits until the process answers /healthz, for START_TIMEOUT_MS at most. */
+async function untilHealthy({ port, exited, startLines }: Running): Promise<void> {
   let exitCode: number | null | undefined
   void exited.then((code) => (exitCode = code))
-  for (let attempt = 0; attempt < 300; attempt++) {
+  const until = Date.now() + START_TIMEOUT_MS
+  while (Date.now() < until) {
     if (exitCode !== undefined) throw new Error(`the process exited with ${exitCode} while starting:\n${startLines.join('\n')}`)
-    if (await send(port, { path: '/healthz', timeoutMs: 1_000 }).then((a) => a.status === 200, () => false)) {
-      return { child, port, exited, startLines }
-    }
+    if (await send(port, { path: '/healthz', timeoutMs: 1_000 }).then((a) => a.status === 200, () => false)) return
     await sleep(100)
   }
+  throw new Error(`the process did not answer /healthz within ${START_TIMEOUT_MS / 1000} s`)
+}
+
+/** Kills the process and waits for it to be gone, for EXIT_WAIT_MS at most. */
+async function stopProcess({ child, exited }: Running): Promise<void> {
   child.kill('SIGKILL')
-  throw new Error('the process did not answer /healthz within 30 s')
+  if ((await within(exited.then(() => true), EXIT_WAIT_MS, false)) === false) console.warn(`the process ${child.pid} was still there ${EXIT_WAIT_MS / 1000} s after SIGKILL`)
 }
 
 /** The process's resident memory by kind: its own (anonymous) and mapped files (code of the libraries it loaded), in MB. */
@@ -256,6 +368,7 @@ async function uploadSet(port: number, photos: Buffer[], address: string): Promi
     const posted = await send(port, { method: 'POST', path: new URL(url, 'https://box.example.com').pathname, headers: { ...headers, 'content-type': form.contentType }, body: form.body })
     if (posted.status !== 204) throw new Error(`upload: ${posted.status} ${posted.body}`)
     const resolved = await send(port, { path: `/giffer/uploads/resolve?key=${encodeURIComponent(fileKey)}`, headers })
+    if (resolved.status !== 200) throw new Error(`uploads/resolve: ${resolved.status} ${resolved.body}`)
     urls.push((JSON.parse(resolved.body.toString()) as { url: string }).url)
   }
   return urls
@@ -317,12 +430,26 @@ interface Outcome {
   checks: { ok: boolean; text: string }[]
 }
 
+/** Stops the box being measured and removes what it made; set while one is running, so Ctrl-C leaves nothing behind. */
+let closeCurrentBox: (() => Promise<void>) | undefined
+
 async function runBox(appDir: string, plan: BoxPlan, photos: Buffer[]): Promise<Outcome> {
   console.log(`\n=== ${plan.name} ===`)
   const box = makeBox(`poplift-box-${process.pid}`, { memoryBytes: plan.memoryMb * MB, cpus: plan.cpus })
   let running: Running | undefined
+  let dataDir: string | undefined
+  let closed: Promise<void> | undefined
+  const close = () =>
+    (closed ??= (async () => {
+      if (running) await stopProcess(running)
+      box.remove()
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+    })())
+  closeCurrentBox = close
   try {
-    running = await startInBox(appDir, box, plan.env)
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'poplift-box-data-'))
+    running = await startInBox(appDir, box, dataDir, plan.env)
+    await untilHealthy(running)
     const pid = running.child.pid!
     await sleep(1_000)
     const startRss = rssMbOf(pid) ?? 0
@@ -382,31 +509,39 @@ async function runBox(appDir: string, plan: BoxPlan, photos: Buffer[]): Promise<
     for (const check of checks) console.log(`${check.ok ? 'ok  ' : 'FAIL'} ${check.text}`)
     return { box: plan, checks }
   } finally {
-    if (running) {
-      running.child.kill('SIGKILL')
-      await running.exited
-    }
-    box.remove()
+    await close()
+    closeCurrentBox = undefined
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 
-const unavailable = cgroupsAvailable()
-if (unavailable) {
-  console.error(`npm run box: ${unavailable}`)
-  process.exit(2)
+async function main(): Promise<void> {
+  const unavailable = cgroupsAvailable()
+  if (unavailable) {
+    console.error(`npm run box: ${unavailable}`)
+    process.exit(2)
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`\n${signal}: stopping the box`)
+      void (closeCurrentBox?.() ?? Promise.resolve()).finally(() => process.exit(130))
+    })
+  }
+  const filter = process.argv[2]
+  const boxes = BOXES.filter((box) => !filter || box.name.includes(filter))
+  const appDir = prunedBuild()
+  const photos = await makePhotos()
+  console.log(`${PHOTOS} photos of ${PHOTO_SIZE.width}×${PHOTO_SIZE.height}, ${(photos.reduce((s, p) => s + p.length, 0) / PHOTOS / MB).toFixed(1)} MB each on average`)
+  const outcomes: Outcome[] = []
+  for (const plan of boxes) outcomes.push(await runBox(appDir, plan, photos))
+  console.log('\nsummary')
+  for (const { box, checks } of outcomes) {
+    const missed = checks.filter((check) => !check.ok)
+    console.log(`${missed.length ? 'FAIL' : 'ok  '} ${box.name}${missed.length ? `: ${missed.map((m) => m.text).join('; ')}` : ''}`)
+  }
+  process.exit(outcomes.every((o) => o.checks.every((c) => c.ok)) ? 0 : 1)
 }
-const filter = process.argv[2]
-const boxes = BOXES.filter((box) => !filter || box.name.includes(filter))
-const appDir = prunedBuild()
-const photos = await makePhotos()
-console.log(`${PHOTOS} photos of ${PHOTO_SIZE.width}×${PHOTO_SIZE.height}, ${(photos.reduce((s, p) => s + p.length, 0) / PHOTOS / MB).toFixed(1)} MB each on average`)
-const outcomes: Outcome[] = []
-for (const plan of boxes) outcomes.push(await runBox(appDir, plan, photos))
-console.log('\nsummary')
-for (const { box, checks } of outcomes) {
-  const missed = checks.filter((check) => !check.ok)
-  console.log(`${missed.length ? 'FAIL' : 'ok  '} ${box.name}${missed.length ? `: ${missed.map((m) => m.text).join('; ')}` : ''}`)
-}
-process.exit(outcomes.every((o) => o.checks.every((c) => c.ok)) ? 0 : 1)
+
+// Run as a script; imported (by the tests of its build folder rules), it only defines.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main()
