@@ -17,10 +17,12 @@ import express from 'express'
 import { pino } from 'pino'
 import sharp from 'sharp'
 import { projectRoot } from '../server/project-root.js'
+import { readBox } from '../server/process/box.js'
+import { sizeProcess } from '../server/process/sizing.js'
 import type { RenderJob } from '../server/giffer/jobs.js'
 import { RenderPool } from '../server/giffer/pool.js'
 import { createGifferRouter } from '../server/giffer/router.js'
-import { headerOf } from '../server/giffer/uploads.js'
+import { headerOf } from '../server/giffer/photo-header.js'
 import { memoryPhotoReader } from '../server/giffer/photo-source.js'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15)
@@ -199,7 +201,8 @@ function autocannon(url: string, seconds: number): Promise<AutocannonResult> {
 
 async function benchSiteUnderLoad(): Promise<void> {
   const stateDir = await mkdtemp(path.join(os.tmpdir(), 'giffer-bench-'))
-  const giffer = createGifferRouter({ stateDir, publicPath: '/giffer', publicOrigin: 'http://localhost', logger })
+  // Sized as an image service alone in this box: the bench measures time, not the memory the site beside it would share.
+  const giffer = createGifferRouter({ stateDir, publicPath: '/giffer', publicOrigin: 'http://localhost', logger, ...sizeProcess(readBox(), 'giffer', { renders: true }) })
   const outer = express()
   outer.use('/bench-giffer', giffer)
   let site = 'a trivial express route (server/app.ts is not there)'

@@ -19,10 +19,11 @@ async function upload(base: string, photo: string): Promise<string> {
   for (const [field, value] of Object.entries(signature.fields)) form.append(field, value)
   form.append('Content-Type', 'image/png')
   form.append('Content-Disposition', 'inline')
-  form.append('file', new Blob([fs.readFileSync(path.join(generatedDir, 'emails', 'assets', photo))], { type: 'image/png' }), photo)
+  // Each photo under a signature of its own, as its first file: the page's name for it.
+  form.append('file', new Blob([fs.readFileSync(path.join(generatedDir, 'emails', 'assets', photo))], { type: 'image/png' }), 'photo-1.png')
   const uploaded = await fetch(new URL(signature.url, base), { method: 'POST', body: form })
   if (!uploaded.ok) throw new Error(`uploading ${photo} answered ${uploaded.status}`)
-  const key = signature.key.replace('${filename}', photo)
+  const key = signature.key.replace('${filename}', 'photo-1.png')
   const resolved = (await (await fetch(`${base}/giffer/uploads/resolve?${new URLSearchParams({ key })}`)).json()) as { url: string }
   return resolved.url
 }

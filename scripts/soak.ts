@@ -142,7 +142,8 @@ async function uploadPhotos(port: number, count: number): Promise<string[]> {
       .jpeg({ quality: 85 })
       .toBuffer()
     const signed = (await (await fetch(`${base}/giffer/uploads/sign`, { method: 'POST' })).json()) as { url: string; key: string; fields: Record<string, string> }
-    const filename = `soak-${i}.jpg`
+    // The page's own name for a signature's first file: the service takes no other.
+    const filename = 'photo-1.jpg'
     const form = new FormData()
     for (const [name, value] of Object.entries(signed.fields)) form.append(name, value)
     form.append('Content-Type', 'image/jpeg')

@@ -25,8 +25,8 @@ import { untrustedForwardingWarning } from './process/proxy-trust.js'
 import { httpDependency, liveness, Readiness } from './process/readiness.js'
 import { createUpstreamProxy, serviceUrl } from './process/upstream-proxy.js'
 import { readBox, type Box } from './process/box.js'
-import { MemoryBudget } from './process/memory-budget.js'
-import { sizeForBox, type Sizing } from './process/sizing.js'
+import type { MemoryBudget } from './process/memory-budget.js'
+import { sizeProcess, type Sizing } from './process/sizing.js'
 import { seoRoutes } from './seo.js'
 import { siteMetrics } from './process/site-metrics.js'
 import { loadSiteData, type SiteData } from './site-data.js'
@@ -143,7 +143,7 @@ interface Site {
   cache: PageCache
   /** What the process chose for its box: render threads, memory budget, cache sizes. */
   sizing: Sizing
-  /** The native memory render jobs and password hashes share. */
+  /** The process's one native memory budget, which render jobs and password hashes share. */
   budget: MemoryBudget
   metrics: ReturnType<typeof siteMetrics>
   /** What `/readyz` answers: draining after SIGTERM, and the state of the services the site calls. */
@@ -160,12 +160,12 @@ function siteOf(config: Config, overrides: AppOverrides): Site {
   }
   const publicFolder = listPublic(path.join(config.rootDir, 'public'))
   const sharedCounters = config.REDIS_URL ? connectSharedCounters(config.REDIS_URL, logger) : null
-  const sizing = sizeForBox(overrides.box ?? readBox(), 'site', {
+  // Sized once, here: the image service and the dashboard in this process take what is handed to them.
+  const { sizing, budget } = sizeProcess(overrides.box ?? readBox(), 'site', {
     renders: !config.GIFFER_URL,
     ...renderSizingFromEnv(config),
     pageCacheEntries: config.PAGE_CACHE_ENTRIES,
   })
-  const budget = new MemoryBudget(sizing.nativeBudgetBytes)
   const cache = new PageCache(sizing.pageCache.entries, { maxAge: config.PAGE_SHARED_MAX_AGE, staleWhileRevalidate: config.PAGE_STALE_WHILE_REVALIDATE }, sizing.pageCache.bytes)
   const metrics = siteMetrics({ publicNames: publicFolder.topNames, cache, token: config.METRICS_TOKEN })
   // Pages need none of these: each is reported, none makes the process unready.

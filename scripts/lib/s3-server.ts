@@ -4,7 +4,9 @@
  * `node:http` server of ours that counts the requests it answers and can be stopped and started
  * again on the same port (an outage). Its files live in a temporary folder, removed at `close`.
  * s3rver signs and checks like S3 (its one account: S3RVER / S3RVER) but, unlike S3, neither
- * enforces a POST policy's conditions nor replaces `${filename}` in a posted key.
+ * enforces a POST policy's conditions nor replaces `${filename}` in a posted key. Nor does it
+ * honour `If-Match` on a GET: the server in front does, answering 412 as S3 does when the object
+ * has another ETag by then.
  */
 import { once } from 'node:events'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
@@ -26,6 +28,8 @@ export interface S3Server {
   requests: string[]
   /** The `Range` header of each of those requests ('' for none), in the same order. */
   ranges: string[]
+  /** The status each of those requests was answered with, in the same order (0 while unanswered). */
+  statuses: number[]
   /** Answers cut short because the client went away before the end. */
   cutShort(): number
   /** Connections open right now. */
@@ -38,6 +42,10 @@ export interface S3Server {
   close(): Promise<void>
 }
 
+/** S3's answer to a GET whose `If-Match` names another ETag than the object's. */
+const PRECONDITION_FAILED =
+  '<?xml version="1.0" encoding="UTF-8"?><Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message><Condition>If-Match</Condition></Error>'
+
 function corsRule(origins: string[]): string {
   const allowed = origins.map((origin) => `<AllowedOrigin>${origin}</AllowedOrigin>`).join('')
   return `<CORSConfiguration><CORSRule>${allowed}<AllowedMethod>POST</AllowedMethod><AllowedHeader>*</AllowedHeader><MaxAgeSeconds>3000</MaxAgeSeconds></CORSRule></CORSConfiguration>`
@@ -49,6 +57,7 @@ export async function startS3Server({ bucket = 'slideshow-uploads', corsOrigins 
   await s3.configureBuckets()
   const requests: string[] = []
   const ranges: string[] = []
+  const statuses: number[] = []
   let cut = 0
   const sockets = new Set<Socket>()
   const handle = s3.callback()
@@ -58,12 +67,26 @@ export async function startS3Server({ bucket = 'slideshow-uploads', corsOrigins 
   const start = async () => {
     if (server) return
     server = http.createServer((req, res) => {
-      requests.push(`${req.method} ${(req.url ?? '').split('?')[0]}`)
+      const target = (req.url ?? '').split('?')[0]!
+      requests.push(`${req.method} ${target}`)
       ranges.push(req.headers.range ?? '')
+      const at = statuses.push(0) - 1
       res.once('close', () => {
+        statuses[at] = res.statusCode
         if (!res.writableFinished) cut += 1
       })
-      handle(req, res)
+      const ifMatch = req.headers['if-match']
+      if (req.method !== 'GET' || !ifMatch || !target.startsWith(`/${bucket}/`)) return handle(req, res)
+      // Path style, as the tests and the scale runs address it: /{bucket}/{key}.
+      const key = decodeURIComponent(target.slice(bucket.length + 2))
+      s3.store.getMetadata(bucket, key).then(
+        ({ etag }) => {
+          if (etag === ifMatch) return handle(req, res)
+          res.writeHead(412, { 'Content-Type': 'application/xml' }).end(PRECONDITION_FAILED)
+        },
+        // No object: s3rver's own 404.
+        () => handle(req, res),
+      )
     })
     server.on('connection', (socket) => {
       sockets.add(socket)
@@ -88,6 +111,7 @@ export async function startS3Server({ bucket = 'slideshow-uploads', corsOrigins 
     bucket,
     requests,
     ranges,
+    statuses,
     cutShort: () => cut,
     connections: () => sockets.size,
     keys: () => {

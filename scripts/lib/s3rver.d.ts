@@ -14,5 +14,7 @@ declare module 's3rver' {
     configureBuckets(): Promise<void>
     /** The request handler (s3rver is a Koa application). */
     callback(): (req: IncomingMessage, res: ServerResponse) => void
+    /** Its files: an object's metadata, the ETag (quoted, as S3 sends it) among them; rejects when there is no object. */
+    store: { getMetadata(bucket: string, key: string): Promise<{ etag: string }> }
   }
 }

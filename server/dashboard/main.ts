@@ -5,8 +5,7 @@
 import path from 'node:path'
 import express from 'express'
 import { readBox } from '../process/box.js'
-import { MemoryBudget } from '../process/memory-budget.js'
-import { logSizing, sizeForBox } from '../process/sizing.js'
+import { logSizing, sizeProcess } from '../process/sizing.js'
 import helmet from 'helmet'
 import { z } from 'zod'
 import { ConfigError, orExit, processEnvSchema } from '../process/env.js'
@@ -36,7 +35,7 @@ const publicUrl = orExit(() => {
 })
 const logger = createLogger(env)
 // Password hashes take their scrypt memory from what this process's box can spare.
-const sizing = sizeForBox(readBox(), 'dashboard', { renders: false })
+const { sizing, budget } = sizeProcess(readBox(), 'dashboard', { renders: false })
 logSizing(logger, sizing)
 const sharedCounters = env.REDIS_URL ? connectSharedCounters(env.REDIS_URL, logger) : null
 const dashboard = createDashboard({
@@ -44,7 +43,7 @@ const dashboard = createDashboard({
   // The project's own templates and phrases (the previews, email views, app home and clones show them).
   data: loadSiteData(projectContentDir),
   sharedCounters,
-  budget: new MemoryBudget(sizing.nativeBudgetBytes),
+  budget,
   logger,
 })
 

@@ -13,13 +13,22 @@ export interface CachedRender {
   source: 'hit' | 'joined' | 'rendered'
 }
 
+/** A render under way, the requests waiting for it, and what tells it they have all gone. */
+interface InFlight {
+  image: Promise<RenderedImage>
+  /** Requests still waiting for it (one without a signal waits whatever happens). */
+  waiting: number
+  everyoneGone: AbortController
+}
+
 /**
  * Rendered images by content address, bounded in bytes. Identical requests that arrive while
- * the first is still rendering wait for that render instead of starting their own.
+ * the first is still rendering wait for that render instead of starting their own; the render
+ * is told its requests have gone (its signal aborts) only once every one of them has.
  */
 export class RenderCache {
   private readonly images: LRUCache<string, RenderedImage>
-  private readonly inFlight = new Map<string, Promise<RenderedImage>>()
+  private readonly inFlight = new Map<string, InFlight>()
 
   constructor(maxBytes: number) {
     this.images = new LRUCache<string, RenderedImage>({
@@ -34,19 +43,37 @@ export class RenderCache {
     return { entries: this.images.size, bytes: this.images.calculatedSize }
   }
 
-  async getOrRender(key: string, render: () => Promise<RenderedImage>, ttlMs?: number): Promise<CachedRender> {
+  /**
+   * The image under `key`: kept, joined to the same render under way, or rendered now. `signal`
+   * aborts when this request's client goes away; `render` gets one that aborts when every
+   * request waiting for it has gone.
+   */
+  async getOrRender(key: string, render: (everyoneGone: AbortSignal) => Promise<RenderedImage>, { ttlMs, signal }: { ttlMs?: number; signal?: AbortSignal } = {}): Promise<CachedRender> {
     const cached = this.images.get(key)
     if (cached) return { image: cached, source: 'hit' }
-    const pending = this.inFlight.get(key)
-    if (pending) return { image: await pending, source: 'joined' }
-    const job = render()
-    this.inFlight.set(key, job)
+    let flight = this.inFlight.get(key)
+    const source = flight ? 'joined' : 'rendered'
+    if (!flight) {
+      const everyoneGone = new AbortController()
+      const started: InFlight = { image: render(everyoneGone.signal), waiting: 0, everyoneGone }
+      this.inFlight.set(key, started)
+      started.image.then(
+        (image) => this.images.set(key, image, ttlMs ? { ttl: Math.max(1, ttlMs) } : {}),
+        () => undefined,
+      ).finally(() => this.inFlight.delete(key))
+      flight = started
+    }
+    const joined = flight
+    joined.waiting++
+    if (signal?.aborted) leave()
+    signal?.addEventListener('abort', leave, { once: true })
+    function leave() {
+      if (--joined.waiting === 0) joined.everyoneGone.abort()
+    }
     try {
-      const image = await job
-      this.images.set(key, image, ttlMs ? { ttl: Math.max(1, ttlMs) } : {})
-      return { image, source: 'rendered' }
+      return { image: await joined.image, source }
     } finally {
-      this.inFlight.delete(key)
+      signal?.removeEventListener('abort', leave)
     }
   }
 }

@@ -7,15 +7,15 @@ import type { RenderObserver } from './pool.js'
 import { describeUploadCeiling, s3UploadOrigin, uploadCeiling, uploadDir, type S3StoreOptions, type UploadCeiling } from './uploads.js'
 import type { Store } from 'express-rate-limit'
 
-import { readBox } from '../process/box.js'
 import { ConfigError, flag, isLocalUrl } from '../process/env.js'
-import { MemoryBudget } from '../process/memory-budget.js'
-import { sizeForBox, type Sizing, type SizingSettings } from '../process/sizing.js'
+import type { MemoryBudget } from '../process/memory-budget.js'
+import type { Sizing, SizingSettings } from '../process/sizing.js'
 
 /**
  * The defaults of the giffer's settings, whether they come from the environment or are given by
  * hand; `withDefaults` is the one place that applies them. Render threads, the memory limit, the
- * render cache and the memory budget follow the process's box (server/process/sizing.ts).
+ * render cache and the memory budget are not among them: the process sizes itself once at start
+ * (server/process/sizing.ts, `sizeProcess`) and hands its sizing and budget down.
  */
 export const GIFFER_DEFAULTS = { queueMax: 16, jobTimeoutMs: 15_000, liveBucketSeconds: 5, releaseIdleMs: 10_000, uploadsPerAddress: 60 } as const
 
@@ -40,10 +40,10 @@ export const gifferEnvSchema = z.object({
   GIFFER_JOB_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).optional(),
   /**
    * Resident memory of the process (MB) past which the render threads are replaced between jobs.
-   * Unset: 90 % of the box's memory.
+   * Unset: 90 % of the box's memory. The box's memory or more is taken, with a warning.
    */
   GIFFER_RSS_LIMIT_MB: z.coerce.number().int().min(64).max(1_048_576).optional(),
-  /** Memory for rendered images (content-addressed cache; unset: 4 % of the box, at most 64 MB); 0 turns it off. */
+  /** Memory for rendered images (content-addressed cache; unset: 2 % of the box, at most 64 MB); 0 turns it off. More than the box leaves for it is taken, with a warning. */
   GIFFER_CACHE_MB: z.coerce.number().int().min(0).max(8_192).optional(),
   /** Live timers are rendered once per bucket of this many seconds (5). */
   GIFFER_LIVE_BUCKET_SECONDS: z.coerce.number().int().min(1).max(3_600).optional(),
@@ -91,22 +91,20 @@ export interface GifferOptions {
   /** A secret signed with before the current one, still accepted while a new one is rolled in. */
   previousSecret?: string
   s3?: S3StoreOptions
-  workers?: number
   queueMax?: number
   jobTimeoutMs?: number
-  rssLimitBytes?: number
-  cacheBytes?: number
   liveBucketSeconds?: number
   /** A render pool with no job for this long lets its threads go. */
   releaseIdleMs?: number
   /**
-   * What the process chose for its box (server/process/sizing.ts): render threads, memory limit,
-   * cache and memory budget, where `workers`, `rssLimitBytes` and `cacheBytes` are not given.
-   * Unset: sized here, for an image service alone in its box.
+   * What the process chose for its box at start (server/process/sizing.ts): the render threads,
+   * the resident memory past which they are replaced, the render cache, or that the box is too
+   * small to draw images. GIFFER_WORKERS, GIFFER_RSS_LIMIT_MB and GIFFER_CACHE_MB reach the
+   * service only through it.
    */
-  sizing?: Sizing
-  /** The native memory render jobs share (in the site, with password hashes); unset: the sizing's budget. */
-  budget?: MemoryBudget
+  sizing: Sizing
+  /** The process's one native memory budget, which render jobs share (in the site, with password hashes). */
+  budget: MemoryBudget
   /** The local upload folder's ceiling as set; what is unset follows its disk (`uploadCeiling`). */
   uploadCeiling?: Partial<UploadCeiling>
   /** Photos one address may upload per 10 minutes (signatures: a third as many). */
@@ -122,15 +120,10 @@ export interface GifferOptions {
 
 /** Options with every default applied (`withDefaults`); only the secret may still be missing. */
 export interface GifferSettings extends GifferOptions {
-  workers: number
   queueMax: number
   jobTimeoutMs: number
-  /** Resident memory of the process past which the render threads are replaced between jobs. */
-  rssLimitBytes: number
-  cacheBytes: number
   liveBucketSeconds: number
   releaseIdleMs: number
-  budget: MemoryBudget
   uploadsPerAddress: number
   now: () => number
 }
@@ -142,20 +135,12 @@ export interface GifferConfig extends GifferSettings {
 
 /** The one place where the giffer's defaults are applied. */
 export function withDefaults(options: GifferOptions): GifferSettings {
-  const sizing =
-    options.sizing ??
-    sizeForBox(readBox(), 'giffer', { renders: true, workers: options.workers, rssLimitBytes: options.rssLimitBytes, renderCacheBytes: options.cacheBytes })
   return {
     ...options,
-    sizing,
-    workers: sizing.renderThreads,
     queueMax: options.queueMax ?? GIFFER_DEFAULTS.queueMax,
     jobTimeoutMs: options.jobTimeoutMs ?? GIFFER_DEFAULTS.jobTimeoutMs,
-    rssLimitBytes: sizing.rssLimitBytes,
-    cacheBytes: sizing.renderCacheBytes,
     liveBucketSeconds: options.liveBucketSeconds ?? GIFFER_DEFAULTS.liveBucketSeconds,
     releaseIdleMs: options.releaseIdleMs ?? GIFFER_DEFAULTS.releaseIdleMs,
-    budget: options.budget ?? new MemoryBudget(sizing.nativeBudgetBytes),
     uploadsPerAddress: options.uploadsPerAddress ?? GIFFER_DEFAULTS.uploadsPerAddress,
     now: options.now ?? Date.now,
   }
@@ -191,13 +176,15 @@ export function resolveGifferConfig(options: GifferOptions): GifferConfig {
   return { ...settings, secret: settings.secret || loadOrCreateSecret(settings.stateDir, settings.logger) }
 }
 
-/** Settings from a parsed environment; `base` carries what the host app knows (paths, logger). */
+/**
+ * Settings from a parsed environment; `base` carries what the host process knows (paths, logger,
+ * its sizing and budget). The render variables are the sizing's (`renderSizingFromEnv`).
+ */
 export function gifferOptionsFromEnv(
   env: GifferEnv,
   base: Pick<GifferOptions, 'stateDir' | 'publicPath' | 'publicOrigin' | 'siteOrigin' | 'logger' | 'renderObserver' | 'sizing' | 'budget' | 'rateLimitStore'>,
 ): GifferSettings {
   const publicUrl = env.GIFFER_PUBLIC_URL ? new URL(env.GIFFER_PUBLIC_URL) : null
-  const fromEnv = renderSizingFromEnv(env)
   return withDefaults({
     ...base,
     publicOrigin: publicUrl ? publicUrl.origin : base.publicOrigin,
@@ -205,11 +192,8 @@ export function gifferOptionsFromEnv(
     secret: env.GIFFER_SECRET,
     previousSecret: env.GIFFER_SECRET_PREVIOUS,
     s3: s3OptionsFromEnv(env),
-    workers: fromEnv.workers,
     queueMax: env.GIFFER_QUEUE_MAX,
     jobTimeoutMs: env.GIFFER_JOB_TIMEOUT_MS,
-    rssLimitBytes: fromEnv.rssLimitBytes,
-    cacheBytes: fromEnv.renderCacheBytes,
     liveBucketSeconds: env.GIFFER_LIVE_BUCKET_SECONDS,
     uploadCeiling: uploadCeilingFromEnv(env),
     uploadsPerAddress: env.UPLOADS_PER_ADDRESS,

@@ -4,7 +4,8 @@
  */
 import path from 'node:path'
 import type { Logger } from 'pino'
-import { HttpError } from '../process/errors.js'
+import type { Box } from '../process/box.js'
+import { HttpError, ServiceBusyError } from '../process/errors.js'
 import { RenderCache, renderKey, type CachedRender } from './cache.js'
 import type { GifferConfig } from './config.js'
 import type { RenderJob } from './jobs.js'
@@ -16,7 +17,8 @@ import { LocalUploadStore, S3UploadStore, uploadCeiling, uploadDir, type UploadS
 export interface GifferContext {
   config: GifferConfig
   logger: Logger
-  pool: RenderPool
+  /** The render threads; null in a box too small to draw images (`renderImage` then refuses every image). */
+  pool: RenderPool | null
   cache: RenderCache
   /** Sign upload policies and live-timer URLs, and check them. */
   keys: SigningKeys
@@ -43,16 +45,19 @@ export interface GifferContext {
 
 export function createGifferContext(config: GifferConfig): GifferContext {
   const logger = config.logger.child({ module: 'giffer' })
-  const pool = new RenderPool({
-    workers: config.workers,
-    rssLimitBytes: config.rssLimitBytes,
-    queueMax: config.queueMax,
-    jobTimeoutMs: config.jobTimeoutMs,
-    releaseIdleMs: config.releaseIdleMs,
-    budget: config.budget,
-    logger,
-    observer: config.renderObserver,
-  })
+  const { sizing } = config
+  const pool = sizing.tooSmallForRenders
+    ? null
+    : new RenderPool({
+        workers: sizing.renderThreads,
+        rssLimitBytes: sizing.rssLimitBytes,
+        queueMax: config.queueMax,
+        jobTimeoutMs: config.jobTimeoutMs,
+        releaseIdleMs: config.releaseIdleMs,
+        budget: config.budget,
+        logger,
+        observer: config.renderObserver,
+      })
   const keys = signingKeys(config.secret, config.previousSecret)
   const absoluteBase = `${config.publicOrigin}${config.publicPath}`
   const ownOrigin = !config.siteOrigin || config.siteOrigin === config.publicOrigin
@@ -64,7 +69,7 @@ export function createGifferContext(config: GifferConfig): GifferContext {
     config,
     logger,
     pool,
-    cache: new RenderCache(config.cacheBytes),
+    cache: new RenderCache(sizing.renderCacheBytes),
     keys,
     publicPath: config.publicPath,
     base,
@@ -77,26 +82,45 @@ export function createGifferContext(config: GifferConfig): GifferContext {
   }
 }
 
+/** Seconds a client is told to wait in a box too small to draw: an hour, as only its operator can change it. */
+const TOO_SMALL_RETRY_SECONDS = 3600
+
+/**
+ * Every image's answer in a box too small to draw one: a 503, since this server cannot serve it,
+ * with a Retry-After of an hour (the operator was warned at start; each refusal is not a fault).
+ */
+function tooSmallToDraw(box: Box, smallestBoxMb: number): ServiceBusyError {
+  const has = Math.round(box.memoryBytes / 2 ** 20)
+  return new ServiceBusyError('too_small_for_renders', `This server has ${has} MB of memory and needs at least ${smallestBoxMb} MB to draw images.`, TOO_SMALL_RETRY_SECONDS)
+}
+
 /**
  * A rendered image by content address: from the cache, joined to an identical render in flight,
- * or drawn by the pool now. The worker's refusals (too large, unreadable) become 4xx errors.
+ * or drawn by the pool now; `signal` aborts when the request's client goes away. The worker's
+ * refusals (too large, unreadable) become 4xx errors; in a box too small to draw images, every
+ * image is refused with 503 `too_small_for_renders`.
  */
 export async function renderImage(
   context: GifferContext,
   kind: string,
   descriptor: unknown,
   job: RenderJob,
-  { ttlMs, photos }: { ttlMs?: number; photos?: PhotoReader } = {},
+  { ttlMs, photos, signal }: { ttlMs?: number; photos?: PhotoReader; signal?: AbortSignal } = {},
 ): Promise<CachedRender & { key: string }> {
+  const { box, tooSmallForRenders } = context.config.sizing
+  if (tooSmallForRenders) throw tooSmallToDraw(box, tooSmallForRenders.smallestBoxMb)
+  // Made whenever the box draws images.
+  const pool = context.pool!
   const key = renderKey(kind, descriptor)
   const { image, source } = await context.cache.getOrRender(
     key,
-    async () => {
-      const result = await context.pool.run(job, photos)
+    async (everyoneGone) => {
+      // Dropped from the line if every request for it has gone before a thread takes it.
+      const result = await pool.run(job, photos, everyoneGone)
       if (!result.ok) throw new HttpError(result.status, result.code, result.message, result.field)
       return result
     },
-    ttlMs,
+    { ttlMs, signal },
   )
   return { image, source, key }
 }

@@ -73,6 +73,8 @@ export interface PhotoHeader {
   height: number
   /** A progressive JPEG or interlaced PNG, which is decoded whole rather than a few rows at a time. */
   progressive: boolean
+  /** The S3 object's ETag when its header was read: the photo is read only as that very object. */
+  etag?: string
 }
 
 export interface SlideshowJob {
@@ -115,14 +117,25 @@ export interface RenderedImage {
 /** An expected refusal (too large, undecodable): the router turns it into a 4xx. */
 export interface RenderRefusal {
   ok: false
-  /** 413 too large, 422 unreadable; 400 or 503 when a photo could not be read from the store. */
-  status: 400 | 413 | 422 | 503
+  /**
+   * 413 too large, 422 unreadable, 409 a photo replaced since its header was read; 400 or 503 when
+   * a photo could not be read from the store.
+   */
+  status: 400 | 409 | 413 | 422 | 503
   code: string
   message: string
   field?: string
 }
 
 export type RenderResult = RenderedImage | RenderRefusal
+
+/**
+ * The refusal of a photo that is not the one its header described: replaced after the header was
+ * read and the render's memory estimated from it. Nothing of it is decoded.
+ */
+export function imageChanged(position: number): Omit<RenderRefusal, 'ok'> {
+  return { status: 409, code: 'image_changed', message: `Image ${position + 1} changed after it was checked. Please upload it again.`, field: `images.${position}` }
+}
 
 export class RenderRefused extends Error {
   constructor(readonly refusal: Omit<RenderRefusal, 'ok'>) {

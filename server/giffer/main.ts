@@ -16,7 +16,7 @@ import { Readiness } from '../process/readiness.js'
 import { loadEnvOrExit, serve } from '../process/standalone.js'
 import { readBox } from '../process/box.js'
 import { connectSharedCounters } from '../process/shared-counters.js'
-import { logSizing, sizeForBox } from '../process/sizing.js'
+import { logSizing, sizeProcess } from '../process/sizing.js'
 import { gifferEnvSchema, gifferOptionsFromEnv, renderSizingFromEnv, requireLastingSecret, standalonePublicUrl, uploadCeilingNote } from './config.js'
 import { gifferMetrics } from './metrics.js'
 import { createGifferRouter } from './router.js'
@@ -39,8 +39,9 @@ const publicUrl = orExit(() => {
 })
 const logger = createLogger(env)
 const registry = new Registry()
-// Render threads, memory budget and render cache follow this process's box; one line says what it chose.
-const sizing = sizeForBox(readBox(), 'giffer', { renders: true, ...renderSizingFromEnv(env) })
+// Render threads, memory budget and render cache follow this process's box, sized once here and
+// handed to the service; one line says what it chose.
+const { sizing, budget } = sizeProcess(readBox(), 'giffer', { renders: true, ...renderSizingFromEnv(env) })
 const stateDir = path.resolve(env.DATA_DIR)
 logSizing(logger, sizing, uploadCeilingNote(env, stateDir))
 // Per-address upload limits count across every process through Redis when it is there.
@@ -54,6 +55,7 @@ const giffer = createGifferRouter(
     logger,
     renderObserver: gifferMetrics(registry, () => giffer.stats),
     sizing,
+    budget,
     rateLimitStore: sharedCounters ? (name) => sharedCounters.rateLimitStore(name) : undefined,
   }),
 )

@@ -36,8 +36,8 @@ function moveTo(port: MessagePort, index: number, bytes: Uint8Array): void {
 /**
  * Main thread: a port for one job, answering each ask with `read(index)`, whose bytes are moved to
  * the render thread (so each read must give bytes of its own, as the stores' reads do). A refusal
- * of the store's (a photo gone, the store away) travels back as such, so the request gets that
- * 4xx or 503. `close` when the job is over.
+ * of the store's (a photo gone or replaced, the store away) travels back as such, so the request
+ * gets that 4xx or 503. `close` when the job is over.
  */
 export function photoChannel(read: PhotoReader): { port: MessagePort; close(): void } {
   const { port1: mine, port2: theirs } = new MessageChannel()
@@ -52,7 +52,7 @@ export function photoChannel(read: PhotoReader): { port: MessagePort; close(): v
       return
     } catch (error) {
       answer =
-        error instanceof HttpError && [400, 413, 422, 503].includes(error.status)
+        error instanceof HttpError && [400, 409, 413, 422, 503].includes(error.status)
           ? { index, refusal: { status: error.status as RenderRefusal['status'], code: error.code, message: error.message, field: error.field ?? `images.${index}` } }
           : { index, failure: error instanceof Error ? error.message : String(error) }
     }

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
 import type { Logger } from 'pino'
-import { ServiceBusyError } from './errors.js'
+import { ClientGone, ServiceBusyError } from './errors.js'
 import { HttpError } from '../process/errors.js'
 import { assertReservable, MemoryBudget } from '../process/memory-budget.js'
 import { projectRoot } from '../project-root.js'
@@ -158,14 +158,6 @@ interface RenderThread {
   job: WaitingJob | null
   /** Set while its thread is stopped or closed (`piscina` is then the one going); it takes no job until the thread has exited. */
   exiting: Promise<void> | null
-}
-
-/** Why a waiting job left the line without being drawn: its client went away. */
-export class ClientGone extends Error {
-  override name = 'ClientGone'
-  constructor() {
-    super('the client went away before its image was drawn')
-  }
 }
 
 /** How long a stopped thread may take to exit before the pool says so (its memory stays counted). */

@@ -40,7 +40,8 @@ export interface RenderMemory {
  * adds. A baseline JPEG is shrunk as it loads, but what it keeps while it reduces and crops to the
  * card's shape grows with the photo: up to 10 MB for 2400×1600 (4 MP), 16 MB for 4000×3000 and
  * 25 MB for 6000×4000, the most of any card shape; 6 MB and 1.1 bytes a pixel covers them all. A
- * WebP takes about a byte a pixel, a PNG three quarters of one. A progressive JPEG or an
+ * WebP takes about a byte a pixel; a PNG two (ten PNGs of 3000×2000 rose 62-75 MB in a render
+ * thread's company of libraries, against 69 estimated at three quarters of one). A progressive JPEG or an
  * interlaced PNG is decoded whole before it is shrunk: a 24-megapixel one took 68 and 83 MB, and
  * ten 12-megapixel progressive JPEGs up to 96 MB in all.
  */
@@ -52,7 +53,7 @@ function decodeWorkingBytes(photo: PhotoHeader, card: { width: number; height: n
   // Measured resident rises: the allocator's share is in them already.
   if (photo.type === 'image/jpeg' && !photo.progressive) return Math.ceil(6 * MB + pixels * 1.1 + enlarged)
   // Buffers decoded whole, or a byte or less a pixel: with the allocator's share on top.
-  const buffers = photo.progressive ? pixels * 4 : photo.type === 'image/png' ? pixels * 0.75 : pixels
+  const buffers = photo.progressive ? pixels * 4 : photo.type === 'image/png' ? pixels * 2 : pixels
   return Math.ceil((buffers + enlarged) * SLACK)
 }
 

@@ -2,7 +2,7 @@
  * The giffer: the image service behind the free generators, the site's scrolling-text, text,
  * countdown and slideshow images.
  *
- *   const giffer = createGifferRouter(options)   // options: GifferOptions (config.ts)
+ *   const giffer = createGifferRouter(options)   // options: GifferOptions (config.ts), with the process's sizing and budget
  *   app.use('/giffer', giffer)                   // or at '/' when standalone (main.ts)
  *   await giffer.close()                         // on shutdown: finish jobs, stop the workers
  *
@@ -32,7 +32,8 @@ import { uploadRoutes } from './routes/uploads.js'
 export interface GifferRouter extends express.Router {
   /** Lets running jobs finish, then stops the render workers. */
   close(): Promise<void>
-  readonly stats: PoolStats
+  /** The render pool's numbers; undefined in a box too small to draw images, which starts no pool. */
+  readonly stats: PoolStats | undefined
 }
 
 const ROUTES: ((router: express.Router, context: GifferContext) => void)[] = [
@@ -53,8 +54,8 @@ export function createGifferRouter(options: GifferOptions): GifferRouter {
 
   router.close = async () => {
     context.store.close()
-    await context.pool.close()
+    await context.pool?.close()
   }
-  Object.defineProperty(router, 'stats', { get: () => context.pool.stats })
+  Object.defineProperty(router, 'stats', { get: () => context.pool?.stats })
   return router
 }

@@ -7,7 +7,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream, existsSync, statfsSync } from 'node:fs'
-import { mkdir, open, readFile, readdir, rename, rm, stat, statfs } from 'node:fs/promises'
+import { link, mkdir, open, readFile, readdir, rm, stat, statfs } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -16,24 +16,45 @@ import { createPresignedPost } from '@aws-sdk/s3-presigned-post'
 import busboy from 'busboy'
 import type { Request } from 'express'
 import type { Logger } from 'pino'
-import sharp from 'sharp'
-import { SIGNATURE_CACHE_MS, SLIDESHOW_MAX_IMAGES, UPLOAD_MAX_BYTES, type UploadType } from '../../shared/generators/slideshow/slideshow.js'
+import {
+  SIGNATURE_CACHE_MS,
+  SLIDESHOW_MAX_IMAGES,
+  STORED_EXTENSIONS,
+  UPLOAD_MAX_BYTES,
+  sniffImageType,
+  type UploadType,
+} from '../../shared/generators/slideshow/slideshow.js'
 import { HttpError, badRequest } from '../process/errors.js'
 import type { MemoryBudget } from '../process/memory-budget.js'
 import type { PhotoHeader } from './jobs.js'
 import { MAX_INPUT_PIXELS } from './limits.js'
+import { dimensionsOf, headerOf } from './photo-header.js'
 import { signedByAny, type SigningKeys } from './signing.js'
 
 /**
- * `uploads/{date}/{random}/{file name}`. One signature serves every upload of its 20 minutes (the
- * generator caches it): it covers the folder, `uploads/{date}/{random}/`, and the uploader names
- * each file in it, writing the whole key into the form's `key` field. A `${filename}` left in that
- * field is replaced by the posted file's name, as S3 does; not every S3-compatible store does,
- * so the site's own uploader never relies on it. File names are letters, digits, `.`, `_`, `-`.
+ * `uploads/{date}/{random}/photo-{n}.{ext}`. One signature serves every upload of its 20 minutes
+ * (the generator caches it): it covers the folder, `uploads/{date}/{random}/`, and the uploader
+ * names each file in it, writing the whole key into the form's `key` field. A `${filename}` left
+ * in that field is replaced by the posted file's name, as S3 does; not every S3-compatible store
+ * does, so the site's own uploader never relies on it. The names are the page's own
+ * (`storedFileName`): a number from 1 to 10, as many as a slideshow has photos, and the extension
+ * of the file's type. Nothing is ever resolved, read or served under another name, nor a file
+ * whose first bytes are not the type its extension names. So the local folder keeps at most 10
+ * files a signature (one a number, `receive`), and a bucket's folder holds at most one readable
+ * object a number and type, whatever else a visitor posts under it (that is never read, and the
+ * bucket's lifecycle rule removes it).
  */
-export const UPLOAD_KEY = /^uploads\/\d{4}-\d{2}-\d{2}\/[a-f0-9]{32}\/[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/
+const FILE_NAME = `photo-(${Array.from({ length: SLIDESHOW_MAX_IMAGES }, (_, i) => i + 1).join('|')})\\.(${Object.values(STORED_EXTENSIONS).join('|')})`
+export const UPLOAD_KEY = new RegExp(`^uploads/\\d{4}-\\d{2}-\\d{2}/[a-f0-9]{32}/${FILE_NAME}$`)
 export const FILENAME_PLACEHOLDER = '${filename}'
 const SIGNED_KEY = /^uploads\/\d{4}-\d{2}-\d{2}\/[a-f0-9]{32}\/\$\{filename\}$/
+
+/** The number a well-formed key (`UPLOAD_KEY`) takes in its folder, and the type its extension names. */
+function nameOf(key: string): { slot: number; type: UploadType } {
+  const [, slot, extension] = UPLOAD_KEY.exec(key)!
+  const type = (Object.keys(STORED_EXTENSIONS) as UploadType[]).find((candidate) => STORED_EXTENSIONS[candidate] === extension)!
+  return { slot: Number(slot), type }
+}
 
 /**
  * How long uploads are kept: they matter only while a visitor makes a slideshow (the page never
@@ -41,15 +62,6 @@ const SIGNED_KEY = /^uploads\/\d{4}-\d{2}-\d{2}\/[a-f0-9]{32}\/\$\{filename\}$/
  * (docs/giffer.md) does the same.
  */
 export const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000
-
-/** The real type of an image from its first bytes, whatever the upload claimed. */
-export function sniffImageType(head: Uint8Array): UploadType | null {
-  const starts = (bytes: number[], at = 0) => bytes.every((b, i) => head[at + i] === b)
-  if (starts([0xff, 0xd8, 0xff])) return 'image/jpeg'
-  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png'
-  if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return 'image/webp'
-  return null
-}
 
 export interface SignedUpload {
   url: string
@@ -64,16 +76,23 @@ export interface StoredUpload {
 
 /**
  * Where uploads are kept. Each read is one request to the store; nothing stored that is not a
- * JPEG, PNG or WebP by its first bytes is ever described, read or served (null, as if absent).
+ * JPEG, PNG or WebP by its first bytes, of the type its key's extension names, is ever described,
+ * read or served (null, as if absent).
  */
 export interface UploadStore {
   sign(): Promise<SignedUpload>
   /** The type and size of the upload under `key`. */
   describe(key: string): Promise<StoredUpload | null>
-  /** Its type, size and dimensions, from the file's first bytes: what drawing it will cost, before it is read whole. */
-  header(key: string): Promise<PhotoHeader | null>
-  /** The whole upload, for drawing. */
-  read(key: string): Promise<Uint8Array | null>
+  /**
+   * Its type, size and dimensions, from the file's first bytes: what drawing it will cost, before
+   * it is read whole; on S3 also the object's ETag. `signal` ends the wait when the client goes away.
+   */
+  header(key: string, signal?: AbortSignal): Promise<PhotoHeader | null>
+  /**
+   * The whole upload, for drawing. With the `etag` its header gave, only that very object:
+   * `UploadChanged` when another has replaced it since.
+   */
+  read(key: string, etag?: string): Promise<Uint8Array | null>
   /** The upload as a stream, for serving; `signal` ends the read when the client goes away. */
   open(key: string, signal: AbortSignal): Promise<{ body: Readable; upload: StoredUpload } | null>
   /** Stops background work (the local folder's clean-up). */
@@ -94,25 +113,18 @@ function tooBig(): HttpError {
 }
 
 /**
- * The dimensions an image's header gives (as shown, after its EXIF orientation) and whether it is
- * progressive or interlaced, or null when the bytes given do not reach them.
+ * A file whose name's extension is not its real type. A file is read under one name only, its
+ * number with its own type's extension: `photo-3.png` never reads the JPEG kept as number 3.
  */
-async function dimensionsOf(input: string | Uint8Array): Promise<{ width: number; height: number; progressive: boolean } | null> {
-  try {
-    const meta = await sharp(input, { limitInputPixels: false }).metadata()
-    const width = meta.autoOrient?.width ?? meta.width
-    const height = meta.autoOrient?.height ?? meta.height
-    return width && height ? { width, height, progressive: Boolean(meta.isProgressive) } : null
-  } catch {
-    return null
-  }
+function wrongExtension(type: UploadType): HttpError {
+  return new HttpError(415, 'wrong_extension', `The file is ${type}: its name must end in .${STORED_EXTENSIONS[type]}.`, 'file')
 }
 
-/** What an image's first bytes say of it (type and dimensions), or null when they do not say it all; `size` is the whole file's. */
-export async function headerOf(head: Uint8Array, size = head.byteLength): Promise<PhotoHeader | null> {
-  const type = sniffImageType(head)
-  const dimensions = type && (await dimensionsOf(head))
-  return type && dimensions ? { type, size, ...dimensions } : null
+/** The upload under a key is no longer the object whose header was read: it has been replaced since. */
+export class UploadChanged extends HttpError {
+  constructor() {
+    super(409, 'image_changed', 'The image changed after it was checked. Please upload it again.')
+  }
 }
 
 /** Refuses images whose header announces more pixels than a worker may decode. */
@@ -210,11 +222,10 @@ export class LocalUploadStore implements UploadStore {
   /** The folder's bytes at the last walk, and what this process has added since. */
   private usage = { bytes: 0, walkedAt: Number.NEGATIVE_INFINITY, added: 0 }
   /**
-   * Room held for uploads being received (the largest file each), and files being put into each
-   * signed folder: uploads arriving together are counted against the ceiling and the folder's
-   * 10 files as if already there, so that none can pass the check the others passed.
+   * Room held for uploads being received (the largest file each): uploads arriving together are
+   * counted against the ceiling as if already there, so that none can pass the check the others passed.
    */
-  private receiving = { bytes: 0, byFolder: new Map<string, number>() }
+  private receivingBytes = 0
   private lastFullWarning = Number.NEGATIVE_INFINITY
 
   constructor(private readonly options: LocalStoreOptions) {
@@ -230,8 +241,14 @@ export class LocalUploadStore implements UploadStore {
     return createHmac('sha256', secret).update(`giffer upload policy v1\n${policy}`).digest('hex')
   }
 
+  /**
+   * Where the upload under a key is kept: in its signed folder, under its number alone
+   * (`uploads/2026-01-02/{random}/photo-3.png` in `2026-01-02/{random}/3`), so that one file
+   * holds each number whatever its extension. Its type is read from its first bytes.
+   */
   private fileOf(key: string): string {
-    return path.join(this.options.dir, ...key.split('/').slice(1))
+    const [, day, folder] = key.split('/')
+    return path.join(this.options.dir, day!, folder!, String(nameOf(key).slot))
   }
 
   async sign(): Promise<SignedUpload> {
@@ -262,7 +279,7 @@ export class LocalUploadStore implements UploadStore {
     const named = key.replace(FILENAME_PLACEHOLDER, () => filename)
     if (!UPLOAD_KEY.test(named)) {
       const field = key.includes(FILENAME_PLACEHOLDER) ? 'file' : 'key'
-      throw badRequest(field, `needs ${field === 'file' ? 'a file name' : 'to end in a file name'} of letters, digits, ".", "_" or "-" (at most 100)`)
+      throw badRequest(field, `needs ${field === 'file' ? 'a file name' : 'to end in a file name'} photo-1 to photo-${SLIDESHOW_MAX_IMAGES} with the extension of its type: .jpg, .png or .webp`)
     }
     return named
   }
@@ -297,41 +314,33 @@ export class LocalUploadStore implements UploadStore {
       throw error
     }
     const tmpFile = path.join(tmpDir, randomBytes(12).toString('hex'))
-    let releaseName: (() => void) | undefined
     try {
       const key = await this.readForm(req, parser, tmpFile)
       await assertDecodableSize(tmpFile)
       const target = this.fileOf(key)
       await mkdir(path.dirname(target), { recursive: true })
-      if (await stat(target).then(() => true, () => false)) throw new HttpError(409, 'already_uploaded', 'A file of this name was already uploaded with this signature.', 'file')
-      releaseName = await this.reserveName(path.dirname(target))
       const { size } = await stat(tmpFile)
-      await rename(tmpFile, target)
+      await this.keep(tmpFile, target, nameOf(key).slot)
       this.usage.added += size
       return key
     } finally {
-      releaseName?.()
       releaseRoom()
       await rm(tmpFile, { force: true })
     }
   }
 
   /**
-   * A signed folder takes as many files as a slideshow has photos (those stored and those being
-   * stored); a visitor who needs more asks for a new signature. Gives back the place once the file
-   * is in (or refused).
+   * Gives the received file its number's name, unless a file has it already: a link, which never
+   * replaces a file (a rename would) and of two made at once, in this process or another sharing
+   * the folder, lets exactly one through. With one file a number, a signed folder can never hold
+   * more than a slideshow's 10 photos.
    */
-  private async reserveName(folder: string): Promise<() => void> {
-    const stored = (await readdir(folder).catch(() => [] as string[])).length
-    const { byFolder } = this.receiving
-    if (stored + (byFolder.get(folder) ?? 0) >= SLIDESHOW_MAX_IMAGES) {
-      throw new HttpError(403, 'folder_full', `This signature has taken its ${SLIDESHOW_MAX_IMAGES} files: ask uploads/sign for a new one.`, 'key')
-    }
-    byFolder.set(folder, (byFolder.get(folder) ?? 0) + 1)
-    return () => {
-      const left = (byFolder.get(folder) ?? 1) - 1
-      if (left > 0) byFolder.set(folder, left)
-      else byFolder.delete(folder)
+  private async keep(tmpFile: string, target: string, slot: number): Promise<void> {
+    try {
+      await link(tmpFile, target)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      throw new HttpError(409, 'already_uploaded', `A file numbered ${slot} was already uploaded with this signature.`, 'file')
     }
   }
 
@@ -346,12 +355,12 @@ export class LocalUploadStore implements UploadStore {
     const free = disk ? disk.bavail * disk.bsize : Number.POSITIVE_INFINITY
     const folder = await this.folderBytes()
     // From here to the reservation nothing waits: no other upload can slip between them.
-    const held = this.receiving.bytes + incoming
+    const held = this.receivingBytes + incoming
     if (free - held >= minFreeBytes && folder + held <= maxBytes) {
-      this.receiving.bytes += incoming
+      this.receivingBytes += incoming
       let released = false
       return () => {
-        if (!released) this.receiving.bytes -= incoming
+        if (!released) this.receivingBytes -= incoming
         released = true
       }
     }
@@ -410,7 +419,9 @@ export class LocalUploadStore implements UploadStore {
         fileDone = pipeline(file, createWriteStream(tmpFile)).then(() => {
           if (truncated) throw tooBig()
           if (head.length === 0) throw badRequest('file', 'is empty')
-          if (!sniffImageType(head)) throw unsupportedType(info.filename)
+          const type = sniffImageType(head)
+          if (!type) throw unsupportedType(info.filename)
+          if (type !== nameOf(key).type) throw wrongExtension(type)
           return key
         })
         fileDone.catch(fail)
@@ -432,6 +443,7 @@ export class LocalUploadStore implements UploadStore {
     })
   }
 
+  /** The file's type and size, when its first bytes are the type its key names (`photo-3.png` is not the JPEG stored as number 3). */
   async describe(key: string): Promise<StoredUpload | null> {
     const file = this.fileOf(key)
     try {
@@ -441,7 +453,7 @@ export class LocalUploadStore implements UploadStore {
         await handle.read(head, 0, 16, 0)
         const type = sniffImageType(head)
         const { size } = await handle.stat()
-        return type ? { type, size } : null
+        return type && type === nameOf(key).type ? { type, size } : null
       } finally {
         await handle.close()
       }
@@ -456,9 +468,10 @@ export class LocalUploadStore implements UploadStore {
     return upload && dimensions ? { ...upload, ...dimensions } : null
   }
 
+  /** The whole file. No ETag here: the render thread checks the bytes against the header before decoding them. */
   async read(key: string): Promise<Uint8Array | null> {
     const bytes = await readFile(this.fileOf(key)).catch(() => null)
-    return bytes && sniffImageType(bytes) ? new Uint8Array(bytes) : null
+    return bytes && sniffImageType(bytes) === nameOf(key).type ? new Uint8Array(bytes) : null
   }
 
   async open(key: string): Promise<{ body: Readable; upload: StoredUpload } | null> {
@@ -518,11 +531,30 @@ export interface S3StoreOptions {
   /** The store as browsers reach it (where they post uploads); unset: `endpoint`. */
   publicEndpoint?: string
   forcePathStyle: boolean
+  /** How long one request may wait for the store's answer, or for more of it; unset: `S3_REQUEST_TIMEOUT_MS`. */
+  requestTimeoutMs?: number
 }
 
 /** Bytes read from the start of an object for its header: most say it in the first 64 KB, all that are found in the first MB. */
 const HEADER_BYTES = 64 * 1024
 const DEEP_HEADER_BYTES = 1024 * 1024
+
+/**
+ * Every wait on the store has an end: a connection it does not accept within 3 s, an answer that
+ * does not begin within 5 s or stops coming for as long fails that attempt (the SDK makes up to
+ * three), and the request is answered 503 `store_unavailable`.
+ */
+const S3_CONNECTION_TIMEOUT_MS = 3_000
+const S3_REQUEST_TIMEOUT_MS = 5_000
+
+/**
+ * The whole object's size from a GET's answer (of a range: its `Content-Range`; else its
+ * `Content-Length`), or null when the store gave neither.
+ */
+function objectSize(object: GetObjectCommandOutput): number | null {
+  const size = Number(/\/(\d+)$/.exec(object.ContentRange ?? '')?.[1] ?? object.ContentLength)
+  return Number.isFinite(size) && size >= 0 ? size : null
+}
 
 /** A bucket name that can be a host name label: anything else (dots included) is addressed by path. */
 const DNS_BUCKET = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/
@@ -557,8 +589,10 @@ export class S3UploadStore implements UploadStore {
 
   /** `budget`: the render memory budget, which a header looked for past the first 64 KB takes its MB from. */
   constructor(private readonly options: S3StoreOptions & { logger: Logger; budget: MemoryBudget }) {
-    const { region, endpoint, publicEndpoint, forcePathStyle } = options
-    this.client = new S3Client({ region, endpoint, forcePathStyle })
+    const { region, endpoint, publicEndpoint, forcePathStyle, requestTimeoutMs = S3_REQUEST_TIMEOUT_MS } = options
+    // `throwOnRequestTimeout`: without it an answer that never begins is only warned about.
+    const requestHandler = { connectionTimeout: S3_CONNECTION_TIMEOUT_MS, requestTimeout: requestTimeoutMs, throwOnRequestTimeout: true, socketTimeout: requestTimeoutMs }
+    this.client = new S3Client({ region, endpoint, forcePathStyle, requestHandler })
     this.signer = publicEndpoint && publicEndpoint !== endpoint ? new S3Client({ region, endpoint: publicEndpoint, forcePathStyle }) : this.client
   }
 
@@ -587,14 +621,42 @@ export class S3UploadStore implements UploadStore {
     }
   }
 
-  /** One GET, of the whole object or of `range`; null when there is nothing under the key. */
-  private async get(key: string, operation: string, options: { range?: string; signal?: AbortSignal } = {}): Promise<GetObjectCommandOutput | null> {
+  /**
+   * One GET, of the whole object or of `range`, and with `etag` only of the object that had it
+   * (`UploadChanged` when another has replaced it); null when there is nothing under the key. A
+   * request whose client went away (`signal`) ends with the signal's reason, and is no fault of
+   * the store's.
+   */
+  private async get(key: string, operation: string, options: { range?: string; etag?: string; signal?: AbortSignal } = {}): Promise<GetObjectCommandOutput | null> {
     try {
-      return await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key, Range: options.range }), { abortSignal: options.signal })
+      const command = new GetObjectCommand({ Bucket: this.options.bucket, Key: key, Range: options.range, IfMatch: options.etag })
+      return await this.client.send(command, { abortSignal: options.signal })
     } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason
       const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode
       // 416: an empty object has no first bytes.
       if (status === 404 || status === 416) return null
+      if (status === 412) throw new UploadChanged()
+      throw this.unavailable(error, operation, key)
+    }
+  }
+
+  /** The object's size from its answer; a store that gives none is at fault (an S3-compatible one may). */
+  private sizeOf(object: GetObjectCommandOutput, operation: string, key: string): number {
+    const size = objectSize(object)
+    if (size === null) {
+      ;(object.Body as Readable | undefined)?.destroy()
+      throw this.unavailable(new Error('the answer gave no size (neither Content-Range nor Content-Length)'), operation, key)
+    }
+    return size
+  }
+
+  /** The answer's body, whole. One that breaks off (the store's time ran out) is the store's fault too. */
+  private async bytesOf(object: GetObjectCommandOutput, operation: string, key: string, signal?: AbortSignal): Promise<Uint8Array> {
+    try {
+      return await object.Body!.transformToByteArray()
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason
       throw this.unavailable(error, operation, key)
     }
   }
@@ -606,15 +668,17 @@ export class S3UploadStore implements UploadStore {
 
   /**
    * The bucket takes whatever the browser posts within the policy, so this is where a file that is
-   * not an image, or too big, is refused, with the local upload target's answers (415, 413).
+   * not an image, not of the type its name says, or too big, is refused, with the local upload
+   * target's answers (415, 413).
    */
   async describe(key: string): Promise<StoredUpload | null> {
     const object = await this.get(key, 'describe', { range: 'bytes=0-15' })
     if (!object?.Body) return null
-    const head = await object.Body.transformToByteArray()
-    const size = Number(/\/(\d+)$/.exec(object.ContentRange ?? '')?.[1] ?? object.ContentLength)
+    const size = this.sizeOf(object, 'describe', key)
+    const head = await this.bytesOf(object, 'describe', key)
     const type = sniffImageType(head)
     if (!type) throw unsupportedType()
+    if (type !== nameOf(key).type) throw wrongExtension(type)
     if (size > UPLOAD_MAX_BYTES) throw tooBig()
     return { type, size }
   }
@@ -624,51 +688,54 @@ export class S3UploadStore implements UploadStore {
    * photo whose header lies further in (large embedded metadata), one more of the rest of the
    * first MB, whose memory is taken from the render budget while it is looked through: the main
    * thread never holds a whole photo for its header, nor MBs for any number of requests at once.
-   * Null for what is not an image, or whose header is not within its first MB.
+   * The header carries the object's ETag: the photo is read later as that object only. Null for
+   * what is not an image of the type its name says, or whose header is not within its first MB.
    */
-  async header(key: string): Promise<PhotoHeader | null> {
-    const first = await this.range(key, 0, HEADER_BYTES)
+  async header(key: string, signal?: AbortSignal): Promise<PhotoHeader | null> {
+    const first = await this.range(key, 0, HEADER_BYTES, { signal })
     if (!first) return null
-    const { bytes: head, size } = first
-    if (!sniffImageType(head)) return null
+    const { bytes: head, size, etag } = first
+    if (sniffImageType(head) !== nameOf(key).type) return null
     if (size > UPLOAD_MAX_BYTES) throw tooBig()
     const header = await headerOf(head, size)
-    if (header || size <= head.length) return header
-    const release = await this.options.budget.reserve(DEEP_HEADER_BYTES)
+    if (header || size <= head.length) return header && { ...header, etag }
+    const release = await this.options.budget.reserve(DEEP_HEADER_BYTES, signal)
     try {
-      const rest = await this.range(key, head.length, DEEP_HEADER_BYTES)
-      return rest ? await headerOf(Buffer.concat([head, rest.bytes]), size) : null
+      // The rest of the same object: bytes of one replaced since would not make one header.
+      const rest = await this.range(key, head.length, DEEP_HEADER_BYTES, { signal, etag })
+      const deep = rest && (await headerOf(Buffer.concat([head, rest.bytes]), size))
+      return deep && { ...deep, etag }
     } finally {
       release()
     }
   }
 
-  /** Bytes `from` up to `to` of an object (fewer at its end), and the object's whole size. */
-  private async range(key: string, from: number, to: number): Promise<{ bytes: Uint8Array; size: number } | null> {
-    const object = await this.get(key, 'header', { range: `bytes=${from}-${to - 1}` })
+  /** Bytes `from` up to `to` of an object (fewer at its end), the object's whole size and its ETag. */
+  private async range(key: string, from: number, to: number, options: { etag?: string; signal?: AbortSignal }): Promise<{ bytes: Uint8Array; size: number; etag?: string } | null> {
+    const object = await this.get(key, 'header', { range: `bytes=${from}-${to - 1}`, ...options })
     if (!object?.Body) return null
-    const bytes = await object.Body.transformToByteArray()
-    return { bytes, size: Number(/\/(\d+)$/.exec(object.ContentRange ?? '')?.[1] ?? object.ContentLength) }
+    const size = this.sizeOf(object, 'header', key)
+    return { bytes: await this.bytesOf(object, 'header', key, options.signal), size, etag: object.ETag }
   }
 
-  async read(key: string): Promise<Uint8Array | null> {
-    const object = await this.get(key, 'read')
+  async read(key: string, etag?: string): Promise<Uint8Array | null> {
+    const object = await this.get(key, 'read', { etag })
     if (!object?.Body) return null
-    if ((object.ContentLength ?? 0) > UPLOAD_MAX_BYTES) {
+    if (this.sizeOf(object, 'read', key) > UPLOAD_MAX_BYTES) {
       ;(object.Body as Readable).destroy()
       throw tooBig()
     }
-    const bytes = await object.Body.transformToByteArray()
-    return sniffImageType(bytes) ? bytes : null
+    const bytes = await this.bytesOf(object, 'read', key)
+    return sniffImageType(bytes) === nameOf(key).type ? bytes : null
   }
 
   async open(key: string, signal: AbortSignal): Promise<{ body: Readable; upload: StoredUpload } | null> {
     const object = await this.get(key, 'open', { signal })
     if (!object?.Body) return null
-    const size = object.ContentLength ?? 0
+    const size = this.sizeOf(object, 'open', key)
     const { head, body } = await withHead(object.Body as Readable, 16)
     const type = sniffImageType(head)
-    if (!type || size <= 0 || size > UPLOAD_MAX_BYTES) {
+    if (type !== nameOf(key).type || size <= 0 || size > UPLOAD_MAX_BYTES) {
       body.destroy()
       return null
     }

@@ -3,7 +3,7 @@
  * every file for 20 minutes), post each file with the signed fields to the signature's URL, then
  * resolve its key to the URL the slideshow request names.
  */
-import { SIGNATURE_CACHE_MS, SLIDESHOW_MAX_IMAGES, storedFileName, uploadType } from './slideshow/slideshow.js'
+import { SIGNATURE_CACHE_MS, SLIDESHOW_MAX_IMAGES, sniffImageType, storedFileName, uploadType, type UploadType } from './slideshow/slideshow.js'
 import { GIFFER_BASE } from './giffer-client.js'
 
 interface Signature {
@@ -76,14 +76,24 @@ function signatureForNextFile(fresh: boolean, now: number): { signature: Promise
 }
 
 /**
+ * The type a file is named and sent as: the one its first bytes show, since the service refuses a
+ * name whose extension is not the file's real type; else the one the browser or the name gives
+ * (the service then says what is wrong with the file).
+ */
+async function contentType(file: File): Promise<UploadType> {
+  const head = new Uint8Array(await file.slice(0, 12).arrayBuffer())
+  return sniffImageType(head) ?? uploadType(file) ?? 'image/jpeg'
+}
+
+/**
  * Posts one file under its own key in the signed folder. The key is written out here rather than
  * left to the store's `${filename}` replacement, which not every S3-compatible store performs.
  */
-async function postFile(signature: Signature, file: File, name: string, signal: AbortSignal): Promise<string> {
+async function postFile(signature: Signature, file: File, name: string, type: UploadType, signal: AbortSignal): Promise<string> {
   const key = signature.key.replace(FILENAME_PLACEHOLDER, name)
   const form = new FormData()
   for (const [field, value] of Object.entries(signature.fields)) form.append(field, field === 'key' ? key : value)
-  form.append('Content-Type', uploadType(file) ?? file.type)
+  form.append('Content-Type', type)
   form.append('Content-Disposition', 'inline')
   // The file goes last: the target reads the signed fields first.
   form.append('file', file, name)
@@ -106,11 +116,12 @@ async function resolveKey(key: string, signal: AbortSignal): Promise<string> {
  * upload target refuses (expired, made by another server, or its folder full) is replaced once.
  */
 export async function uploadImage(file: File, signal: AbortSignal): Promise<string> {
+  const type = await contentType(file)
   for (let attempt = 0; ; attempt++) {
     const { signature, sequence } = signatureForNextFile(attempt > 0, Date.now())
     const signed = await signature
     try {
-      const key = await postFile(signed, file, storedFileName(sequence, file), signal)
+      const key = await postFile(signed, file, storedFileName(sequence, type), type, signal)
       return await resolveKey(key, signal)
     } catch (error) {
       if (attempt === 0 && error instanceof UploadError && error.stage === 'upload' && error.status === 403) continue

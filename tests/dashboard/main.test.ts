@@ -8,6 +8,18 @@ import { projectRoot } from '../../server/project-root.js'
 import { startStandalone } from '../support/standalone.js'
 
 describe('standalone dashboard (npm run dashboard)', () => {
+  it('sizes itself once at start: one line says what its box is and the memory it keeps for password hashes', async () => {
+    const stateDir = await mkdtemp(path.join(os.tmpdir(), 'dashboard-main-'))
+    const { child, logged } = await startStandalone('server/dashboard/main.ts', 'dashboard', { DASHBOARD_PORT: '0', HOST: '127.0.0.1', DATA_DIR: stateDir, LOG_LEVEL: 'info', PUBLIC_URL: 'https://site.example' })
+    try {
+      const lines = logged.map((line) => JSON.parse(line) as { msg: string })
+      expect(lines.filter((line) => line.msg.startsWith('box: '))).toEqual([expect.objectContaining({ msg: expect.stringMatching(/chose \d+ MB for password hashes$/) })])
+    } finally {
+      child.kill('SIGKILL')
+      await rm(stateDir, { recursive: true, force: true })
+    }
+  }, 30_000)
+
   it('serves /app on its own port, keeps accounts in DATA_DIR, and exits 0 on SIGTERM', async () => {
     const stateDir = await mkdtemp(path.join(os.tmpdir(), 'dashboard-main-'))
     const { child, port } = await startStandalone('server/dashboard/main.ts', 'dashboard', { DASHBOARD_PORT: '0', HOST: '127.0.0.1', DATA_DIR: stateDir, LOG_LEVEL: 'info', PUBLIC_URL: 'https://site.example' })

@@ -209,6 +209,19 @@ test('each mode sends its own request and the trio GIF is drawn', async ({ page 
   await expect(page.locator('.slideshow-result img')).toBeVisible({ timeout: 15_000 })
 })
 
+test('names a photo for what its bytes are, whatever its name says: a JPEG saved as .png goes up as photo-1.jpg and is drawn', async ({ page }) => {
+  test.slow()
+  await gotoHydrated(page, PATH)
+  const jpeg = await sharp({ create: { width: 48, height: 48, channels: 3, background: '#ff8800' } }).jpeg().toBuffer()
+  await files(page).setInputFiles([{ name: 'saved-as.png', mimeType: 'image/png', buffer: jpeg }])
+  await expectUploaded(page, 1)
+  const sent = page.waitForRequest((request) => request.url().endsWith('/giffer/slideshow/create-row'))
+  await page.getByRole('button', { name: 'Generate slideshow' }).click()
+  const body = (await sent).postDataJSON() as { images: string[] }
+  expect(body.images.map((url) => url.split('/').at(-1))).toEqual(['photo-1.jpg'])
+  await expect(page.locator('.slideshow-result img')).toBeVisible({ timeout: 15_000 })
+})
+
 test('takes at most 10 images, hides the upload button at 10, and uploads a replacement under a new signature', async ({ page }) => {
   await gotoHydrated(page, PATH)
   const colours = ['#ff0000', '#00ff00', '#0000ff', '#ffff00', '#00ffff', '#ff00ff', '#000000', '#ffffff', '#888888', '#123456', '#654321']

@@ -1,19 +1,29 @@
 import { pino } from 'pino'
 import { describe, expect, it } from 'vitest'
 import { ConfigError } from '../../server/process/env.js'
-import { gifferBrowserOrigins, gifferEnvSchema, gifferOptionsFromEnv, standalonePublicUrl } from '../../server/giffer/config.js'
+import { gifferBrowserOrigins, gifferEnvSchema, gifferOptionsFromEnv, renderSizingFromEnv, standalonePublicUrl } from '../../server/giffer/config.js'
+import { testSizing } from './setup.js'
 
-const base = { stateDir: '/srv/data', publicPath: '/giffer', publicOrigin: 'https://site.example', logger: pino({ level: 'silent' }) }
+const base = { stateDir: '/srv/data', publicPath: '/giffer', publicOrigin: 'https://site.example', logger: pino({ level: 'silent' }), ...testSizing() }
 
 describe('giffer configuration', () => {
   it('needs no variable at all: every one has a default', () => {
     const env = gifferEnvSchema.parse({})
     const options = gifferOptionsFromEnv(env, base)
     expect(options).toMatchObject({ publicPath: '/giffer', publicOrigin: 'https://site.example', queueMax: 16, jobTimeoutMs: 15_000, liveBucketSeconds: 5 })
-    expect(options.workers).toBeGreaterThanOrEqual(1)
     expect(options.secret).toBeUndefined()
     expect(options.s3).toBeUndefined()
-    expect(options.cacheBytes).toBe(64 * 1024 * 1024)
+  })
+
+  it("runs on the sizing and budget the process handed it, whatever the render variables say: they are the sizing's", () => {
+    const env = gifferEnvSchema.parse({ GIFFER_WORKERS: '5', GIFFER_RSS_LIMIT_MB: '300', GIFFER_CACHE_MB: '0' })
+    const options = gifferOptionsFromEnv(env, base)
+    expect(options.sizing).toBe(base.sizing)
+    expect(options.budget).toBe(base.budget)
+    expect(options).not.toHaveProperty('workers')
+    expect(options).not.toHaveProperty('rssLimitBytes')
+    expect(options).not.toHaveProperty('cacheBytes')
+    expect(renderSizingFromEnv(env)).toEqual({ workers: 5, rssLimitBytes: 300 * 2 ** 20, renderCacheBytes: 0 })
   })
 
   it('takes the public origin and path from GIFFER_PUBLIC_URL', () => {

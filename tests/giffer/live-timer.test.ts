@@ -167,3 +167,26 @@ describe('live countdown endpoints', () => {
     expect((await request(g.app).get(`/giffer/countdown/live.gif?${bad}`)).status).toBe(403)
   })
 })
+
+describe('a live timer that cannot be drawn now', () => {
+  it('answers a transparent pixel kept by no one, naming why, where a plain image would get 503 render_timeout', async () => {
+    const g = await startGiffer({ jobTimeoutMs: 1 })
+    try {
+      const minted = await request(g.app)
+        .post('/giffer/countdown/live-url')
+        .send({ until: new Date(Date.now() + 3_600_000).toISOString() })
+        .expect(200)
+      const url = new URL((minted.body as { url: string }).url)
+      const live = await request(g.app).get(url.pathname + url.search).buffer(true).parse(binary)
+      expect(live.status).toBe(200)
+      expect(live.headers).toMatchObject({ 'content-type': 'image/gif', 'cache-control': 'no-store', 'x-giffer-undrawn': 'render_timeout' })
+      expect(live.headers['retry-after']).toBeUndefined()
+      expect(decodeGif(live.body)).toMatchObject({ width: 1, height: 1 })
+      const plain = await request(g.app).post('/giffer/countdown/create').send({ delay: 3600 })
+      expect(plain.status).toBe(503)
+      expect(plain.body.error.code).toBe('render_timeout')
+    } finally {
+      await g.close()
+    }
+  })
+})

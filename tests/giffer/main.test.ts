@@ -20,6 +20,18 @@ function refusal(env: NodeJS.ProcessEnv): { status: number | null; stderr: strin
 }
 
 describe('standalone giffer (npm run giffer)', () => {
+  it('sizes itself once at start: one line says what its box is and what it chose', async () => {
+    const stateDir = await mkdtemp(path.join(os.tmpdir(), 'giffer-main-'))
+    const { child, logged } = await startStandalone('server/giffer/main.ts', 'giffer', { GIFFER_PORT: '0', HOST: '127.0.0.1', DATA_DIR: stateDir, LOG_LEVEL: 'info', GIFFER_WORKERS: '1' })
+    try {
+      const lines = logged.map((line) => JSON.parse(line) as { msg: string })
+      expect(lines.filter((line) => line.msg.startsWith('box: '))).toEqual([expect.objectContaining({ msg: expect.stringMatching(/chose 1 render thread, \d+ MB for renders,/) })])
+    } finally {
+      child.kill('SIGKILL')
+      await rm(stateDir, { recursive: true, force: true })
+    }
+  }, 30_000)
+
   it('serves at / on its own port and, on SIGTERM, finishes the request in flight and exits 0', async () => {
     const stateDir = await mkdtemp(path.join(os.tmpdir(), 'giffer-main-'))
     const { child, port, logged } = await startStandalone('server/giffer/main.ts', 'giffer', { GIFFER_PORT: '0', HOST: '127.0.0.1', DATA_DIR: stateDir, LOG_LEVEL: 'info', GIFFER_WORKERS: '1' })

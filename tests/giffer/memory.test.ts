@@ -10,7 +10,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PhotoHeader, RenderJob } from '../../server/giffer/jobs.js'
 import { RenderPool } from '../../server/giffer/pool.js'
-import { headerOf } from '../../server/giffer/uploads.js'
+import { headerOf } from '../../server/giffer/photo-header.js'
 import { memoryPhotoReader } from '../../server/giffer/photo-source.js'
 
 const MB = 2 ** 20

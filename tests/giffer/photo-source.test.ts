@@ -8,7 +8,7 @@ import sharp from 'sharp'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { RenderRefused } from '../../server/giffer/jobs.js'
 import { memoryPhotoReader, photoChannel, portPhotoReader, type PhotoReader } from '../../server/giffer/photo-source.js'
-import { StoreUnavailable } from '../../server/giffer/uploads.js'
+import { StoreUnavailable, UploadChanged } from '../../server/giffer/uploads.js'
 import { HttpError, badRequest } from '../../server/process/errors.js'
 
 const opened: { port: MessagePort; close(): void }[] = []
@@ -142,6 +142,18 @@ describe('what a read that fails becomes on the reader’s side', () => {
       throw badRequest('url', 'is not an upload of this service')
     })
     expect(await refusalOf(readPhoto(1))).toEqual({ status: 400, code: 'invalid_parameter', message: 'url: is not an upload of this service', field: 'url' })
+  })
+
+  it('a photo the store says was replaced since its header was read (409 UploadChanged) is a refusal of status 409, code image_changed, naming the photo', async () => {
+    const { readPhoto } = channelOver(async () => {
+      throw new UploadChanged()
+    })
+    expect(await refusalOf(readPhoto(2))).toEqual({
+      status: 409,
+      code: 'image_changed',
+      message: 'The image changed after it was checked. Please upload it again.',
+      field: 'images.2',
+    })
   })
 
   it.each([413, 422])('a %i of the store is a refusal of that status, naming the photo when the error names no field', async (status) => {

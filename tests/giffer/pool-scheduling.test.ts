@@ -6,7 +6,8 @@
 import { pino } from 'pino'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { CountdownJob, ScrollingTextJob, SlideshowJob } from '../../server/giffer/jobs.js'
-import { ClientGone, RenderPool, type RenderPoolOptions } from '../../server/giffer/pool.js'
+import { ClientGone } from '../../server/giffer/errors.js'
+import { RenderPool, type RenderPoolOptions } from '../../server/giffer/pool.js'
 import { renderMemory } from '../../server/giffer/render-memory.js'
 import { MemoryBudget } from '../../server/process/memory-budget.js'
 
@@ -209,6 +210,26 @@ describe('render pool memory given back', () => {
     expect(drawn).toBe(true)
   }
 
+  /** A slideshow of one 100×100 photo of `size` bytes, sent with no way to read it. */
+  const oneCardSlideshow = (size: number): SlideshowJob => ({
+    kind: 'slideshow',
+    mode: 'row',
+    photos: [{ type: 'image/jpeg', size, width: 100, height: 100, progressive: false }],
+    delayMs: 1000,
+    radius: 0,
+    width: 300,
+    background: null,
+    borderWidth: 0,
+    borderColor: [0, 0, 0],
+    spacing: 0,
+    count: 1,
+    tweak: 1,
+    overflow: 0,
+    height: 1,
+    overlayColor: [0, 0, 0],
+    overlayOpacity: 0,
+  })
+
   async function warmPool(overrides: Partial<RenderPoolOptions>): Promise<RenderPool> {
     const p = startPool(overrides)
     await untilDrawn(p)
@@ -233,24 +254,7 @@ describe('render pool memory given back', () => {
     const budget = new MemoryBudget(Number.MAX_SAFE_INTEGER)
     const p = await warmPool({ budget })
     // A slideshow with no way to read its photos: the thread throws.
-    const broken: SlideshowJob = {
-      kind: 'slideshow',
-      mode: 'row',
-      photos: [{ type: 'image/jpeg', size: 1000, width: 100, height: 100, progressive: false }],
-      delayMs: 1000,
-      radius: 0,
-      width: 300,
-      background: null,
-      borderWidth: 0,
-      borderColor: [0, 0, 0],
-      spacing: 0,
-      count: 1,
-      tweak: 1,
-      overflow: 0,
-      height: 1,
-      overlayColor: [0, 0, 0],
-      overlayOpacity: 0,
-    }
+    const broken = oneCardSlideshow(1000)
     const failed = await p.run(broken).catch((error: unknown) => error)
     expect(failed).toBeInstanceOf(Error)
     expect(budget.inUse).toBe(0)
@@ -279,24 +283,7 @@ describe('render pool memory given back', () => {
   it('refuses at once a job whose estimate is not a number (a bug), leaving the budget whole', async () => {
     const budget = new MemoryBudget(Number.MAX_SAFE_INTEGER)
     const p = startPool({ budget })
-    const job: SlideshowJob = {
-      kind: 'slideshow',
-      mode: 'row',
-      photos: [{ type: 'image/jpeg', size: Number.NaN, width: 100, height: 100, progressive: false }],
-      delayMs: 1000,
-      radius: 0,
-      width: 300,
-      background: null,
-      borderWidth: 0,
-      borderColor: [0, 0, 0],
-      spacing: 0,
-      count: 1,
-      tweak: 1,
-      overflow: 0,
-      height: 1,
-      overlayColor: [0, 0, 0],
-      overlayOpacity: 0,
-    }
+    const job = oneCardSlideshow(Number.NaN)
     expect(() => p.run(job)).toThrow(RangeError)
     expect(budget.inUse).toBe(0)
     expect((await p.run(smallCountdown(11))).ok).toBe(true)

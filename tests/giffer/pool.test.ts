@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import request from 'supertest'
 import { afterEach, describe, expect, it } from 'vitest'
 import { resolveWorkerFile } from '../../server/giffer/pool.js'
-import { startGiffer, type TestGiffer } from './setup.js'
+import { startGiffer, testSizing, type TestGiffer } from './setup.js'
 
 let g: TestGiffer | null = null
 afterEach(async () => {
@@ -20,8 +20,16 @@ describe('render pool', () => {
     expect(resolveWorkerFile()).toBe(file)
   })
 
+  it('runs the render threads and the memory budget the process handed it', async () => {
+    const sized = testSizing({ workers: 2 })
+    g = await startGiffer(sized)
+    const health = await request(g.app).get('/giffer/healthz').expect(200)
+    expect(health.body.pool).toMatchObject({ workers: 2, memory: { budget: sized.budget.totalBytes } })
+    expect(sized.budget.totalBytes).toBe(sized.sizing.nativeBudgetBytes)
+  })
+
   it('answers 503 with Retry-After once the queue is full, and serves the rest', async () => {
-    g = await startGiffer({ workers: 1, queueMax: 1 })
+    g = await startGiffer({ queueMax: 1 })
     const app = g.app
     const responses = await Promise.all(
       Array.from({ length: 6 }, (_, n) => request(app).post('/giffer/scrollingtext/create').send(heavy(n))),
@@ -34,22 +42,22 @@ describe('render pool', () => {
       expect(res.headers['retry-after']).toBe('2')
       expect(res.body.error.code).toBe('busy')
     }
-    expect(g.giffer.stats.shed).toEqual({ busy: busy.length, render_timeout: 0 })
+    expect(g.giffer.stats!.shed).toEqual({ busy: busy.length, render_timeout: 0 })
     // once the queue drains, requests are served again
     const later = await request(app).post('/giffer/scrollingtext/create').send(heavy(99))
     expect(later.status).toBe(200)
   })
 
   it('renders identical requests that arrive together once', async () => {
-    g = await startGiffer({ workers: 1 })
+    g = await startGiffer()
     const app = g.app
-    const before = g.giffer.stats.completed
+    const before = g.giffer.stats!.completed
     const body = { delay: 4242, days: 'd', duration: 30 }
     const responses = await Promise.all(Array.from({ length: 5 }, () => request(app).post('/giffer/countdown/create').send(body)))
     expect(responses.every((res) => res.status === 200)).toBe(true)
     const sources = responses.map((res) => res.headers['x-giffer-cache']).sort()
     expect(sources.filter((s) => s === 'rendered')).toHaveLength(1)
-    expect(g.giffer.stats.completed - before).toBe(1)
+    expect(g.giffer.stats!.completed - before).toBe(1)
     expect(new Set(responses.map((res) => res.headers.etag)).size).toBe(1)
 
     const health = await request(app).get('/giffer/healthz').expect(200)
@@ -59,18 +67,18 @@ describe('render pool', () => {
   })
 
   it('stops a job that runs past its time limit with 503 render_timeout, and keeps working', async () => {
-    g = await startGiffer({ workers: 1, jobTimeoutMs: 1 })
+    g = await startGiffer({ jobTimeoutMs: 1 })
     const res = await request(g.app).post('/giffer/scrollingtext/create').send(heavy(1))
     expect(res.status).toBe(503)
     expect(res.body.error.code).toBe('render_timeout')
     expect(res.headers['retry-after']).toBeDefined()
-    expect(g.giffer.stats.shed).toEqual({ busy: 0, render_timeout: 1 })
+    expect(g.giffer.stats!.shed).toEqual({ busy: 0, render_timeout: 1 })
     const health = await request(g.app).get('/giffer/healthz')
     expect(health.status).toBe(200)
   })
 
   it('keeps answering other routes while the workers are busy', async () => {
-    g = await startGiffer({ workers: 1, queueMax: 16 })
+    g = await startGiffer({ queueMax: 16 })
     const app = g.app
     app.get('/ping', (_req, res) => {
       res.send('pong')

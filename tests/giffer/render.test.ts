@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import sharp from 'sharp'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { fontCatalogue, fontFilePath, fontsInGroup, findFont, nearestWeight } from '../../server/giffer/fonts.js'
 import { projectRoot } from '../../server/project-root.js'
-import { RenderRefused, type ScrollingTextJob } from '../../server/giffer/jobs.js'
+import { RenderRefused, type PhotoHeader, type ScrollingTextJob, type SlideshowJob } from '../../server/giffer/jobs.js'
+import { changedSince, headerOf } from '../../server/giffer/photo-header.js'
 import { countdownParts } from '../../server/giffer/render/countdown.js'
 import { renderScrollingText } from '../../server/giffer/render/scrolling-text.js'
 import { planScroll } from '../../server/giffer/render/scrolling-plan.js'
@@ -11,7 +13,7 @@ import { renderSlideshow } from '../../server/giffer/render/slideshow.js'
 import { memoryPhotoReader } from '../../server/giffer/photo-source.js'
 import { slideshowLayout } from '../../server/giffer/render/slideshow-layout.js'
 import { decodeCharacterReferences, parseFlickerPattern, textLines } from '../../server/giffer/schemas.js'
-import { makePhoto } from './setup.js'
+import { makePhoto, makeProgressivePhoto } from './setup.js'
 
 describe('fonts', () => {
   it('has the text-image groups Calligraphy 36, Gothic 42, Themed 39', () => {
@@ -182,5 +184,68 @@ describe('hard limits in the workers', () => {
       overlayOpacity: 0,
     }
     await expect(renderSlideshow(job, memoryPhotoReader([new Uint8Array(png)]))).rejects.toSatisfy((error: unknown) => error instanceof RenderRefused && [413, 422].includes(error.refusal.status))
+  })
+})
+
+/** A one-photo slideshow job, its photo as `header` describes it. */
+function oneCardJob(header: PhotoHeader): SlideshowJob {
+  return {
+    kind: 'slideshow',
+    mode: 'row',
+    photos: [header],
+    delayMs: 1000,
+    radius: 0,
+    width: 300,
+    background: [255, 255, 255],
+    borderWidth: 0,
+    borderColor: [0, 0, 0],
+    spacing: 0,
+    count: 1,
+    tweak: 1,
+    overflow: 0,
+    height: 1,
+    overlayColor: [0, 0, 0],
+    overlayOpacity: 0,
+  }
+}
+
+describe('a photo that is not the one its header described', () => {
+  const cheap = () => sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a7' } }).jpeg().toBuffer()
+
+  it('is refused with 409 image_changed before any of its pixels is decoded: sharp reads its header, nothing more', async () => {
+    const dear = await makeProgressivePhoto(7, 4000, 3000)
+    // The photo estimated was as large a file as the one handed over: only their headers differ.
+    const estimated = { ...(await headerOf(await cheap()))!, size: dear.length }
+    const metadata = vi.spyOn(sharp.prototype, 'metadata')
+    const decode = vi.spyOn(sharp.prototype, 'toBuffer')
+    onTestFinished(() => {
+      metadata.mockRestore()
+      decode.mockRestore()
+    })
+    const refusal = await renderSlideshow(oneCardJob(estimated), memoryPhotoReader([dear])).then(
+      () => null,
+      (error: unknown) => (error instanceof RenderRefused ? error.refusal : error),
+    )
+    expect(refusal).toEqual({ status: 409, code: 'image_changed', message: 'Image 1 changed after it was checked. Please upload it again.', field: 'images.0' })
+    expect(metadata).toHaveBeenCalled()
+    expect(decode).not.toHaveBeenCalled()
+  })
+
+  it('draws the photo its header described', async () => {
+    const photo = await cheap()
+    const image = await renderSlideshow(oneCardJob((await headerOf(photo))!), memoryPhotoReader([photo]))
+    expect(image.frames).toBe(1)
+  })
+
+  it.each([
+    ['other dimensions', () => sharp({ create: { width: 300, height: 400, channels: 3, background: '#3a7' } }).jpeg().toBuffer()],
+    ['progressive where it was not', () => sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a7' } }).jpeg({ progressive: true }).toBuffer()],
+    ['another type', () => sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a7' } }).png().toBuffer()],
+    ['more bytes than it had', async () => Buffer.concat([await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a7' } }).jpeg().toBuffer(), Buffer.alloc(1)])],
+    ['no image at all', async () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')],
+  ])('is changed when it has %s', async (_change, made) => {
+    const header = (await headerOf(await cheap()))!
+    expect(await changedSince(header, await made())).toBe(true)
+    expect(await changedSince(header, await cheap())).toBe(false)
   })
 })

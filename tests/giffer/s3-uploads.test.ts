@@ -12,10 +12,11 @@ import { createPresignedPost } from '@aws-sdk/s3-presigned-post'
 import { pino } from 'pino'
 import request from 'supertest'
 import sharp from 'sharp'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { S3_SERVER_CREDENTIALS, startS3Server, type S3Server } from '../../scripts/lib/s3-server.js'
-import { s3UploadOrigin, type S3StoreOptions } from '../../server/giffer/uploads.js'
-import { PUBLIC_ORIGIN, binary, makePhoto, startGiffer, type TestGiffer } from './setup.js'
+import type { GifferOptions } from '../../server/giffer/config.js'
+import { S3UploadStore, s3UploadOrigin, type S3StoreOptions } from '../../server/giffer/uploads.js'
+import { PUBLIC_ORIGIN, binary, makePhoto, makeProgressivePhoto, startGiffer, testSizing, type TestGiffer } from './setup.js'
 
 interface Signed {
   url: string
@@ -28,9 +29,9 @@ const started: TestGiffer[] = []
 const logged: { msg?: string; err?: { name?: string; message?: string }; operation?: string }[] = []
 
 /** A giffer on the test bucket, its error lines kept in `logged`. */
-async function gifferOnBucket(s3Options: Partial<S3StoreOptions> = {}): Promise<TestGiffer> {
+async function gifferOnBucket(s3Options: Partial<S3StoreOptions> = {}, overrides: Partial<GifferOptions> = {}): Promise<TestGiffer> {
   const logger = pino({ level: 'error' }, { write: (line: string) => void logged.push(JSON.parse(line)) })
-  const g = await startGiffer({ s3: { bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, ...s3Options }, logger })
+  const g = await startGiffer({ s3: { bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, ...s3Options }, logger, ...overrides })
   started.push(g)
   return g
 }
@@ -88,8 +89,8 @@ describe('uploads straight to an S3-compatible bucket', () => {
     const signed = await sign(g)
     const urls: string[] = []
     const keys: string[] = []
-    for (const [i, format] of (['jpeg', 'png'] as const).entries()) {
-      const { key } = await post(signed, await makePhoto(i + 5, 200, 200, format), `photo-${i + 1}.${format}`, `image/${format}`)
+    for (const [i, [format, extension]] of ([['jpeg', 'jpg'], ['png', 'png']] as const).entries()) {
+      const { key } = await post(signed, await makePhoto(i + 5, 200, 200, format), `photo-${i + 1}.${extension}`, `image/${format}`)
       keys.push(`GET /${s3.bucket}/${key}`)
       urls.push((await request(g.app).get('/giffer/uploads/resolve').query({ key }).expect(200)).body.url)
     }
@@ -172,6 +173,216 @@ describe('uploads straight to an S3-compatible bucket', () => {
     } finally {
       server.close()
     }
+  })
+})
+
+async function resolve(g: TestGiffer, key: string): Promise<string> {
+  return ((await request(g.app).get('/giffer/uploads/resolve').query({ key }).expect(200)).body as { url: string }).url
+}
+
+/** A 400×300 baseline JPEG: a photo cheap to draw, the one a slideshow's memory is estimated for. */
+const cheapPhoto = () => sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a7' } }).jpeg().toBuffer()
+
+/**
+ * Replaces the object the next slideshow photo read asks for, at the one moment that matters: its
+ * header has been read and the job's memory estimated from it, its bytes not yet. The visitor
+ * posts another file under the same key with the same signature, as a bucket lets them do for
+ * the signature's 20 minutes.
+ */
+function replaceBeforeRead(signed: Signed, name: string, bytes: Uint8Array) {
+  const original = S3UploadStore.prototype.read
+  const read = vi.spyOn(S3UploadStore.prototype, 'read').mockImplementationOnce(async function (this: S3UploadStore, key: string, etag?: string) {
+    expect((await post(signed, bytes, name)).status).toBe(204)
+    return original.call(this, key, etag)
+  })
+  onTestFinished(() => read.mockRestore())
+  return read
+}
+
+/** The requests the bucket answered since `before`, each with its status. */
+const answeredSince = (before: number) => s3.requests.slice(before).map((line, i) => `${line} ${s3.statuses[before + i]}`)
+
+describe('a photo replaced in the bucket after its header was read', () => {
+  it('is read only as the object its header came from: the read names that ETag, the bucket answers 412, the slideshow 409 image_changed, and its memory is given back', async () => {
+    const g = await gifferOnBucket()
+    const signed = await sign(g)
+    const { key } = await post(signed, await cheapPhoto(), 'photo-1.jpg')
+    const url = await resolve(g, key)
+    // 12 megapixels decoded whole: about 50 MB where the estimate counted a 400×300 baseline JPEG.
+    const dear = await makeProgressivePhoto(7, 4000, 3000)
+    expect(dear.length).toBeLessThan(5 * 2 ** 20)
+    const read = replaceBeforeRead(signed, 'photo-1.jpg', dear)
+
+    const before = s3.requests.length
+    const res = await request(g.app).post('/giffer/slideshow/create-row').send({ images: [url] })
+    expect(res.status).toBe(409)
+    expect(res.body.error).toEqual({ code: 'image_changed', message: 'Image 1 changed after it was checked. Please upload it again.', field: 'images.0' })
+    expect(read.mock.calls[0]?.[1]).toMatch(/^"[0-9a-f]{32}"$/)
+    // The header's ranged read, the visitor's post, then the read of the photo, refused by the bucket.
+    expect(answeredSince(before)).toEqual([`GET /${s3.bucket}/${key} 206`, `POST /${s3.bucket} 204`, `GET /${s3.bucket}/${key} 412`])
+    await vi.waitFor(() => expect(g.giffer.stats?.memory.inUse).toBe(0))
+  })
+
+  it('from a store that gives no ETag, is handed to the render thread and refused there with 409 image_changed, its bytes checked against the header before any is decoded', async () => {
+    const g = await gifferOnBucket()
+    const signed = await sign(g)
+    const { key } = await post(signed, await cheapPhoto(), 'photo-1.jpg')
+    const url = await resolve(g, key)
+    const originalHeader = S3UploadStore.prototype.header
+    const header = vi.spyOn(S3UploadStore.prototype, 'header').mockImplementationOnce(async function (this: S3UploadStore, asked: string, signal?: AbortSignal) {
+      const read = await originalHeader.call(this, asked, signal)
+      return read && { ...read, etag: undefined }
+    })
+    onTestFinished(() => header.mockRestore())
+    replaceBeforeRead(signed, 'photo-1.jpg', await makeProgressivePhoto(7, 4000, 3000))
+
+    const before = s3.requests.length
+    const res = await request(g.app).post('/giffer/slideshow/create-row').send({ images: [url] })
+    expect(res.status).toBe(409)
+    expect(res.body.error).toEqual({ code: 'image_changed', message: 'Image 1 changed after it was checked. Please upload it again.', field: 'images.0' })
+    // The bucket handed the new object over: the refusal is the render thread's.
+    expect(answeredSince(before).at(-1)).toBe(`GET /${s3.bucket}/${key} 200`)
+    await vi.waitFor(() => expect(g.giffer.stats?.memory.inUse).toBe(0))
+  })
+
+  it('is drawn anew when asked for again, never answered with the render of the object before it (the render cache knows photos by key and ETag)', async () => {
+    const g = await gifferOnBucket()
+    const signed = await sign(g)
+    const { key } = await post(signed, await makePhoto(1, 300, 300), 'photo-1.jpg')
+    const url = await resolve(g, key)
+    const draw = () => request(g.app).post('/giffer/slideshow/create-row').send({ images: [url] }).buffer(true).parse(binary).expect(200)
+    const first = await draw()
+    expect((await post(signed, await makePhoto(2, 300, 300), 'photo-1.jpg')).status).toBe(204)
+    const second = await draw()
+    expect(second.headers.etag).not.toBe(first.headers.etag)
+    expect(Buffer.compare(second.body as Buffer, first.body as Buffer)).not.toBe(0)
+  })
+})
+
+describe('names in the signed folder', () => {
+  it('never resolves, serves or draws a file posted under another name than photo-1 … photo-10 with its type\'s extension (the bucket takes anything in the folder)', async () => {
+    const g = await gifferOnBucket()
+    const signed = await sign(g)
+    const photo = await makePhoto(3, 64, 64)
+    for (const name of ['photo-11.jpg', 'photo-0.jpg', 'notes.jpg', 'photo-1.jpeg', 'photo-1']) {
+      const { status, key } = await post(signed, photo, name)
+      expect(status, name).toBe(204)
+      expect(s3.keys()).toContain(key)
+      const before = s3.requests.length
+      await request(g.app).get('/giffer/uploads/resolve').query({ key }).expect(400)
+      await request(g.app).get(`/giffer/${key}`).expect(404)
+      const drawn = await request(g.app).post('/giffer/slideshow/create-row').send({ images: [`/giffer/${key}`] }).expect(400)
+      expect(drawn.body.error.field).toBe('images.0')
+      expect(s3.requests.slice(before), name).toEqual([])
+    }
+  })
+
+  it('refuses with 415 a photo under another type\'s extension (photo-1.png holding a JPEG), and never serves or draws it', async () => {
+    const g = await gifferOnBucket()
+    const { status, key } = await post(await sign(g), await makePhoto(3, 64, 64), 'photo-1.png', 'image/png')
+    expect(status).toBe(204)
+    const resolved = await request(g.app).get('/giffer/uploads/resolve').query({ key }).expect(415)
+    expect(resolved.body.error).toEqual({ code: 'wrong_extension', message: 'The file is image/jpeg: its name must end in .jpg.', field: 'file' })
+    await request(g.app).get(`/giffer/${key}`).expect(404)
+    const drawn = await request(g.app).post('/giffer/slideshow/create-row').send({ images: [`/giffer/${key}`] }).expect(400)
+    expect(drawn.body.error.field).toBe('images.0')
+  })
+})
+
+/** A server on loopback that takes connections and requests and never answers them; counts those that end. */
+async function silentStore(): Promise<{ endpoint: string; received(): number; ended(): number }> {
+  let received = 0
+  let ended = 0
+  const sockets = new Set<import('node:net').Socket>()
+  const server = http.createServer((req) => {
+    received += 1
+    req.socket.once('close', () => (ended += 1))
+  })
+  server.on('connection', (socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  onTestFinished(async () => {
+    for (const socket of sockets) socket.destroy()
+    await new Promise((done) => server.close(done))
+  })
+  return { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received: () => received, ended: () => ended }
+}
+
+/** Posts a slideshow of `urls` to the giffer over a real connection, and leaves once `leaveWhen` holds. */
+async function leaveWhile(g: TestGiffer, urls: string[], leaveWhen: () => boolean): Promise<void> {
+  const server = http.createServer(g.app).listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  onTestFinished(() => void server.close())
+  const client = http.request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'POST', path: '/giffer/slideshow/create-row', headers: { 'Content-Type': 'application/json' } })
+  client.on('error', () => undefined)
+  client.end(JSON.stringify({ images: urls }))
+  await vi.waitFor(() => expect(leaveWhen()).toBe(true), { timeout: 5_000 })
+  client.destroy()
+}
+
+describe('waits on the store end', () => {
+  it('answers 503 store_unavailable once a store that takes requests but never answers has had its time, rather than waiting for ever', async () => {
+    const silent = await silentStore()
+    const g = await gifferOnBucket({ endpoint: silent.endpoint, requestTimeoutMs: 200 })
+    const started = Date.now()
+    const res = await request(g.app).get('/giffer/uploads/resolve').query({ key: `uploads/2026-01-01/${'a'.repeat(32)}/photo-1.jpg` })
+    expect(res.status).toBe(503)
+    expect(res.body.error.code).toBe('store_unavailable')
+    expect(Date.now() - started).toBeLessThan(4_000)
+    expect(logged[0]).toMatchObject({ msg: 'upload store unavailable', operation: 'describe', err: { name: 'TimeoutError' } })
+  })
+
+  it('ends the reads of a slideshow\'s headers when its client goes away, long before the store\'s time is up, and logs no fault of the store', async () => {
+    const silent = await silentStore()
+    const g = await gifferOnBucket({ endpoint: silent.endpoint })
+    await leaveWhile(g, [`/giffer/uploads/2026-01-01/${'a'.repeat(32)}/photo-1.jpg`], () => silent.received() === 1)
+    // The store's own time is 5 s.
+    await vi.waitFor(() => expect(silent.ended()).toBe(1), { timeout: 2_000 })
+    expect(logged.filter((line) => line.msg === 'upload store unavailable')).toEqual([])
+  })
+
+  it('stops waiting for the render memory a deep header read needs when the client goes away', async () => {
+    const sized = testSizing()
+    const g = await gifferOnBucket({}, sized)
+    const photo = await makePhoto(4, 120, 90)
+    // A header past the first 64 KB: its second read needs a MB of the render memory budget.
+    const segment = Buffer.concat([Buffer.from([0xff, 0xef, 0xff, 0xff]), Buffer.alloc(0xffff - 2, 0x20)])
+    const { key } = await post(await sign(g), Buffer.concat([photo.subarray(0, 2), segment, segment, photo.subarray(2)]), 'photo-1.jpg')
+    const url = await resolve(g, key)
+    const release = await sized.budget.reserve(sized.budget.totalBytes - sized.budget.inUse)
+    onTestFinished(release)
+    await leaveWhile(g, [url], () => sized.budget.queued === 1)
+    await vi.waitFor(() => expect(sized.budget.queued).toBe(0), { timeout: 2_000 })
+  })
+
+  it('answers 503 store_unavailable, and logs why, when the store gives no size for an object (neither Content-Range nor Content-Length)', async () => {
+    // In front of the bucket: its answers without either header, sent in chunks.
+    const proxy = http.createServer((req, res) => {
+      const upstream = http.request({ host: '127.0.0.1', port: s3.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        const { 'content-length': _length, 'content-range': _range, ...headers } = answer.headers
+        res.writeHead(answer.statusCode ?? 502, headers)
+        answer.pipe(res)
+      })
+      req.pipe(upstream)
+    })
+    proxy.listen(0, '127.0.0.1')
+    await once(proxy, 'listening')
+    onTestFinished(() => void proxy.close())
+    const g = await gifferOnBucket({ endpoint: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` })
+    const { key } = await post(await sign(g), await makePhoto(1, 64, 64), 'photo-1.jpg')
+    expect(s3.keys()).toContain(key)
+    for (const [path, operation] of [[`/giffer/uploads/resolve?key=${encodeURIComponent(key)}`, 'describe'], [`/giffer/${key}`, 'open']]) {
+      const res = await request(g.app).get(path!).expect(503)
+      expect(res.body.error.code, operation).toBe('store_unavailable')
+    }
+    const drawn = await request(g.app).post('/giffer/slideshow/create-row').send({ images: [`/giffer/${key}`] }).expect(503)
+    expect(drawn.body.error.code).toBe('store_unavailable')
+    expect(logged.map((line) => [line.operation, line.err?.message])).toEqual(
+      ['describe', 'open', 'header'].map((operation) => [operation, 'the answer gave no size (neither Content-Range nor Content-Length)']),
+    )
   })
 })
 

@@ -10,6 +10,7 @@ import type { Response as SuperagentResponse } from 'superagent'
 import request from 'supertest'
 import type { GifferOptions } from '../../server/giffer/config.js'
 import { createGifferRouter, type GifferRouter } from '../../server/giffer/router.js'
+import { sizeProcess, type ProcessRole, type ProcessSizing } from '../../server/process/sizing.js'
 
 export const PUBLIC_ORIGIN = 'http://site.test'
 export const SECRET = 'test-secret-not-for-production'
@@ -21,7 +22,17 @@ export interface TestGiffer {
   close(): Promise<void>
 }
 
-/** The giffer mounted at /giffer of a bare express app, with one worker and a temporary state folder. */
+/**
+ * The sizing and memory budget a test's giffer is handed, as a process of this role would make
+ * them at start in a box of `memoryMb` (2 GB) with a CPU for each of `workers` threads and one more.
+ */
+export function testSizing({ workers = 1, memoryMb = 2048, role = 'giffer' }: { workers?: number; memoryMb?: number; role?: ProcessRole } = {}): ProcessSizing {
+  const memoryBytes = memoryMb * 2 ** 20
+  const box = { memoryBytes, memoryFrom: 'cgroup v2', cpus: workers + 1, cpusFrom: 'affinity', machine: { memoryBytes, cpus: workers + 1 } } as const
+  return sizeProcess(box, role, { renders: true, workers })
+}
+
+/** The giffer mounted at /giffer of a bare express app, with one render thread (`testSizing`) and a temporary state folder. */
 export async function startGiffer(overrides: Partial<GifferOptions> = {}): Promise<TestGiffer> {
   const stateDir = await mkdtemp(path.join(os.tmpdir(), 'giffer-test-'))
   const giffer = createGifferRouter({
@@ -29,7 +40,7 @@ export async function startGiffer(overrides: Partial<GifferOptions> = {}): Promi
     publicPath: '/giffer',
     publicOrigin: PUBLIC_ORIGIN,
     secret: SECRET,
-    workers: 1,
+    ...testSizing(),
     queueMax: 8,
     jobTimeoutMs: 30_000,
     // Tests sign and upload far more from one address than a visitor: the limits have tests of their own.
@@ -129,10 +140,8 @@ export async function makePhoto(seed: number, width = 1200, height = 900, format
   return format === 'jpeg' ? image.jpeg({ quality: 85 }).toBuffer() : format === 'png' ? image.png().toBuffer() : image.webp().toBuffer()
 }
 
-let uploads = 0
-
-/** Signs, uploads and resolves a file the way the generator page does; returns the resolved URL. */
-export async function uploadFile(app: express.Express, bytes: Buffer, filename = `photo-${++uploads}.jpg`, contentType = 'image/jpeg'): Promise<string> {
+/** Signs, uploads and resolves a file the way the generator page does (the first under its signature: `photo-1`); returns the resolved URL. */
+export async function uploadFile(app: express.Express, bytes: Buffer, filename = 'photo-1.jpg', contentType = 'image/jpeg'): Promise<string> {
   const signed = await request(app).post('/giffer/uploads/sign').expect(200)
   const { url, key, fields } = signed.body as { url: string; key: string; fields: Record<string, string> }
   const target = new URL(url, PUBLIC_ORIGIN).pathname
@@ -154,4 +163,9 @@ export function binary(res: SuperagentResponse, done: (error: Error | null, body
   stream.on('data', (chunk: Buffer) => chunks.push(chunk))
   stream.on('end', () => done(null, Buffer.concat(chunks)))
   stream.on('error', (error: Error) => done(error, Buffer.alloc(0)))
+}
+
+/** A photo-like progressive JPEG (quality 60), which sharp decodes whole: the dearest kind to draw for its size. */
+export async function makeProgressivePhoto(seed: number, width: number, height: number): Promise<Buffer> {
+  return sharp(await makePhoto(seed, width, height)).jpeg({ quality: 60, progressive: true }).toBuffer()
 }

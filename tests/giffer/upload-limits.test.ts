@@ -1,9 +1,8 @@
 /**
  * What keeps the local upload target from filling the disk or serving one visitor without end:
- * the 5 MB file size, 10 files per signature, the per-address limits (in one process, and shared
- * by several through Redis) and the ceiling of the upload folder.
+ * the 5 MB file size, 10 files per signature (one per number), the per-address limits (in one
+ * process, and shared by several through Redis) and the ceiling of the upload folder.
  */
-import { statfsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -27,6 +26,63 @@ vi.mock('node:fs', async (importOriginal) => {
   }) as typeof fs.statfsSync
   return { ...fs, default: { ...fs, statfsSync }, statfsSync }
 })
+
+/**
+ * The last step of an upload, the move of the received file to its name (a link; a rename would
+ * do as well): a test may hold uploads there, to make them meet at the one step where they can
+ * collide rather than hope that they happen to.
+ */
+const finalMove = vi.hoisted(() => ({ hold: null as ((to: string) => Promise<void>) | null }))
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs/promises')>()
+  const held =
+    <Move extends (from: string, to: string) => Promise<void>>(move: Move) =>
+    async (from: string, to: string) => {
+      if (finalMove.hold && /[\\/]uploads[\\/]\d{4}-\d{2}-\d{2}[\\/]/.test(String(to))) await finalMove.hold(String(to))
+      return move(from, to)
+    }
+  const link = held(fs.link as (from: string, to: string) => Promise<void>)
+  const rename = held(fs.rename as (from: string, to: string) => Promise<void>)
+  return { ...fs, default: { ...fs, link, rename }, link, rename }
+})
+
+/**
+ * Holds every upload at its final move until `count` have reached it, then lets them all go on
+ * at once. After 5 s it lets go whatever has arrived, so code that refuses some earlier fails the
+ * test's expectations rather than its time.
+ */
+function meetAtFinalMove(count: number): void {
+  const arrived: (() => void)[] = []
+  const goAll = () => arrived.splice(0).forEach((go) => go())
+  const late = setTimeout(goAll, 5_000)
+  finalMove.hold = () =>
+    new Promise<void>((resolve) => {
+      arrived.push(resolve)
+      if (arrived.length === count) goAll()
+    })
+  onTestFinished(() => {
+    clearTimeout(late)
+    finalMove.hold = null
+  })
+}
+
+/** Holds the next upload at its final move: `reached` once it is there, until `release`. */
+function holdAtFinalMove(): { reached: Promise<void>; release(): void } {
+  let arrive!: () => void
+  let release!: () => void
+  const reached = new Promise<void>((resolve) => (arrive = resolve))
+  const released = new Promise<void>((resolve) => (release = resolve))
+  finalMove.hold = () => {
+    finalMove.hold = null
+    arrive()
+    return released
+  }
+  onTestFinished(() => {
+    finalMove.hold = null
+    release()
+  })
+  return { reached, release }
+}
 
 const FIVE_MB = 5_242_880
 const MB = 2 ** 20
@@ -64,13 +120,19 @@ async function sign(g: TestGiffer, address = VISITOR): Promise<Signed> {
   return (await signFrom(g, address).expect(200)).body as Signed
 }
 
-function post(g: TestGiffer, signed: Signed, file: Buffer, { filename = 'photo.jpg', address = VISITOR } = {}) {
+function post(g: TestGiffer, signed: Signed, file: Buffer, { filename = 'photo-1.jpg', address = VISITOR, type = 'image/jpeg' } = {}) {
   let req = request(g.app).post(new URL(signed.url, PUBLIC_ORIGIN).pathname).set('X-Forwarded-For', address)
   for (const [name, value] of Object.entries(signed.fields)) req = req.field(name, value)
-  return req.field('Content-Type', 'image/jpeg').attach('file', file, { filename, contentType: 'image/jpeg' })
+  return req.field('Content-Type', type).attach('file', file, { filename, contentType: type })
 }
 
 const keyOf = (signed: Signed, filename: string) => signed.key.replace('${filename}', filename)
+
+/** Where the local folder keeps the upload under `key`, relative to it: its signed folder, under its number alone. */
+function storedAs(key: string): string {
+  const [, day, folder, name] = key.split('/')
+  return `${day}/${folder}/${/^photo-(\d+)\./.exec(name!)![1]}`
+}
 
 /** Every file under a state folder's uploads, relative to them. */
 async function filesIn(stateDir: string): Promise<string[]> {
@@ -84,7 +146,7 @@ async function filesIn(stateDir: string): Promise<string[]> {
 
 /** What a refused upload may leave: nothing under its key, nothing half-received in tmp/. */
 async function expectNothingKept(g: TestGiffer, key: string, stateDir = g.stateDir) {
-  const file = path.join(stateDir, ...key.split('/'))
+  const file = path.join(stateDir, 'uploads', ...storedAs(key).split('/'))
   expect(await stat(file).then(() => true, () => false), key).toBe(false)
   expect(await readdir(path.join(stateDir, 'uploads', 'tmp')).catch(() => [])).toEqual([])
   await request(g.app).get('/giffer/uploads/resolve').query({ key }).expect(404)
@@ -100,51 +162,83 @@ describe('the size of one file', () => {
     expect(await sharp(exact).metadata()).toMatchObject({ format: 'jpeg', width: 64, height: 48 })
 
     const signed = await sign(g)
-    const taken = await post(g, signed, exact, { filename: 'exact.jpg' })
+    const taken = await post(g, signed, exact, { filename: 'photo-1.jpg' })
     expect(taken.status).toBe(204)
-    expect(taken.headers.location).toBe(`/giffer/${keyOf(signed, 'exact.jpg')}`)
+    expect(taken.headers.location).toBe(`/giffer/${keyOf(signed, 'photo-1.jpg')}`)
     const served = await request(g.app).get(taken.headers.location!).buffer(true).parse(binary)
     expect(served.status).toBe(200)
     expect(served.headers['content-length']).toBe('5242880')
     expect(Buffer.compare(served.body as Buffer, exact)).toBe(0)
 
     const oneMore = Buffer.concat([exact, Buffer.from([0x5a])])
-    const refused = await post(g, signed, oneMore, { filename: 'one-more.jpg' })
+    const refused = await post(g, signed, oneMore, { filename: 'photo-2.jpg' })
     expect(refused.status).toBe(413)
     expect(refused.body).toEqual({ error: { code: 'too_large', message: 'File is too big (max 5 MB)', field: 'file' } })
-    await expectNothingKept(g, keyOf(signed, 'one-more.jpg'))
+    await expectNothingKept(g, keyOf(signed, 'photo-2.jpg'))
   })
 })
 
 describe('files per signature', () => {
-  it('takes 10 files under one signature, refuses the 11th with 403 folder_full naming key, and takes it under a new signature', async () => {
+  it('takes photo-1 to photo-10 under one signature, refuses photo-11 with 400 naming the file, and takes an 11th photo as photo-1 of a new signature', async () => {
     const g = await giffer()
     const photo = await makePhoto(2, 32, 32)
     const signed = await sign(g)
     for (let n = 1; n <= 10; n++) await post(g, signed, photo, { filename: `photo-${n}.jpg` }).expect(204)
 
     const eleventh = await post(g, signed, photo, { filename: 'photo-11.jpg' })
-    expect(eleventh.status).toBe(403)
-    expect(eleventh.body.error).toMatchObject({ code: 'folder_full', field: 'key' })
-    expect(eleventh.body.error.message).toContain('uploads/sign')
-    await expectNothingKept(g, keyOf(signed, 'photo-11.jpg'))
+    expect(eleventh.status).toBe(400)
+    expect(eleventh.body.error).toMatchObject({ code: 'invalid_parameter', field: 'file' })
+    expect(eleventh.body.error.message).toContain('photo-1 to photo-10')
+    await request(g.app).get('/giffer/uploads/resolve').query({ key: keyOf(signed, 'photo-11.jpg') }).expect(400)
     const folder = keyOf(signed, '').replace(/^uploads\//, '')
     expect((await filesIn(g.stateDir)).filter((file) => file.startsWith(folder))).toHaveLength(10)
 
     const renewed = await sign(g)
-    await post(g, renewed, photo, { filename: 'photo-11.jpg' }).expect(204)
-    await request(g.app).get('/giffer/uploads/resolve').query({ key: keyOf(renewed, 'photo-11.jpg') }).expect(200)
+    await post(g, renewed, photo, { filename: 'photo-1.jpg' }).expect(204)
+    await request(g.app).get('/giffer/uploads/resolve').query({ key: keyOf(renewed, 'photo-1.jpg') }).expect(200)
   })
 
-  it('counts files still arriving: with 9 stored, three posted at once under one signature leave one in and refuse two', async () => {
+  it('of two uploads of one name that meet at the last step, keeps the one that got there first, whole, and answers the other 409', async () => {
     const g = await giffer()
-    const photo = await makePhoto(3, 32, 32)
+    const [one, other] = [await makePhoto(3, 64, 48), await makePhoto(4, 64, 48)]
     const signed = await sign(g)
-    for (let n = 1; n <= 9; n++) await post(g, signed, photo, { filename: `photo-${n}.jpg` }).expect(204)
-    const together = await Promise.all(['a', 'b', 'c'].map((name) => post(g, signed, photo, { filename: `photo-${name}.jpg` })))
-    expect(together.map((res) => res.status).sort()).toEqual([204, 403, 403])
+    meetAtFinalMove(2)
+    const together = await Promise.all([one, other].map((photo) => post(g, signed, photo, { filename: 'photo-3.jpg' })))
+    expect(together.map((res) => res.status).sort()).toEqual([204, 409])
+    const refused = together.find((res) => res.status === 409)!
+    expect(refused.body.error).toEqual({ code: 'already_uploaded', message: 'A file numbered 3 was already uploaded with this signature.', field: 'file' })
+    const kept = together[0]!.status === 204 ? one : other
+    const served = await request(g.app).get(`/giffer/${keyOf(signed, 'photo-3.jpg')}`).buffer(true).parse(binary).expect(200)
+    expect(Buffer.compare(served.body as Buffer, kept)).toBe(0)
+    expect(await filesIn(g.stateDir)).toEqual([storedAs(keyOf(signed, 'photo-3.jpg'))])
+    expect(await readdir(path.join(g.stateDir, 'uploads', 'tmp'))).toEqual([])
+  })
+
+  it('with 9 stored, takes one of three uploads meeting at the last step for the 10th number (photo-10.jpg, .png and .webp) and answers the others 409: never 11 files', async () => {
+    const g = await giffer()
+    const signed = await sign(g)
+    for (let n = 1; n <= 9; n++) await post(g, signed, await makePhoto(3, 32, 32), { filename: `photo-${n}.jpg` }).expect(204)
+    meetAtFinalMove(3)
+    const formats = [['jpeg', 'jpg'], ['png', 'png'], ['webp', 'webp']] as const
+    const together = await Promise.all(
+      formats.map(async ([format, extension]) => post(g, signed, await makePhoto(5, 32, 32, format), { filename: `photo-10.${extension}`, type: `image/${format}` })),
+    )
+    expect(together.map((res) => res.status).sort()).toEqual([204, 409, 409])
     const folder = keyOf(signed, '').replace(/^uploads\//, '')
     expect((await filesIn(g.stateDir)).filter((file) => file.startsWith(folder))).toHaveLength(10)
+    const resolved = await Promise.all(formats.map(([, extension]) => request(g.app).get('/giffer/uploads/resolve').query({ key: keyOf(signed, `photo-10.${extension}`) })))
+    expect(resolved.map((res) => res.status).sort()).toEqual([200, 404, 404])
+  })
+
+  it('of two processes sharing the folder, each taking an upload of one name at the same moment, answers one 204 and the other 409', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'giffer-shared-'))
+    onTestFinished(() => rm(dir, { recursive: true, force: true }))
+    const [a, b] = [await giffer({ stateDir: dir }), await giffer({ stateDir: dir })]
+    const signed = await sign(a)
+    meetAtFinalMove(2)
+    const together = await Promise.all([post(a, signed, await makePhoto(6, 32, 32)), post(b, signed, await makePhoto(7, 32, 32))])
+    expect(together.map((res) => res.status).sort()).toEqual([204, 409])
+    expect(await filesIn(dir)).toEqual([storedAs(keyOf(signed, 'photo-1.jpg'))])
   })
 })
 
@@ -229,10 +323,10 @@ describe('per address, shared through Redis', () => {
     const address = '203.0.113.50'
     const signed = await sign(a, address)
     const statuses: number[] = []
-    for (const [n, g] of [a, b, a].entries()) statuses.push((await post(g, signed, photo, { filename: `photo-${n}.jpg`, address })).status)
+    for (const [n, g] of [a, b, a].entries()) statuses.push((await post(g, signed, photo, { filename: `photo-${n + 1}.jpg`, address })).status)
     expect(statuses).toEqual([204, 204, 204])
-    expectRateLimited(await post(b, signed, photo, { filename: 'photo-3.jpg', address }))
-    expectRateLimited(await post(a, signed, photo, { filename: 'photo-4.jpg', address }))
+    expectRateLimited(await post(b, signed, photo, { filename: 'photo-4.jpg', address }))
+    expectRateLimited(await post(a, signed, photo, { filename: 'photo-5.jpg', address }))
 
     const other = await sign(b, '203.0.113.60')
     await post(a, other, photo, { filename: 'photo-1.jpg', address: '203.0.113.60' }).expect(204)
@@ -252,28 +346,33 @@ describe('the ceiling of the upload folder', () => {
     // Room for one 5 MB file and half a photo: the first upload fits, the second no longer could.
     const g = await giffer({ uploadCeiling: { maxBytes: FIVE_MB + Math.floor(photo.length / 2), minFreeBytes: 0 } })
     const signed = await sign(g)
-    await post(g, signed, photo, { filename: 'first.jpg' }).expect(204)
+    await post(g, signed, photo, { filename: 'photo-1.jpg' }).expect(204)
 
-    const refused = await post(g, signed, photo, { filename: 'second.jpg' })
+    const refused = await post(g, signed, photo, { filename: 'photo-2.jpg' })
     expect(refused.status).toBe(507)
     expect(refused.body).toEqual({ error: { code: 'insufficient_storage', message: 'The upload folder is full. Please try again later.', field: 'file' } })
-    await expectNothingKept(g, keyOf(signed, 'second.jpg'))
-    expect(await filesIn(g.stateDir)).toEqual([keyOf(signed, 'first.jpg').replace(/^uploads\//, '')])
+    await expectNothingKept(g, keyOf(signed, 'photo-2.jpg'))
+    expect(await filesIn(g.stateDir)).toEqual([storedAs(keyOf(signed, 'photo-1.jpg'))])
   })
 
-  it('holds room for uploads under way: with room for one 5 MB file, two posted at once get one 204 and one 507', async () => {
+  it('holds room for uploads under way: with room for one 5 MB file, one arriving while another is still being stored gets 507, and the other 204', async () => {
     const photo = await makePhoto(8, 64, 48)
     const g = await giffer({ uploadCeiling: { maxBytes: FIVE_MB + Math.floor(photo.length / 2), minFreeBytes: 0 } })
     const signed = await sign(g)
-    const together = await Promise.all(['one.jpg', 'two.jpg'].map((filename) => post(g, signed, photo, { filename })))
-    expect(together.map((res) => res.status).sort()).toEqual([204, 507])
-    expect(await filesIn(g.stateDir)).toHaveLength(1)
+    const first = holdAtFinalMove()
+    const storing = post(g, signed, photo, { filename: 'photo-1.jpg' }).then((res) => res)
+    await first.reached
+    const second = await post(g, signed, photo, { filename: 'photo-2.jpg' })
+    expect(second.status).toBe(507)
+    first.release()
+    expect((await storing).status).toBe(204)
+    expect(await filesIn(g.stateDir)).toEqual([storedAs(keyOf(signed, 'photo-1.jpg'))])
   })
 
   it('counts what is already in the folder (another process’s uploads) before taking an upload', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'giffer-ceiling-'))
     onTestFinished(() => rm(dir, { recursive: true, force: true }))
-    const held = path.join(dir, 'uploads', new Date().toISOString().slice(0, 10), 'a'.repeat(32), 'photo-1.jpg')
+    const held = path.join(dir, 'uploads', new Date().toISOString().slice(0, 10), 'a'.repeat(32), '1')
     await mkdir(path.dirname(held), { recursive: true })
     await writeFile(held, Buffer.alloc(2 * MB))
     // With the 2 MB already there, a 5 MB file would pass 6 MB.
@@ -282,7 +381,7 @@ describe('the ceiling of the upload folder', () => {
     const refused = await post(g, signed, await makePhoto(6, 32, 32))
     expect(refused.status).toBe(507)
     expect(refused.body.error.code).toBe('insufficient_storage')
-    await expectNothingKept(g, keyOf(signed, 'photo.jpg'), dir)
+    await expectNothingKept(g, keyOf(signed, 'photo-1.jpg'), dir)
     expect(await filesIn(dir)).toEqual([path.relative(path.join(dir, 'uploads'), held).split(path.sep).join('/')])
   })
 
@@ -292,22 +391,25 @@ describe('the ceiling of the upload folder', () => {
     const refused = await post(g, signed, await makePhoto(7, 64, 48))
     expect(refused.status).toBe(507)
     expect(refused.body).toEqual({ error: { code: 'insufficient_storage', message: 'The upload folder is full. Please try again later.', field: 'file' } })
-    await expectNothingKept(g, keyOf(signed, 'photo.jpg'))
+    await expectNothingKept(g, keyOf(signed, 'photo-1.jpg'))
     expect(await filesIn(g.stateDir)).toEqual([])
   })
 
-  it('unset, lets the folder take at most 2048 MB and at most a quarter of its disk, and keep at most 1024 MB or a tenth of it free', () => {
-    // The folder is made on the first upload: its disk is that of the nearest folder that exists.
-    const dir = path.join(os.tmpdir(), `not-made-yet-${process.pid}`, 'uploads')
-    const disk = statfsSync(os.tmpdir())
-    const diskBytes = disk.blocks * disk.bsize
-    const ceiling = uploadCeiling(dir)
-    expect(ceiling.maxBytes).toBeLessThanOrEqual(2048 * MB)
-    expect(ceiling.maxBytes).toBeLessThanOrEqual(diskBytes / 4)
-    expect(ceiling.maxBytes).toBe(Math.min(2048 * MB, Math.floor(diskBytes / 4)))
-    expect(ceiling.minFreeBytes).toBeLessThanOrEqual(1024 * MB)
-    expect(ceiling.minFreeBytes).toBeLessThanOrEqual(diskBytes / 10)
-    expect(ceiling.minFreeBytes).toBe(Math.min(1024 * MB, Math.floor(diskBytes / 10)))
+  it.each([
+    [24, 507],
+    [40, 204],
+  ])('unset, lets the folder fill a quarter of its disk: with 2 MB held, an upload (room for 5 MB) on a %i MB disk gets %i', async (diskMb, status) => {
+    pretend.diskBytes = diskMb * MB
+    onTestFinished(() => {
+      pretend.diskBytes = null
+    })
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'giffer-quarter-'))
+    onTestFinished(() => rm(dir, { recursive: true, force: true }))
+    const held = path.join(dir, 'uploads', new Date().toISOString().slice(0, 10), 'a'.repeat(32), '1')
+    await mkdir(path.dirname(held), { recursive: true })
+    await writeFile(held, Buffer.alloc(2 * MB))
+    const g = await giffer({ stateDir: dir })
+    expect((await post(g, await sign(g), await makePhoto(6, 32, 32))).status).toBe(status)
   })
 
   it.each([

@@ -1,12 +1,13 @@
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import sharp from 'sharp'
 import request from 'supertest'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { pino } from 'pino'
 import { signingKeys } from '../../server/giffer/signing.js'
-import { LocalUploadStore, UPLOAD_LIFETIME_MS, sniffImageType, uploadKeyFromUrl } from '../../server/giffer/uploads.js'
-import { PUBLIC_ORIGIN, binary, makePhoto, startGiffer, uploadFile, type TestGiffer } from './setup.js'
+import { LocalUploadStore, UPLOAD_LIFETIME_MS, uploadKeyFromUrl } from '../../server/giffer/uploads.js'
+import { PUBLIC_ORIGIN, binary, makePhoto, makeProgressivePhoto, startGiffer, uploadFile, type TestGiffer } from './setup.js'
 
 let g: TestGiffer
 let clock = Date.now()
@@ -40,7 +41,13 @@ async function sign(): Promise<Signed> {
 function post(signed: Signed, file: Buffer, options: { fields?: Record<string, string>; filename?: string; type?: string } = {}) {
   let req = request(g.app).post(new URL(signed.url, PUBLIC_ORIGIN).pathname)
   for (const [name, value] of Object.entries({ ...signed.fields, ...options.fields })) req = req.field(name, value)
-  return req.field('Content-Type', options.type ?? 'image/jpeg').attach('file', file, { filename: options.filename ?? 'a.jpg', contentType: options.type ?? 'image/jpeg' })
+  return req.field('Content-Type', options.type ?? 'image/jpeg').attach('file', file, { filename: options.filename ?? 'photo-1.jpg', contentType: options.type ?? 'image/jpeg' })
+}
+
+/** Where the local folder keeps the upload under `key`: its signed folder, under its number alone. */
+function storedFile(key: string): string {
+  const [, day, folder, name] = key.split('/')
+  return path.join(g.stateDir, 'uploads', day!, folder!, /^photo-(\d+)\./.exec(name!)![1]!)
 }
 
 describe('upload protocol (local folder behind S3 presigned POST)', () => {
@@ -53,10 +60,10 @@ describe('upload protocol (local folder behind S3 presigned POST)', () => {
   })
 
   it('stores a JPEG, PNG or WebP, resolves it to a URL of this service, and serves it with its real type', async () => {
-    for (const format of ['jpeg', 'png', 'webp'] as const) {
+    for (const [format, extension] of [['jpeg', 'jpg'], ['png', 'png'], ['webp', 'webp']] as const) {
       const bytes = await makePhoto(1, 64, 48, format)
-      const url = await uploadFile(g.app, bytes, `a.${format}`, `image/${format}`)
-      expect(url).toMatch(new RegExp(`^/giffer/uploads/\\d{4}-\\d{2}-\\d{2}/[0-9a-f]{32}/a\\.${format}$`))
+      const url = await uploadFile(g.app, bytes, `photo-1.${extension}`, `image/${format}`)
+      expect(url).toMatch(new RegExp(`^/giffer/uploads/\\d{4}-\\d{2}-\\d{2}/[0-9a-f]{32}/photo-1\\.${extension}$`))
       const served = await request(g.app).get(url).buffer(true).parse(binary)
       expect(served.status).toBe(200)
       expect(served.headers['content-type']).toBe(`image/${format}`)
@@ -80,7 +87,7 @@ describe('upload protocol (local folder behind S3 presigned POST)', () => {
   })
 
   it('refuses an upload without the signed fields with 403', async () => {
-    const res = await request(g.app).post('/giffer/uploads').attach('file', await makePhoto(2, 32, 32), 'a.jpg')
+    const res = await request(g.app).post('/giffer/uploads').attach('file', await makePhoto(2, 32, 32), 'photo-1.jpg')
     expect(res.status).toBe(403)
   })
 
@@ -107,7 +114,7 @@ describe('upload protocol (local folder behind S3 presigned POST)', () => {
   it('refuses a file whose bytes are not an image, whatever it claims, with 415', async () => {
     const signed = await sign()
     const res = await post(signed, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), {
-      filename: 'evil.png',
+      filename: 'photo-1.png',
       type: 'image/png',
     })
     expect(res.status).toBe(415)
@@ -116,8 +123,18 @@ describe('upload protocol (local folder behind S3 presigned POST)', () => {
 
   it('refuses a GIF (not in jpeg, png, webp) with 415', async () => {
     const signed = await sign()
-    const res = await post(signed, Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'), { filename: 'a.gif', type: 'image/gif' })
+    const res = await post(signed, Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'), { filename: 'photo-1.png', type: 'image/gif' })
     expect(res.status).toBe(415)
+  })
+
+  it('refuses with 415 a file whose name has another type\'s extension (photo-1.png holding a JPEG), and keeps nothing', async () => {
+    const signed = await sign()
+    const res = await post(signed, await makePhoto(2, 32, 32), { filename: 'photo-1.png', type: 'image/png' })
+    expect(res.status).toBe(415)
+    expect(res.body.error).toEqual({ code: 'wrong_extension', message: 'The file is image/jpeg: its name must end in .jpg.', field: 'file' })
+    const key = signed.key.replace('${filename}', 'photo-1.png')
+    await request(g.app).get('/giffer/uploads/resolve').query({ key }).expect(404)
+    await post(signed, await makePhoto(2, 32, 32), { filename: 'photo-1.jpg' }).expect(204)
   })
 
   it('refuses a decompression bomb (a small file announcing a huge picture) with 413', async () => {
@@ -127,38 +144,49 @@ describe('upload protocol (local folder behind S3 presigned POST)', () => {
     png.writeUInt32BE(20000, 16)
     png.writeUInt32BE(20000, 20)
     png.writeUInt32BE(crc32(png.subarray(12, 29)), 29)
-    const res = await post(signed, png, { filename: 'bomb.png', type: 'image/png' })
+    const res = await post(signed, png, { filename: 'photo-1.png', type: 'image/png' })
     expect(res.status).toBe(413)
     expect(res.body.error.code).toBe('too_many_pixels')
   })
 
-  it('takes several files on one signature (the generator caches it for 20 minutes), each under its own name', async () => {
+  it('takes several files on one signature (the generator caches it for 20 minutes), each under its own number', async () => {
     const signed = await sign()
-    const first = await post(signed, await makePhoto(4, 32, 32), { filename: 'one.jpg' })
-    const second = await post(signed, await makePhoto(5, 32, 32), { filename: 'two.jpg' })
+    const first = await post(signed, await makePhoto(4, 32, 32), { filename: 'photo-1.jpg' })
+    const second = await post(signed, await makePhoto(5, 32, 32, 'png'), { filename: 'photo-2.png', type: 'image/png' })
     expect([first.status, second.status]).toEqual([204, 204])
-    expect(first.headers.location).toBe(`/giffer/${signed.key.replace('${filename}', 'one.jpg')}`)
-    for (const name of ['one.jpg', 'two.jpg']) {
+    expect(first.headers.location).toBe(`/giffer/${signed.key.replace('${filename}', 'photo-1.jpg')}`)
+    for (const name of ['photo-1.jpg', 'photo-2.png']) {
       const resolved = await request(g.app).get('/giffer/uploads/resolve').query({ key: signed.key.replace('${filename}', name) })
       expect(resolved.status).toBe(200)
     }
   })
 
-  it('refuses a second file of the same name on one signature with 409 and keeps the first', async () => {
+  it('refuses a second file of a number on one signature with 409, whatever its extension, and keeps the first', async () => {
     const signed = await sign()
-    await post(signed, await makePhoto(4, 32, 32), { filename: 'same.jpg' }).expect(204)
-    const again = await post(signed, await makePhoto(5, 32, 32), { filename: 'same.jpg' })
+    const first = await makePhoto(4, 32, 32)
+    await post(signed, first, { filename: 'photo-3.jpg' }).expect(204)
+    const again = await post(signed, await makePhoto(5, 32, 32), { filename: 'photo-3.jpg' })
     expect(again.status).toBe(409)
+    expect(again.body.error).toMatchObject({ code: 'already_uploaded', field: 'file' })
+    const otherType = await post(signed, await makePhoto(5, 32, 32, 'png'), { filename: 'photo-3.png', type: 'image/png' })
+    expect(otherType.status).toBe(409)
+    const key = (name: string) => signed.key.replace('${filename}', name)
+    expect(Buffer.compare(await readFile(storedFile(key('photo-3.jpg'))), first)).toBe(0)
+    // The JPEG under number 3 is never anything but photo-3.jpg.
+    await request(g.app).get('/giffer/uploads/resolve').query({ key: key('photo-3.png') }).expect(404)
+    await request(g.app).get(`/giffer/${key('photo-3.png')}`).expect(404)
+    const drawn = await request(g.app).post('/giffer/slideshow/create-row').send({ images: [`/giffer/${key('photo-3.png')}`] }).expect(400)
+    expect(drawn.body.error.field).toBe('images.0')
   })
 
   it('keeps only the last part of a file name with a path', async () => {
     const signed = await sign()
-    const res = await post(signed, await makePhoto(6, 32, 32), { filename: '../../escape.jpg' })
+    const res = await post(signed, await makePhoto(6, 32, 32), { filename: '../../photo-1.jpg' })
     expect(res.status).toBe(204)
-    expect(res.headers.location).toBe(`/giffer/${signed.key.replace('${filename}', 'escape.jpg')}`)
+    expect(res.headers.location).toBe(`/giffer/${signed.key.replace('${filename}', 'photo-1.jpg')}`)
   })
 
-  it.each(['my photo.jpg', '.hidden.jpg', 'x'.repeat(101), 'фото.jpg'])('refuses the file name %s with 400', async (filename) => {
+  it.each(['a.jpg', 'photo.jpg', 'photo-0.jpg', 'photo-11.jpg', 'photo-01.jpg', 'photo-1.jpeg', 'photo-1.JPG', 'photo-1.gif', 'photo-1', 'my photo.jpg', '.hidden.jpg', 'x'.repeat(101), 'фото.jpg'])('refuses the file name %s with 400 (only photo-1 to photo-10 with a .jpg, .png or .webp)', async (filename) => {
     const signed = await sign()
     const res = await post(signed, await makePhoto(6, 32, 32), { filename })
     expect(res.status).toBe(400)
@@ -186,7 +214,8 @@ describe('upload protocol (local folder behind S3 presigned POST)', () => {
     expect((await request(g.app).get('/giffer/uploads/resolve').query({ key: 'uploads/2025-01-01/../../giffer-secret' })).status).toBe(400)
     const signedKey = (await sign()).key
     expect((await request(g.app).get('/giffer/uploads/resolve').query({ key: signedKey })).status).toBe(400)
-    const res = await request(g.app).get('/giffer/uploads/resolve').query({ key: `uploads/2025-01-01/${'a'.repeat(32)}/photo.jpg` })
+    expect((await request(g.app).get('/giffer/uploads/resolve').query({ key: `uploads/2025-01-01/${'a'.repeat(32)}/photo.jpg` })).status).toBe(400)
+    const res = await request(g.app).get('/giffer/uploads/resolve').query({ key: `uploads/2025-01-01/${'a'.repeat(32)}/photo-1.jpg` })
     expect(res.status).toBe(404)
   })
 
@@ -220,8 +249,8 @@ describe('the signed folder, secrets and origins', () => {
       expect(res.status, filename).toBe(400)
       expect(res.body.error.field, filename).toBe('file')
     }
-    await post(signed, await makePhoto(8, 32, 32), { fields: { key }, filename: 'photo' }).expect(204)
-    await request(g.app).get('/giffer/uploads/resolve').query({ key: key.replace('${filename}', 'photo') }).expect(200)
+    await post(signed, await makePhoto(8, 32, 32), { fields: { key }, filename: 'photo-1' }).expect(204)
+    await request(g.app).get('/giffer/uploads/resolve').query({ key: key.replace('${filename}', 'photo-1') }).expect(200)
   })
 
   it('accepts a policy signed with the previous secret while a new one is rolled in, and not once it is dropped', async () => {
@@ -263,6 +292,31 @@ describe('the signed folder, secrets and origins', () => {
   })
 })
 
+describe('a photo replaced after its header was read', () => {
+  it('refuses the slideshow with 409 image_changed naming the photo, before decoding any of the new file, and gives its memory back', async () => {
+    const small = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a7' } }).jpeg().toBuffer()
+    // 12 megapixels decoded whole: about 50 MB where the estimate counted a 400×300 baseline JPEG.
+    const large = await makeProgressivePhoto(7, 4000, 3000)
+    expect(large.length).toBeLessThan(5 * 2 ** 20)
+    const url = await uploadFile(g.app, small)
+    const key = url.slice('/giffer/'.length)
+    // The barrier: the header has been read and the job estimated from it; the file on disk is
+    // replaced before the render thread's read of it reaches the folder.
+    const original = LocalUploadStore.prototype.read
+    const read = vi.spyOn(LocalUploadStore.prototype, 'read').mockImplementationOnce(async function (this: LocalUploadStore, asked: string) {
+      await writeFile(storedFile(asked), large)
+      return original.call(this, asked)
+    })
+    onTestFinished(() => read.mockRestore())
+
+    const res = await request(g.app).post('/giffer/slideshow/create-row').send({ images: [url] })
+    expect(read).toHaveBeenCalledWith(key, undefined)
+    expect(res.status).toBe(409)
+    expect(res.body.error).toEqual({ code: 'image_changed', message: 'Image 1 changed after it was checked. Please upload it again.', field: 'images.0' })
+    await vi.waitFor(() => expect(g.giffer.stats?.memory.inUse).toBe(0))
+  })
+})
+
 describe('expiry of the local folder', () => {
   it(`drops uploads after ${UPLOAD_LIFETIME_MS / 3_600_000} hours and half-received files after an hour, and keeps the rest`, async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'uploads-expiry-'))
@@ -275,16 +329,16 @@ describe('expiry of the local folder', () => {
       await utimes(file, at, at)
       if (!relative.startsWith('tmp/')) await utimes(path.dirname(file), at, at)
     }
-    await made(`2026-01-01/${'a'.repeat(32)}/photo-1.jpg`, UPLOAD_LIFETIME_MS + 60_000)
-    await made(`2026-01-02/${'b'.repeat(32)}/photo-1.jpg`, UPLOAD_LIFETIME_MS + 60_000)
-    await made(`2026-01-02/${'c'.repeat(32)}/photo-1.jpg`, UPLOAD_LIFETIME_MS - 60_000)
+    await made(`2026-01-01/${'a'.repeat(32)}/1`, UPLOAD_LIFETIME_MS + 60_000)
+    await made(`2026-01-02/${'b'.repeat(32)}/1`, UPLOAD_LIFETIME_MS + 60_000)
+    await made(`2026-01-02/${'c'.repeat(32)}/1`, UPLOAD_LIFETIME_MS - 60_000)
     await made('tmp/old-part', 2 * 3_600_000)
     await made('tmp/new-part', 60_000)
     const store = new LocalUploadStore({ ceiling: { maxBytes: 2 ** 30, minFreeBytes: 0 }, dir, uploadUrl: '/giffer/uploads', keys: signingKeys('s'.repeat(16)), now: () => now, logger: pino({ level: 'silent' }) })
     try {
       await store.sweep()
       const left = (await readdir(dir, { recursive: true })).map((name) => name.split(path.sep).join('/')).sort()
-      expect(left).toEqual(['2026-01-02', `2026-01-02/${'c'.repeat(32)}`, `2026-01-02/${'c'.repeat(32)}/photo-1.jpg`, 'tmp', 'tmp/new-part'])
+      expect(left).toEqual(['2026-01-02', `2026-01-02/${'c'.repeat(32)}`, `2026-01-02/${'c'.repeat(32)}/1`, 'tmp', 'tmp/new-part'])
     } finally {
       store.close()
       await rm(dir, { recursive: true, force: true })
@@ -292,19 +346,8 @@ describe('expiry of the local folder', () => {
   })
 })
 
-describe('file type sniffing', () => {
-  it('knows JPEG, PNG and WebP by their first bytes and nothing else', async () => {
-    expect(sniffImageType(await makePhoto(1, 8, 8, 'jpeg'))).toBe('image/jpeg')
-    expect(sniffImageType(await makePhoto(1, 8, 8, 'png'))).toBe('image/png')
-    expect(sniffImageType(await makePhoto(1, 8, 8, 'webp'))).toBe('image/webp')
-    expect(sniffImageType(Buffer.from('GIF89a'))).toBeNull()
-    expect(sniffImageType(Buffer.from('RIFF\0\0\0\0WAVE'))).toBeNull()
-    expect(sniffImageType(new Uint8Array(0))).toBeNull()
-  })
-})
-
 describe('slideshow sources (no server-side request forgery)', () => {
-  const key = `uploads/2025-01-01/${'a'.repeat(32)}/photo.jpg`
+  const key = `uploads/2025-01-01/${'a'.repeat(32)}/photo-1.jpg`
   const own = [PUBLIC_ORIGIN]
 
   it.each([

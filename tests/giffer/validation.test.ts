@@ -87,7 +87,7 @@ describe('POST countdown/create validation', () => {
 })
 
 describe('POST slideshow/create-* validation', () => {
-  const image = '/giffer/uploads/2025-01-01/0123456789abcdef0123456789abcdef/photo.jpg'
+  const image = '/giffer/uploads/2025-01-01/0123456789abcdef0123456789abcdef/photo-1.jpg'
   const ok = { images: [image] }
   const cases: Case[] = [
     ['images missing', {}, 'images'],

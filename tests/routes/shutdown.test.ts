@@ -228,6 +228,19 @@ describe('server process', () => {
     }
   }, 30_000)
 
+  it('sizes itself once at start: one line says what its box is and what it chose', async () => {
+    const { child, port, lines } = await startServer({ GIFFER_WORKERS: '1' })
+    try {
+      // The image service and the dashboard in the process are made by now: neither sizes again.
+      expect((await get(port, '/giffer/fonts')).status).toBe(200)
+      expect((await get(port, '/app/api/v2/users/login_check')).status).toBe(200)
+      const starts = lines.map((line) => JSON.parse(line) as { msg: string }).filter((line) => line.msg.startsWith('box: '))
+      expect(starts).toEqual([expect.objectContaining({ msg: expect.stringMatching(/chose 1 render thread, \d+ MB for renders and password hashes,/) })])
+    } finally {
+      child.kill('SIGKILL')
+    }
+  }, 30_000)
+
   it('with nothing set, reports nothing: a local start stays as it was', async () => {
     const { child, port, lines } = await startServer()
     try {

@@ -16,7 +16,7 @@ import { renderCountdown } from '../../server/giffer/render/countdown.js'
 import { renderScrollingText } from '../../server/giffer/render/scrolling-text.js'
 import { renderSlideshow } from '../../server/giffer/render/slideshow.js'
 import { renderTextPreview } from '../../server/giffer/render/text-preview.js'
-import { headerOf } from '../../server/giffer/uploads.js'
+import { headerOf } from '../../server/giffer/photo-header.js'
 
 // As in the render threads.
 sharp.concurrency(1)

@@ -1,6 +1,12 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { costForBudget } from '../../server/accounts/passwords.js'
+import { renderMemory } from '../../server/giffer/render-memory.js'
+import { countdownSchema } from '../../server/giffer/schemas.js'
 import type { Box } from '../../server/process/box.js'
-import { describeSizing, MARGIN_SHARE, RENDER_THREAD_BYTES, sizeForBox } from '../../server/process/sizing.js'
+import { describeSizing, MARGIN_SHARE, RENDER_THREAD_BYTES, sizeForBox, sizeProcess, SMALLEST_JOB_BYTES } from '../../server/process/sizing.js'
+import { projectRoot } from '../../server/project-root.js'
 
 const MiB = 2 ** 20
 
@@ -164,5 +170,130 @@ describe('describeSizing', () => {
     expect(message).not.toContain('password hashes')
     expect(message).not.toContain('page cache')
     expect(message).toMatch(/uploads up to 2 GB$/)
+  })
+})
+
+describe('a box too small to draw images', () => {
+  it('starts no render thread in a 180 MB site and says which box would draw: 200 MB, with 199 still too small', () => {
+    const sizing = sizeForBox(box(180, 1), 'site', { renders: true })
+    expect(sizing).toMatchObject({ renderThreads: 0, renderCacheBytes: 0, tooSmallForRenders: { smallestBoxMb: 200 } })
+    expect(sizing.warnings).toEqual([
+      'This box has 180 MB: too small for the site to draw images, which needs at least 200 MB (one render thread and the largest countdown beside its own 120 MB and its caches). ' +
+        'No render thread is started, and every image is answered 503 too_small_for_renders. Give the process at least 200 MB, or set GIFFER_URL to an image service with more memory.',
+    ])
+    expect(sizeForBox(box(199, 1), 'site', { renders: true }).tooSmallForRenders).toEqual({ smallestBoxMb: 200 })
+    const smallest = sizeForBox(box(200, 1), 'site', { renders: true })
+    expect(smallest).toMatchObject({ renderThreads: 1, tooSmallForRenders: null, warnings: [] })
+    expect(smallest.nativeBudgetBytes).toBeGreaterThanOrEqual(SMALLEST_JOB_BYTES)
+  })
+
+  it('needs 144 MB for the image service alone, with 143 too small', () => {
+    expect(sizeForBox(box(143, 1), 'giffer', { renders: true })).toMatchObject({ renderThreads: 0, tooSmallForRenders: { smallestBoxMb: 144 } })
+    expect(sizeForBox(box(144, 1), 'giffer', { renders: true })).toMatchObject({ renderThreads: 1, tooSmallForRenders: null })
+    expect(sizeForBox(box(100, 1), 'giffer', { renders: true }).warnings[0]).toMatch(/^This box has 100 MB: too small for the image service to draw images, which needs at least 144 MB .* Give the process at least 144 MB\.$/)
+  })
+
+  it('holds the largest countdown (captions, scale 2) beside the one thread: every live timer fits the smallest box that draws', () => {
+    const largest = countdownSchema.parse({ delay: 3600, days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds', scale: 2 })
+    const { bytes } = renderMemory(largest)
+    expect(bytes).toBeLessThanOrEqual(SMALLEST_JOB_BYTES)
+    expect(bytes).toBeGreaterThan(SMALLEST_JOB_BYTES - 2 ** 20)
+  })
+
+  it('gives the memory a thread would have had to password hashes, and counts an explicit GIFFER_CACHE_MB in the box it asks for', () => {
+    const tooSmall = sizeForBox(box(180, 1), 'site', { renders: true })
+    const proxied = sizeForBox(box(180, 1), 'site', { renders: false })
+    expect(tooSmall.nativeBudgetBytes).toBe(proxied.nativeBudgetBytes)
+    expect(describeSizing(tooSmall).message).toMatch(/chose no render thread \(drawing images needs at least 200 MB\), 33 MB for password hashes, page cache/)
+    const withCache = (mib: number) => sizeForBox(box(mib, 1), 'site', { renders: true, renderCacheBytes: 200 * MiB })
+    expect(withCache(430).tooSmallForRenders).toEqual({ smallestBoxMb: 431 })
+    expect(withCache(430).warnings).toEqual([expect.stringContaining('needs at least 431 MB with GIFFER_CACHE_MB=200 (')])
+    expect(withCache(431)).toMatchObject({ renderThreads: 1, renderCacheBytes: 200 * MiB, tooSmallForRenders: null })
+  })
+
+  it('never calls the dashboard too small: it draws no images, its budget is for password hashes alone', () => {
+    expect(sizeForBox(box(128, 1), 'dashboard', { renders: false })).toMatchObject({ renderThreads: 0, tooSmallForRenders: null, warnings: [] })
+    expect(sizeForBox(box(128, 1), 'site', { renders: false })).toMatchObject({ tooSmallForRenders: null, warnings: [] })
+  })
+})
+
+describe('settings above the box', () => {
+  it('takes a GIFFER_RSS_LIMIT_MB at or above the box, and warns that the threads will never be replaced in time', () => {
+    const sizing = sizeForBox(box(512, 2), 'site', { renders: true, rssLimitBytes: 600 * MiB })
+    expect(sizing.rssLimitBytes).toBe(600 * MiB)
+    expect(sizing.warnings).toEqual(["GIFFER_RSS_LIMIT_MB=600 is not below the box's 512 MB: render threads will never be replaced before the kernel kills the process."])
+    expect(sizeForBox(box(512, 2), 'site', { renders: true, rssLimitBytes: 512 * MiB }).warnings).toHaveLength(1)
+    expect(sizeForBox(box(512, 2), 'site', { renders: true, rssLimitBytes: 480 * MiB }).warnings).toEqual([])
+  })
+
+  it('warns of a GIFFER_CACHE_MB larger than the memory left for the render cache and threads, and of the box it leaves too small to draw', () => {
+    const sizing = sizeForBox(box(512, 2), 'site', { renders: true, renderCacheBytes: 400 * MiB })
+    expect(sizing.warnings).toEqual([
+      "GIFFER_CACHE_MB=400 is more than the 315 MB a box of 512 MB leaves for the render cache and the render threads together (after its margin, the site's own 120 MB and its other caches): nothing is left to draw with.",
+      expect.stringMatching(/^This box has 512 MB: too small for the site to draw images, which needs at least 666 MB with GIFFER_CACHE_MB=400 \(/),
+    ])
+    expect(sizeForBox(box(512, 2), 'giffer', { renders: true, renderCacheBytes: 600 * MiB }).warnings[0]).toBe(
+      "GIFFER_CACHE_MB=600 is more than the 381 MB a box of 512 MB leaves for the render cache and the render threads together (after its margin, the image service's own 80 MB): nothing is left to draw with.",
+    )
+  })
+
+  it('takes a GIFFER_CACHE_MB the box can hold beside a render thread as given, without a word', () => {
+    const sizing = sizeForBox(box(512, 2), 'site', { renders: true, renderCacheBytes: 200 * MiB })
+    expect(sizing).toMatchObject({ renderThreads: 1, renderCacheBytes: 200 * MiB, warnings: [] })
+  })
+
+  it('says nothing of the render settings of a process that draws no images', () => {
+    expect(sizeForBox(box(512, 2), 'site', { renders: false, rssLimitBytes: 900 * MiB, renderCacheBytes: 900 * MiB }).warnings).toEqual([])
+  })
+})
+
+describe('sizeProcess', () => {
+  it("makes the process's one memory budget of the sizing's size", () => {
+    const { sizing, budget } = sizeProcess(box(512, 2), 'site', { renders: true })
+    expect(budget.totalBytes).toBe(sizing.nativeBudgetBytes)
+    expect(sizing).toEqual(sizeForBox(box(512, 2), 'site', { renders: true }))
+  })
+})
+
+/**
+ * README.md's "What the process chooses, by platform": each row's box, as its "memory, CPUs it
+ * finds" column says, and the figures the other columns publish.
+ */
+function readmePlatformRows(): { instance: string; memoryMb: number; cpus: number; published: string[] }[] {
+  const readme = readFileSync(path.join(projectRoot, 'README.md'), 'utf8')
+  const after = readme.slice(readme.indexOf('What the process chooses, by platform'))
+  const table = after.slice(after.indexOf('\n|')).split('\n\n')[0]!.trim().split('\n').slice(2)
+  return table.map((line) => {
+    const [instance, finds, ...published] = line.split('|').slice(1, -1).map((cell) => cell.trim())
+    const memory = /([\d.]+)\s*(MB|GB|MiB|GiB)\b/.exec(finds!)
+    const cpus = /([\d.]+)\s*CPUs?\b/.exec(finds!)
+    if (!memory || !cpus) throw new Error(`README row "${instance}": no memory or CPUs in "${finds}"`)
+    const memoryMb = Number(memory[1]) * (memory[2]!.startsWith('G') ? 1024 : 1)
+    return { instance: instance!, memoryMb, cpus: Number(cpus[1]), published }
+  })
+}
+
+/** The figures of one row as the README writes them: render threads, budget, scrypt, caches. */
+function figuresFor(memoryMb: number, cpus: number): string[] {
+  const sizing = sizeForBox(box(memoryMb, cpus), 'site', { renders: true })
+  const mb = (bytes: number) => `${Math.round(bytes / MiB)} MB`
+  const { logN, p } = costForBudget(sizing.nativeBudgetBytes)
+  return [
+    String(sizing.renderThreads),
+    mb(sizing.nativeBudgetBytes),
+    `N=2^${logN}${p === 1 ? '' : `, p=${p}`}`,
+    `${mb(sizing.renderCacheBytes)}, ${sizing.pageCache.entries} pages in ${mb(sizing.pageCache.bytes)}`,
+  ]
+}
+
+describe("README's table of what the site chooses by platform", () => {
+  const rows = readmePlatformRows()
+
+  it('lists the platforms people deploy on', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(6)
+  })
+
+  it.each(rows.map((row) => [row.instance, row] as const))('publishes what the site chooses on %s', (_instance, { memoryMb, cpus, published }) => {
+    expect(published).toEqual(figuresFor(memoryMb, cpus))
   })
 })

@@ -17,6 +17,7 @@ import {
   slideshowQuery,
   slideshowRequest,
   slotsLeft,
+  sniffImageType,
   storedFileName,
   triageFiles,
   UPLOAD_MAX_BYTES,
@@ -56,7 +57,7 @@ describe('file checks', () => {
 describe('the 10-image cap', () => {
   it('takes at most 10 images, and so does the image service', () => {
     expect(SLIDESHOW_MAX_IMAGES).toBe(10)
-    const images = (count: number) => Array.from({ length: count }, (_, i) => `/giffer/uploads/2026-11-25/0123456789abcdef0123456789abcdef/p${i}.png`)
+    const images = (count: number) => Array.from({ length: count }, (_, i) => `/giffer/uploads/2026-11-25/0123456789abcdef0123456789abcdef/photo-${(i % 10) + 1}.png`)
     expect(slideshowSchema.safeParse({ images: images(10) }).success).toBe(true)
     const refused = slideshowSchema.safeParse({ images: images(11) })
     expect(refused.error?.issues[0]?.message).toBe('must hold at most 10 images')
@@ -82,10 +83,20 @@ describe('the 10-image cap', () => {
     expect(slotsLeft(12)).toBe(0)
   })
 
-  it('names stored files uniquely by sequence, with an extension of their real type', () => {
-    expect(storedFileName(1, { name: 'My Photo (1).JPEG', type: 'image/jpeg', size: 1 })).toBe('photo-1.jpg')
-    expect(storedFileName(2, png('x.png'))).toBe('photo-2.png')
-    expect(storedFileName(3, { name: 'y.webp', type: '', size: 1 })).toBe('photo-3.webp')
+  it('names stored files uniquely by sequence, with the extension of their real type', () => {
+    expect(storedFileName(1, 'image/jpeg')).toBe('photo-1.jpg')
+    expect(storedFileName(2, 'image/png')).toBe('photo-2.png')
+    expect(storedFileName(10, 'image/webp')).toBe('photo-10.webp')
+  })
+
+  it('knows JPEG, PNG and WebP by their first bytes, whatever the name says, and nothing else', () => {
+    const bytes = (...values: (number | string)[]) => Uint8Array.from(values.flatMap((value) => (typeof value === 'string' ? [...value].map((c) => c.charCodeAt(0)) : [value])))
+    expect(sniffImageType(bytes(0xff, 0xd8, 0xff, 0xe0))).toBe('image/jpeg')
+    expect(sniffImageType(bytes(0x89, 'PNG\r\n', 0x1a, '\n'))).toBe('image/png')
+    expect(sniffImageType(bytes('RIFF', 0, 0, 0, 0, 'WEBP'))).toBe('image/webp')
+    expect(sniffImageType(bytes('GIF89a'))).toBeNull()
+    expect(sniffImageType(bytes('RIFF', 0, 0, 0, 0, 'WAVE'))).toBeNull()
+    expect(sniffImageType(new Uint8Array(0))).toBeNull()
   })
 })
 
@@ -116,7 +127,7 @@ describe('layout maths', () => {
   it('gives aspect heights as multiples of the width, which the image service also takes by name', () => {
     expect(ASPECT_HEIGHTS).toEqual({ '1:1': 1, '4:5': 5 / 4, '3:2': 2 / 3, '16:9': 9 / 16, '9:16': 16 / 9 })
     for (const aspect of ASPECTS) {
-      const byName = slideshowSchema.parse({ images: ['/giffer/uploads/2026-11-25/0123456789abcdef0123456789abcdef/p.png'], height: aspect })
+      const byName = slideshowSchema.parse({ images: ['/giffer/uploads/2026-11-25/0123456789abcdef0123456789abcdef/photo-1.png'], height: aspect })
       expect(byName.job('row', []).height, aspect).toBe(ASPECT_HEIGHTS[aspect])
     }
   })

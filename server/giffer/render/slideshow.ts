@@ -1,6 +1,7 @@
 import { createCanvas, ImageData, type Canvas, type SKRSContext2D } from '@napi-rs/canvas'
 import sharp from 'sharp'
-import { RenderRefused, type RenderedImage, type Rgb, type SlideshowJob } from '../jobs.js'
+import { imageChanged, RenderRefused, type PhotoHeader, type RenderedImage, type Rgb, type SlideshowJob } from '../jobs.js'
+import { changedSince } from '../photo-header.js'
 import { BAND_ROWS, slideshowLayout, type Card, type SlideshowLayout } from './slideshow-layout.js'
 import { MAX_INPUT_PIXELS, MAX_JOB_PIXELS } from '../limits.js'
 import { gifBytesBound, GifWriter } from './gif.js'
@@ -87,12 +88,16 @@ function cardPath(ctx: SKRSContext2D, card: Card, radius: number): void {
  * them, one at a time, and dropped once no card of the current frame shows them, so that at
  * most one photo per card is held. Frames move on by one photo, so each photo is decoded once
  * (a few at the wrap-around twice) and the memory does not grow with the number of photos.
+ * Each photo's bytes are checked against the header its memory was estimated from before any of
+ * its pixels is decoded: a photo replaced since then (a visitor may post another file under the
+ * same name to a bucket) is refused, never decoded.
  */
 class CardSources {
   private readonly held = new Map<number, Canvas>()
 
   constructor(
     private readonly readPhoto: PhotoReader,
+    private readonly headers: PhotoHeader[],
     private readonly width: number,
     private readonly height: number,
   ) {}
@@ -105,7 +110,9 @@ class CardSources {
     }
     for (const index of indices) {
       if (this.held.has(index)) continue
-      this.held.set(index, await decodeCard(await this.readPhoto(index), this.width, this.height, index))
+      const bytes = await this.readPhoto(index)
+      if (await changedSince(this.headers[index]!, bytes)) throw new RenderRefused(imageChanged(index))
+      this.held.set(index, await decodeCard(bytes, this.width, this.height, index))
       // The file's bytes and the decoded pixels have been copied into the card: let them go.
       await releaseDropped()
     }
@@ -138,7 +145,7 @@ export async function renderSlideshow(job: SlideshowJob, readPhoto: PhotoReader)
   assertJobSize(width, height, frames, MAX_JOB_PIXELS, 'images')
 
   const biggest = layout.cards.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a))
-  const sources = new CardSources(readPhoto, biggest.width, biggest.height)
+  const sources = new CardSources(readPhoto, job.photos, biggest.width, biggest.height)
   const imageOf = (frame: number, card: Card) => (((frame + card.offset) % n) + n) % n
 
   const small = { width: Math.max(1, Math.ceil(width * SAMPLE_SCALE)), height: Math.max(1, Math.ceil(height * SAMPLE_SCALE)) }

@@ -1,6 +1,7 @@
 /** What the giffer's route modules share: JSON POSTs and image answers. */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express'
 import { HttpError } from '../../process/errors.js'
+import { ClientGone } from '../errors.js'
 import type { CachedRender } from '../cache.js'
 import { JSON_BODY_LIMIT } from '../limits.js'
 
@@ -22,6 +23,18 @@ const json = express.json({ limit: JSON_BODY_LIMIT })
 /** A POST route whose body is JSON (at most 32 KB). */
 export function postJson(router: Router, route: string, handler: Handler): void {
   router.post(route, requireJsonBody, json, handler)
+}
+
+/**
+ * Aborts, with `ClientGone`, when the client goes away before its answer was sent: waits on its
+ * behalf (for a place in the render line, for the memory budget, for the store) then end.
+ */
+export function clientGone(res: Response): AbortSignal {
+  const gone = new AbortController()
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort(new ClientGone())
+  })
+  return gone.signal
 }
 
 /** An image answer: cacheable by ETag (its content address), embeddable from any origin. */

@@ -28,7 +28,8 @@ export function metaRoutes(router: Router, context: GifferContext): void {
     const mb = (bytes: number) => Math.round(bytes / 1_048_576)
     res.json({
       ok: true,
-      pool: context.pool.stats,
+      // No pool in a box too small to draw images.
+      pool: context.pool?.stats ?? null,
       cache: context.cache.stats,
       memory: { rssMb: mb(rss), heapMb: mb(heapTotal), externalMb: mb(external) },
     })

@@ -1,20 +1,29 @@
 /** `POST slideshow/create-row | create-trio | create-overlay`: a GIF of uploaded photos. */
 import type { Router } from 'express'
-import { badRequest } from '../../process/errors.js'
+import { HttpError, badRequest } from '../../process/errors.js'
 import { parseRequest } from '../../process/validation.js'
 import { renderImage, type GifferContext } from '../context.js'
-import type { PhotoHeader, SlideshowMode } from '../jobs.js'
+import { imageChanged, type PhotoHeader, type SlideshowMode } from '../jobs.js'
 import { slideshowSchema } from '../schemas.js'
-import { uploadKeyFromUrl } from '../uploads.js'
-import { postJson, sendImage, type Handler } from './http.js'
+import { UploadChanged, uploadKeyFromUrl } from '../uploads.js'
+import { clientGone, postJson, sendImage, type Handler } from './http.js'
 import { IMMUTABLE } from '../../process/http-cache.js'
+
+/** The store's word that a photo was replaced since its header was read, as a refusal naming the photo. */
+function namingThePhoto(index: number): (error: unknown) => never {
+  return (error) => {
+    if (!(error instanceof UploadChanged)) throw error
+    const { status, code, message, field } = imageChanged(index)
+    throw new HttpError(status, code, message, field)
+  }
+}
 
 /**
  * The uploads behind the URLs (only this service's own upload URLs, of images that exist) and
  * what their headers say: type, size and dimensions, which the memory estimate needs before any
- * photo is decoded.
+ * photo is decoded. `signal` ends the reads when the client goes away.
  */
-async function uploadedPhotos(context: GifferContext, urls: string[]): Promise<{ keys: string[]; photos: PhotoHeader[] }> {
+async function uploadedPhotos(context: GifferContext, urls: string[], signal: AbortSignal): Promise<{ keys: string[]; photos: PhotoHeader[] }> {
   const keys = urls.map((url, i) => {
     const key = uploadKeyFromUrl(url, context.publicPath, context.ownOrigins)
     if (!key) throw badRequest(`images.${i}`, 'must be a URL returned by uploads/resolve')
@@ -22,7 +31,7 @@ async function uploadedPhotos(context: GifferContext, urls: string[]): Promise<{
   })
   const photos = await Promise.all(
     keys.map(async (key, i) => {
-      const header = await context.store.header(key)
+      const header = await context.store.header(key, signal).catch(namingThePhoto(i))
       if (!header) throw badRequest(`images.${i}`, 'is not an uploaded image')
       return header
     }),
@@ -33,17 +42,23 @@ async function uploadedPhotos(context: GifferContext, urls: string[]): Promise<{
 function slideshow(context: GifferContext, mode: SlideshowMode): Handler {
   return async (req, res) => {
     const request = parseRequest(slideshowSchema, req.body)
-    const { keys, photos } = await uploadedPhotos(context, request.urls)
+    const signal = clientGone(res)
+    const { keys, photos } = await uploadedPhotos(context, request.urls, signal).catch((error: unknown) => {
+      throw signal.aborted ? signal.reason : error
+    })
     const job = request.job(mode, photos)
-    // The photos' bytes are read only once the job has a thread and its memory, one at a time.
+    // The photos' bytes are read only once the job has a thread and its memory, one at a time,
+    // each as the object its header was read from (on S3, the one of that ETag).
     const read = async (index: number) => {
-      const bytes = await context.store.read(keys[index]!)
+      const bytes = await context.store.read(keys[index]!, photos[index]!.etag).catch(namingThePhoto(index))
       if (!bytes) throw badRequest(`images.${index}`, 'is not an uploaded image')
       return bytes
     }
-    // The cache key names the uploads, not their bytes.
-    const { photos: _headers, ...descriptor } = job
-    sendImage(req, res, await renderImage(context, 'slideshow', { ...descriptor, keys }, job, { photos: read }), IMMUTABLE)
+    // The cache key names the uploads, not their bytes, and on S3 their ETags too: a photo replaced
+    // in the bucket is drawn anew, never answered with the render of the one before.
+    const { photos: headers, ...descriptor } = job
+    const etags = headers.map((photo) => photo.etag ?? null)
+    sendImage(req, res, await renderImage(context, 'slideshow', { ...descriptor, keys, etags }, job, { photos: read, signal }), IMMUTABLE)
   }
 }
 

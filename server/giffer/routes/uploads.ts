@@ -5,8 +5,9 @@
 import type { Router } from 'express'
 import { HttpError, badRequest } from '../../process/errors.js'
 import type { GifferContext } from '../context.js'
-import { UPLOAD_KEY } from '../uploads.js'
-import { postJson } from './http.js'
+import { SLIDESHOW_MAX_IMAGES } from '../../../shared/generators/slideshow/slideshow.js'
+import { FILENAME_PLACEHOLDER, UPLOAD_KEY } from '../uploads.js'
+import { clientGone, postJson } from './http.js'
 import { IMMUTABLE } from '../../process/http-cache.js'
 import { perAddressLimit } from '../../process/rate-limit.js'
 
@@ -44,7 +45,7 @@ export function uploadRoutes(router: Router, context: GifferContext): void {
   router.get('/uploads/resolve', async (req, res) => {
     const key = req.query.key
     if (typeof key !== 'string' || !UPLOAD_KEY.test(key)) {
-      throw badRequest('key', 'must be the key posted with the file: the signed key with ${filename} replaced by the file name')
+      throw badRequest('key', `must be the key posted with the file: the signed key with ${FILENAME_PLACEHOLDER} replaced by its name, photo-1 to photo-${SLIDESHOW_MAX_IMAGES} with the extension of its type`)
     }
     if (!(await store.describe(key))) throw new HttpError(404, 'not_found', 'No image was uploaded under this key.', 'key')
     res.set('Cache-Control', 'no-store')
@@ -56,11 +57,10 @@ export function uploadRoutes(router: Router, context: GifferContext): void {
     if (!UPLOAD_KEY.test(key)) throw new HttpError(404, 'not_found', 'No such upload.')
     // A client that goes away ends the read from the store too: the request for it, and the
     // body once it flows.
-    const gone = new AbortController()
-    res.once('close', () => gone.abort())
-    const file = await store.open(key, gone.signal)
+    const gone = clientGone(res)
+    const file = await store.open(key, gone)
     if (!file) throw new HttpError(404, 'not_found', 'No such upload.')
-    gone.signal.addEventListener('abort', () => file.body.destroy(), { once: true })
+    gone.addEventListener('abort', () => file.body.destroy(), { once: true })
     res.set({
       'Content-Type': file.upload.type,
       'Content-Length': String(file.upload.size),

@@ -76,9 +76,13 @@ export default function SlideshowGenerator() {
         const blob = await postForImage(MODE_PATHS[settings.mode], body, signal)
         return { blob, url: URL.createObjectURL(blob) }
       } catch (thrown) {
-        // A photo the service refuses (an upload that has expired) is named under the photos.
+        // A photo the service refuses (an upload that has expired, or replaced since it was
+        // checked) is named under the photos, in the service's words when they name it already.
         const photo = thrown instanceof GeneratorError ? /^images\.(\d+)$/.exec(thrown.field ?? '') : null
-        if (photo) uploads.say(`Image ${Number(photo[1]) + 1} ${fieldMessage(thrown as GeneratorError)}. Remove it and add it again.`)
+        if (photo) {
+          const said = fieldMessage(thrown as GeneratorError)
+          uploads.say(said.startsWith('Image ') ? said : `Image ${Number(photo[1]) + 1} ${said}. Remove it and add it again.`)
+        }
         throw thrown instanceof GeneratorError && thrown.message === NO_IMAGE ? new GeneratorError(MESSAGES.noSlideshow) : thrown
       }
     })

@@ -20,6 +20,8 @@ export type UploadType = (typeof ACCEPTED_TYPES)[number]
 export const ACCEPTED_EXTENSIONS = ['jpeg', 'jpg', 'png', 'webp'] as const
 /** The file input's `accept`. */
 export const ACCEPT_ATTRIBUTE = [...ACCEPTED_TYPES, ...ACCEPTED_EXTENSIONS.map((extension) => `.${extension}`)].join(',')
+/** The extension of each type in a stored file's name (`storedFileName`). */
+export const STORED_EXTENSIONS = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' } as const satisfies Record<UploadType, string>
 
 export const MESSAGES = {
   unsupportedType: 'Unsupported file type.',
@@ -42,6 +44,18 @@ export interface FileFacts {
 function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.')
   return dot < 0 ? '' : name.slice(dot + 1).toLowerCase()
+}
+
+/**
+ * The real type of an image from its first bytes (12 are enough), whatever its name or the browser
+ * says: a photo saved as `.png` may well be a JPEG.
+ */
+export function sniffImageType(head: Uint8Array): UploadType | null {
+  const starts = (bytes: number[], at = 0) => bytes.every((b, i) => head[at + i] === b)
+  if (starts([0xff, 0xd8, 0xff])) return 'image/jpeg'
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png'
+  if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return 'image/webp'
+  return null
 }
 
 /** The type a file is sent as: its own when accepted, else the one its extension names. */
@@ -88,14 +102,14 @@ export function slotsLeft(present: number): number {
 }
 
 /**
- * The name a file is stored under: unique for the signature it is sent with (the service refuses
- * a second file of the same name), letters, digits, `-` and `.` only, whatever the visitor's
- * file was called.
+ * The name a file is stored under, whatever the visitor's file was called: `photo-{n}.{ext}`, its
+ * number under the signature it is sent with (1 to 10, as many as a slideshow takes) and the
+ * extension of its real type. The service takes no other name, refuses a second file of a number
+ * already taken (`photo-3.png` after `photo-3.jpg` too) and a name whose extension is not its
+ * file's type.
  */
-export function storedFileName(sequence: number, file: FileFacts): string {
-  const type = uploadType(file) ?? 'image/jpeg'
-  const extension = type === 'image/jpeg' ? 'jpg' : type.slice('image/'.length)
-  return `photo-${sequence}.${extension}`
+export function storedFileName(sequence: number, type: UploadType): string {
+  return `photo-${sequence}.${STORED_EXTENSIONS[type]}`
 }
 
 /** The list with the item at `from` moved to `to` (both clamped to the list). */

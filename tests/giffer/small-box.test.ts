@@ -1,0 +1,58 @@
+/** The image service in a box too small to draw images: it says so at start, starts no render thread and refuses every image. */
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { binary, decodeGif, startGiffer, testSizing, type TestGiffer } from './setup.js'
+
+const REFUSAL = 'This server has 180 MB of memory and needs at least 200 MB to draw images.'
+
+describe('the image service of a site in a 180 MB box', () => {
+  let g: TestGiffer
+  beforeAll(async () => {
+    g = await startGiffer(testSizing({ role: 'site', memoryMb: 180 }))
+  })
+  afterAll(async () => {
+    await g.close()
+  })
+
+  it.each([
+    ['a countdown', () => request(g.app).post('/giffer/countdown/create').send({ delay: 3600 })],
+    ['a scrolling text', () => request(g.app).post('/giffer/scrollingtext/create').send({ text: 'Free shipping' })],
+    ['a text image', () => request(g.app).get('/giffer/text/preview').query({ text: 'Hello', font: 'great-vibes' })],
+  ])('answers %s with 503 too_small_for_renders, saying how much memory it has and needs, with a Retry-After of an hour', async (_kind, send) => {
+    const res = await send()
+    expect(res.status).toBe(503)
+    expect(res.body).toEqual({ error: { code: 'too_small_for_renders', message: REFUSAL } })
+    expect(res.headers['retry-after']).toBe('3600')
+  })
+
+  it('starts no render pool: /healthz and the stats say so', async () => {
+    const health = await request(g.app).get('/giffer/healthz').expect(200)
+    expect(health.body.pool).toBeNull()
+    expect(g.giffer.stats).toBeUndefined()
+  })
+
+  it('answers a signed live timer with a transparent pixel kept by no one, never a 5xx a mail proxy would keep', async () => {
+    const minted = await request(g.app)
+      .post('/giffer/countdown/live-url')
+      .send({ until: new Date(Date.now() + 3_600_000).toISOString() })
+      .expect(200)
+    const { url, png_url } = minted.body as { url: string; png_url: string }
+    const gif = await request(g.app).get(new URL(url).pathname + new URL(url).search).buffer(true).parse(binary)
+    expect(gif.status).toBe(200)
+    expect(gif.headers).toMatchObject({ 'content-type': 'image/gif', 'cache-control': 'no-store', 'x-giffer-undrawn': 'too_small_for_renders' })
+    const pixel = decodeGif(gif.body)
+    expect([pixel.width, pixel.height]).toEqual([1, 1])
+    expect([...pixel.picture(0)]).toEqual([0, 0, 0, 0])
+    const png = await request(g.app).get(new URL(png_url).pathname + new URL(png_url).search).buffer(true).parse(binary)
+    expect(png.status).toBe(200)
+    expect(png.headers).toMatchObject({ 'content-type': 'image/png', 'cache-control': 'no-store', 'x-giffer-undrawn': 'too_small_for_renders' })
+    const sharp = (await import('sharp')).default
+    const { data, info } = await sharp(png.body as Buffer).raw().toBuffer({ resolveWithObject: true })
+    expect([info.width, info.height, ...data]).toEqual([1, 1, 0, 0, 0, 0])
+  })
+
+  it('still refuses a live timer whose signature is wrong with 403', async () => {
+    const res = await request(g.app).get('/giffer/countdown/live.gif').query({ until: '2030-01-01T00:00:00Z', sig: 'x'.repeat(32) })
+    expect(res.status).toBe(403)
+  })
+})
