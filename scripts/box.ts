@@ -7,6 +7,8 @@
  *   256 MB, 1 CPU                       Fly.io's default machine (shared-cpu-1x, no swap)
  *   512 MB, 1 CPU                       Heroku Standard-1X, Render Starter
  *   512 MB, 1 CPU, GIFFER_WORKERS=7     what "one thread per CPU but one" asked for on a box showing 8 CPUs
+ *   256 MB, 1 CPU, hard times           renders timing out (GIFFER_JOB_TIMEOUT_MS=1000) beside log-ins of
+ *                                       accounts whose password hashes were made on a 2 GB box (N=2^17)
  *
  * Each box gets BOX_SECONDS (60) of pages and JSON at 30 connections from many addresses, with
  * renders beside them, 4 at a time: countdowns, scrolling text, text previews and slideshows of
@@ -32,6 +34,8 @@ import readline from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import sharp from 'sharp'
+import { costForBudget, PasswordHasher } from '../server/accounts/passwords.js'
+import { openDatabase } from '../server/dashboard/db.js'
 import { cgroupsAvailable, makeBox, type CgroupBox } from './lib/cgroup-box.js'
 import { freePort, root } from './lib/server-process.js'
 import { multipartForm, send, sleep, type Answer } from './lib/scale-run.js'
@@ -55,12 +59,15 @@ interface BoxPlan {
   memoryMb: number
   cpus: number
   env: Record<string, string>
+  /** Accounts whose hashes a 2 GB box made are logged in to throughout; some renders are meant to time out. */
+  hardTimes?: boolean
 }
 
 const BOXES: BoxPlan[] = [
   { name: '256 MB, 1 CPU', memoryMb: 256, cpus: 1, env: {} },
   { name: '512 MB, 1 CPU', memoryMb: 512, cpus: 1, env: {} },
   { name: '512 MB, 1 CPU, GIFFER_WORKERS=7', memoryMb: 512, cpus: 1, env: { GIFFER_WORKERS: '7' } },
+  { name: '256 MB, 1 CPU, hard times', memoryMb: 256, cpus: 1, env: { GIFFER_JOB_TIMEOUT_MS: '1000' }, hardTimes: true },
 ]
 
 // The goals every box must meet.
@@ -301,6 +308,8 @@ interface Tally {
   answers: Map<string, number>
   /** What renders were told: "kind status code" → count. */
   renders: Map<string, number>
+  /** What log-ins were told: "status code" → count. */
+  logins: Map<string, number>
   slideshowsDrawn: number
   failedPages: number
   pageP99: number
@@ -372,6 +381,58 @@ async function uploadSet(port: number, photos: Buffer[], address: string): Promi
     urls.push((JSON.parse(resolved.body.toString()) as { url: string }).url)
   }
   return urls
+}
+
+const BIG_HASH_ACCOUNTS = 4
+const BIG_HASH_PASSWORD = 'made on a bigger box 2026'
+/** What a box of 2 GB chooses for password hashes: the strongest cost, 128 MiB a hash. */
+const TWO_GB_BUDGET = 2 * 1024 * MB * 0.7
+
+/**
+ * Accounts in the box's database before it starts, their password hashes made here at the cost a
+ * 2 GB box chooses, as if the site had run on one before: the 256 MB box cannot hold one such hash
+ * beside itself.
+ */
+async function seedBigHashAccounts(dataDir: string): Promise<string[]> {
+  const hasher = new PasswordHasher(costForBudget(TWO_GB_BUDGET))
+  const db = openDatabase(path.join(dataDir, 'dashboard.sqlite'))
+  try {
+    const emails = Array.from({ length: BIG_HASH_ACCOUNTS }, (_, i) => `bigger-box-${i}@box.example.com`)
+    for (const email of emails) {
+      db.prepare('INSERT INTO users (email, password_hash, created_at) VALUES (?, ?, ?)').run(email, await hasher.hash(BIG_HASH_PASSWORD), Date.now())
+    }
+    return emails
+  } finally {
+    db.close()
+  }
+}
+
+/** Log-ins to those accounts, two at a time, each from an address of its own (the per-address limit is not what is measured). */
+async function loginLoad(port: number, seconds: number, emails: string[], tally: Tally): Promise<void> {
+  const until = Date.now() + seconds * 1000
+  let next = 0
+  await Promise.all(
+    Array.from({ length: 2 }, async () => {
+      while (Date.now() < until) {
+        const n = next++
+        try {
+          const answer = await send(port, {
+            method: 'POST',
+            path: '/app/api/v1/users/login?dual=1',
+            body: JSON.stringify({ email: emails[n % emails.length], password: BIG_HASH_PASSWORD }),
+            headers: { 'content-type': 'application/json', origin: 'https://box.example.com', 'x-forwarded-for': visitor(9000 + n), 'x-forwarded-proto': 'https' },
+            timeoutMs: 30_000,
+          })
+          const code = /"code":"(\w+)"/.exec(answer.body.toString())?.[1] ?? /"message":"([^"]{0,60})/.exec(answer.body.toString())?.[1] ?? ''
+          const retry = answer.headers['retry-after'] ? ` Retry-After ${answer.headers['retry-after']}` : ''
+          count(tally.logins, `${answer.status} ${code}${retry}`.trim())
+        } catch (error) {
+          count(tally.logins, `failed (${(error as Error).message})`)
+        }
+        await sleep(100)
+      }
+    }),
+  )
 }
 
 function renderRequest(n: number, photos: string[]): { kind: string; method: string; path: string; body?: string } {
@@ -448,6 +509,7 @@ async function runBox(appDir: string, plan: BoxPlan, photos: Buffer[]): Promise<
   closeCurrentBox = close
   try {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'poplift-box-data-'))
+    const bigHashEmails = plan.hardTimes ? await seedBigHashAccounts(dataDir) : []
     running = await startInBox(appDir, box, dataDir, plan.env)
     await untilHealthy(running)
     const pid = running.child.pid!
@@ -471,8 +533,12 @@ async function runBox(appDir: string, plan: BoxPlan, photos: Buffer[]): Promise<
     }, 200)
     void running.exited.then(() => (alive = false))
 
-    const tally: Tally = { answers: new Map(), renders: new Map(), slideshowsDrawn: 0, failedPages: 0, pageP99: 0, pageRps: 0, firstFailures: [] }
-    await Promise.all([pageLoad(running.port, LOAD_SECONDS, tally), renderLoad(running.port, LOAD_SECONDS, uploadSets[0]!, tally)])
+    const tally: Tally = { answers: new Map(), renders: new Map(), logins: new Map(), slideshowsDrawn: 0, failedPages: 0, pageP99: 0, pageRps: 0, firstFailures: [] }
+    await Promise.all([
+      pageLoad(running.port, LOAD_SECONDS, tally),
+      renderLoad(running.port, LOAD_SECONDS, uploadSets[0]!, tally),
+      plan.hardTimes ? loginLoad(running.port, LOAD_SECONDS, bigHashEmails, tally) : Promise.resolve(),
+    ])
     const afterLoad = rssMbOf(pid)
     console.log(`load over; RSS ${afterLoad ?? 'gone'} MB; ${IDLE_SECONDS} s of quiet`)
     await sleep(IDLE_SECONDS * 1000)
@@ -485,6 +551,7 @@ async function runBox(appDir: string, plan: BoxPlan, photos: Buffer[]): Promise<
     console.log(`pages and API: ${tally.pageRps.toFixed(0)} req/s, p99 ${tally.pageP99} ms; answers ${[...tally.answers].map(([k, v]) => `${k} ×${v}`).join(', ')}`)
     console.log('renders:')
     for (const [what, times] of [...tally.renders].sort()) console.log(`  ${what} ×${times}`)
+    if (tally.logins.size) console.log(`log-ins of accounts hashed on a 2 GB box: ${[...tally.logins].map(([k, v]) => `${k} ×${v}`).join(', ')}`)
     if (tally.firstFailures.length) console.log(`first failures: ${tally.firstFailures.join('; ')}`)
     console.log(`at rest: ${idleParts}; ${JSON.stringify(health)}`)
     console.log(
@@ -505,6 +572,15 @@ async function runBox(appDir: string, plan: BoxPlan, photos: Buffer[]): Promise<
         text: `RSS after ${IDLE_SECONDS} s quiet ${idleRss ?? 'gone'} MB (goal at most start + a quarter of the box, ${startRss + IDLE_OVER_START_MAX_SHARE * plan.memoryMb})`,
       },
       { ok: tally.pageP99 <= PAGE_P99_MAX_MS, text: `page and API p99 ${tally.pageP99} ms while renders run (goal at most ${PAGE_P99_MAX_MS})` },
+      ...(plan.hardTimes
+        ? [
+            { ok: [...tally.renders].some(([what]) => /render_timeout/.test(what)), text: 'some renders ran out of time (the case under test)' },
+            {
+              ok: tally.logins.size === 1 && /^503 Signing in to this account is not possible.* Retry-After \d+$/.test([...tally.logins.keys()][0] ?? ''),
+              text: `every log-in of a hash too large for the box answered 503 with its message and Retry-After: ${[...tally.logins].map(([k, v]) => `${k} ×${v}`).join(', ')}`,
+            },
+          ]
+        : []),
     ]
     for (const check of checks) console.log(`${check.ok ? 'ok  ' : 'FAIL'} ${check.text}`)
     return { box: plan, checks }
