@@ -103,6 +103,15 @@ export interface SlideshowJob {
 
 export type RenderJob = CountdownJob | ScrollingTextJob | TextPreviewJob | SlideshowJob
 
+/**
+ * The first task of every render thread, before any job: its answer says the thread has loaded
+ * the worker's modules. A thread stopped while it loads them (an ES module required from a
+ * worker) can abort the whole process, so no job, and so no job's time limit, reaches a thread
+ * before this has come back.
+ */
+export const WARM_UP = { kind: 'warm-up' } as const
+export type WarmUp = typeof WARM_UP
+
 export interface RenderedImage {
   ok: true
   body: Uint8Array

@@ -9,7 +9,7 @@ import { ClientGone, ServiceBusyError } from './errors.js'
 import { HttpError } from '../process/errors.js'
 import { assertReservable, MemoryBudget } from '../process/memory-budget.js'
 import { projectRoot } from '../project-root.js'
-import type { RenderJob, RenderResult } from './jobs.js'
+import { WARM_UP, type RenderJob, type RenderResult, type WarmUp } from './jobs.js'
 import { photoChannel, type PhotoReader } from './photo-source.js'
 import { renderMemory } from './render-memory.js'
 
@@ -153,7 +153,9 @@ interface WaitingJob {
  * before.
  */
 interface RenderThread {
-  piscina: Piscina<RenderJob, RenderResult> | null
+  piscina: Piscina<RenderJob | WarmUp, RenderResult | WarmUp> | null
+  /** Whether its thread has loaded the worker's modules (its warm-up came back): only then does it take jobs. */
+  ready: boolean
   /** The job it draws now. */
   job: WaitingJob | null
   /** Set while its thread is stopped or closed (`piscina` is then the one going); it takes no job until the thread has exited. */
@@ -187,13 +189,30 @@ export class RenderPool {
 
   constructor(private readonly options: RenderPoolOptions) {
     this.budget = options.budget ?? new MemoryBudget(Number.MAX_SAFE_INTEGER)
-    this.threads = Array.from({ length: options.workers }, () => ({ piscina: null, job: null, exiting: null }))
+    this.threads = Array.from({ length: options.workers }, () => ({ piscina: null, ready: false, job: null, exiting: null }))
     // Ready before the first request; after a quiet spell they start again on demand.
-    for (const thread of this.threads) thread.piscina = this.startThread()
+    for (const thread of this.threads) this.startThread(thread)
   }
 
-  private startThread(): Piscina<RenderJob, RenderResult> {
-    const piscina = new Piscina<RenderJob, RenderResult>({
+  /** Starts the thread and its warm-up; it takes jobs once that has come back. */
+  private startThread(thread: RenderThread): void {
+    const piscina = this.newPiscina()
+    thread.piscina = piscina
+    thread.ready = false
+    const warmed = () => {
+      if (thread.piscina !== piscina) return
+      thread.ready = true
+      this.dispatch()
+    }
+    piscina.run(WARM_UP).then(warmed, (error: unknown) => {
+      // Its jobs will fail the same way, each answered as the fault it is.
+      this.options.logger.error({ err: error }, 'a render thread could not load its modules')
+      warmed()
+    })
+  }
+
+  private newPiscina(): Piscina<RenderJob | WarmUp, RenderResult | WarmUp> {
+    const piscina = new Piscina<RenderJob | WarmUp, RenderResult | WarmUp>({
       filename: resolveWorkerFile(),
       minThreads: 1,
       maxThreads: 1,
@@ -284,8 +303,16 @@ export class RenderPool {
     })
   }
 
+  /**
+   * A thread that can take a job now: started, warmed up, not drawing, not going. Threads let go
+   * after a quiet spell are started again here when none is (a job then waits for a warm-up).
+   */
   private freeThread(): RenderThread | undefined {
-    return this.threads.find((thread) => !thread.job && !thread.exiting)
+    const idle = this.threads.filter((thread) => !thread.job && !thread.exiting)
+    const ready = idle.find((thread) => thread.piscina && thread.ready)
+    if (ready) return ready
+    for (const thread of idle) if (!thread.piscina) this.startThread(thread)
+    return undefined
   }
 
   /** Starts the jobs at the head of the line, each once a thread is free and its memory is granted, in order. */
@@ -323,7 +350,7 @@ export class RenderPool {
     thread.job = entry
     const channel = entry.photos ? photoChannel(entry.photos) : null
     const job = channel ? { ...entry.job, photoSource: channel.port } : entry.job
-    const piscina = (thread.piscina ??= this.startThread())
+    const piscina = thread.piscina!
     let over = false
     // Its memory and thread are given back before its caller hears of it.
     const end = () => {
@@ -351,7 +378,7 @@ export class RenderPool {
     piscina
       .run(job, { transferList: channel ? [channel.port as unknown as ArrayBuffer] : [] })
       .then(
-        (result) => ({ result }),
+        (result) => ({ result: result as RenderResult }),
         (error: unknown) => ({ error }),
       )
       .then((outcome) => {
@@ -389,7 +416,9 @@ export class RenderPool {
         clearTimeout(slow)
         if (thread.exiting === exiting) {
           thread.exiting = null
-          thread.piscina = replace && !this.closing ? this.startThread() : null
+          thread.piscina = null
+          thread.ready = false
+          if (replace && !this.closing) this.startThread(thread)
         }
         this.dispatch()
       })

@@ -5,7 +5,7 @@
  */
 import { move, transferableSymbol, valueSymbol } from 'piscina'
 import sharp from 'sharp'
-import { RenderRefused, type RenderJob, type RenderResult } from './jobs.js'
+import { RenderRefused, type RenderJob, type RenderResult, type WarmUp } from './jobs.js'
 import { renderCountdown } from './render/countdown.js'
 import { renderScrollingText } from './render/scrolling-text.js'
 import { renderSlideshow } from './render/slideshow.js'
@@ -34,7 +34,9 @@ async function render(job: RenderJob) {
   }
 }
 
-export default async function renderJob(job: RenderJob): Promise<RenderResult | object> {
+export default async function renderJob(job: RenderJob | WarmUp): Promise<RenderResult | WarmUp | object> {
+  // Loading this module was the work: the thread is ready.
+  if (job.kind === 'warm-up') return job
   try {
     const image = await render(job)
     // Transfer the bytes to the main thread instead of copying them.

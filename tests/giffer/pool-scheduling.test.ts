@@ -250,6 +250,16 @@ describe('render pool memory given back', () => {
     expect(budget.inUse).toBe(0)
   })
 
+  it('gives no job to a thread before it has loaded its modules: a job out of time by then never reached it, and the thread is not stopped', async () => {
+    const reached: string[] = []
+    const p = startPool({ jobTimeoutMs: 50, observer: { waited: (kind) => reached.push(kind), rendered: () => undefined } })
+    // The thread is still starting (loading the canvas library, sharp, the fonts: far more than 50 ms).
+    const refused = await p.run(smallCountdown(1)).catch((error: unknown) => error)
+    expect(refused).toMatchObject({ status: 503, code: 'render_timeout' })
+    expect(reached).toEqual([])
+    expect(p.stats.running).toBe(0)
+  })
+
   it('gives the budget back whole after a render that fails, and keeps drawing', async () => {
     const budget = new MemoryBudget(Number.MAX_SAFE_INTEGER)
     const p = await warmPool({ budget })
