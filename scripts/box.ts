@@ -30,7 +30,6 @@ import { randomBytes } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import readline from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import sharp from 'sharp'
@@ -238,16 +237,28 @@ async function startInBox(appDir: string, box: CgroupBox, dataDir: string, env: 
   const faultLines: string[] = []
   // The start-up lines are kept; after them the logs are read as fast as they come, as a platform's
   // log router would (a reader that falls behind makes the server hold its lines), and only the
-  // first few of its errors and fatal lines are kept, to be told at the end.
+  // first few of its error and fatal lines are kept, to be told at the end. Past the start a chunk
+  // is only searched for those, not split into lines: the script shares the machine with the load.
   let started = false
   for (const stream of [child.stdout!, child.stderr!]) {
-    const lines = readline.createInterface({ input: stream })
-    lines.on('line', (line) => {
-      if (!started) {
-        if (/box|listening|configuration|warn|error|fatal/i.test(line)) startLines.push(line)
-        started = /site listening/.test(line) || startLines.length >= 20
-      } else if (faultLines.length < FAULT_LINES_KEPT && (/"level":(50|60)/.test(line) || !line.startsWith('{'))) {
-        faultLines.push(line)
+    let rest = ''
+    stream.setEncoding('utf8')
+    stream.on('data', (chunk: string) => {
+      if (started && (faultLines.length >= FAULT_LINES_KEPT || !/"level":(50|60)|\n[^{\n]/.test(rest + chunk))) {
+        // Nothing to keep: only the unfinished line at its end is carried to the next chunk.
+        const end = chunk.lastIndexOf('\n')
+        rest = end === -1 ? rest + chunk : chunk.slice(end + 1)
+        return
+      }
+      const lines = (rest + chunk).split('\n')
+      rest = lines.pop() ?? ''
+      for (const line of lines) {
+        if (!started) {
+          if (/box|listening|configuration|warn|error|fatal/i.test(line)) startLines.push(line)
+          started = /site listening/.test(line) || startLines.length >= 20
+        } else if (faultLines.length < FAULT_LINES_KEPT && (/"level":(50|60)/.test(line) || !line.startsWith('{'))) {
+          faultLines.push(line)
+        }
       }
     })
   }
