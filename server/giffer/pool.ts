@@ -408,7 +408,7 @@ export class RenderPool {
 
   /** Marks the thread as going until `exit` settles (it takes no job meanwhile), then starts the line again. */
   private whileExiting(thread: RenderThread, exit: Promise<void>, { replace = false } = {}): Promise<void> {
-    const slow = setTimeout(() => this.options.logger.warn({ afterMs: SLOW_EXIT_MS }, 'a stopped render thread has not exited yet: its memory stays counted'), SLOW_EXIT_MS)
+    const slow = setTimeout(() => this.options.logger.warn({ afterMs: SLOW_EXIT_MS }, 'a render thread being stopped or replaced has not exited after 10 s: its memory stays counted'), SLOW_EXIT_MS)
     slow.unref()
     const exiting: Promise<void> = exit
       .catch((error: unknown) => this.options.logger.error({ err: error }, 'a render thread did not close cleanly'))
