@@ -52,6 +52,8 @@ export class RenderCache {
     const cached = this.images.get(key)
     if (cached) return { image: cached, source: 'hit' }
     let flight = this.inFlight.get(key)
+    // A render every requester has left is being dropped: a new request starts its own.
+    if (flight?.everyoneGone.signal.aborted) flight = undefined
     const source = flight ? 'joined' : 'rendered'
     if (!flight) {
       const everyoneGone = new AbortController()
@@ -60,7 +62,9 @@ export class RenderCache {
       started.image.then(
         (image) => this.images.set(key, image, ttlMs ? { ttl: Math.max(1, ttlMs) } : {}),
         () => undefined,
-      ).finally(() => this.inFlight.delete(key))
+      ).finally(() => {
+        if (this.inFlight.get(key) === started) this.inFlight.delete(key)
+      })
       flight = started
     }
     const joined = flight

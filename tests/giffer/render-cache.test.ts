@@ -62,6 +62,24 @@ describe('render cache', () => {
     await Promise.all([a, b])
   })
 
+  it('starts a render of its own for a request that comes once every one before it has gone, rather than joining one being dropped', async () => {
+    const cache = new RenderCache(1024 * 1024)
+    const dropped = heldRender()
+    const gone = new AbortController()
+    const first = cache.getOrRender('k', dropped.render, { signal: gone.signal })
+    gone.abort()
+    expect(dropped.state.abandoned).toBe(true)
+    const fresh = heldRender()
+    const second = cache.getOrRender('k', fresh.render)
+    expect(fresh.state.calls).toBe(1)
+    fresh.finish()
+    expect(await second).toEqual({ image, source: 'rendered' })
+    // The dropped one ending later leaves the fresh one's image in place.
+    dropped.finish()
+    await first
+    expect(await cache.getOrRender('k', fresh.render)).toEqual({ image, source: 'hit' })
+  })
+
   it('starts a render again after a failed one, keeping nothing of it', async () => {
     const cache = new RenderCache(1024 * 1024)
     await expect(cache.getOrRender('k', () => Promise.reject(new Error('broken')))).rejects.toThrow('broken')
