@@ -95,6 +95,16 @@ function tooSmallToDraw(box: Box, smallestBoxMb: number): ServiceBusyError {
 }
 
 /**
+ * The render pool, or the refusal of a box too small to draw images: called before any work for
+ * an image (a slideshow's reads of its photos' headers included), so such a box does none.
+ */
+export function renderPool(context: GifferContext): RenderPool {
+  if (context.pool) return context.pool
+  const { box, tooSmallForRenders } = context.config.sizing
+  throw tooSmallToDraw(box, tooSmallForRenders?.smallestBoxMb ?? 0)
+}
+
+/**
  * A rendered image by content address: from the cache, joined to an identical render in flight,
  * or drawn by the pool now; `signal` aborts when the request's client goes away. The worker's
  * refusals (too large, unreadable) become 4xx errors; in a box too small to draw images, every
@@ -107,10 +117,7 @@ export async function renderImage(
   job: RenderJob,
   { ttlMs, photos, signal }: { ttlMs?: number; photos?: PhotoReader; signal?: AbortSignal } = {},
 ): Promise<CachedRender & { key: string }> {
-  const { box, tooSmallForRenders } = context.config.sizing
-  if (tooSmallForRenders) throw tooSmallToDraw(box, tooSmallForRenders.smallestBoxMb)
-  // Made whenever the box draws images.
-  const pool = context.pool!
+  const pool = renderPool(context)
   const key = renderKey(kind, descriptor)
   const { image, source } = await context.cache.getOrRender(
     key,

@@ -1,6 +1,7 @@
 /** The image service in a box too small to draw images: it says so at start, starts no render thread and refuses every image. */
 import request from 'supertest'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { LocalUploadStore } from '../../server/giffer/uploads.js'
 import { binary, decodeGif, startGiffer, testSizing, type TestGiffer } from './setup.js'
 
 const REFUSAL = 'This server has 180 MB of memory and needs at least 200 MB to draw images.'
@@ -23,6 +24,17 @@ describe('the image service of a site in a 180 MB box', () => {
     expect(res.status).toBe(503)
     expect(res.body).toEqual({ error: { code: 'too_small_for_renders', message: REFUSAL } })
     expect(res.headers['retry-after']).toBe('3600')
+  })
+
+  it('answers a slideshow with the same 503 before asking the store for any photo', async () => {
+    const header = vi.spyOn(LocalUploadStore.prototype, 'header')
+    const res = await request(g.app)
+      .post('/giffer/slideshow/create-row')
+      .send({ images: [`/giffer/uploads/2026-01-01/${'a'.repeat(32)}/photo-1.jpg`] })
+    header.mockRestore()
+    expect(res.status).toBe(503)
+    expect(res.body).toEqual({ error: { code: 'too_small_for_renders', message: REFUSAL } })
+    expect(header).not.toHaveBeenCalled()
   })
 
   it('starts no render pool: /healthz and the stats say so', async () => {

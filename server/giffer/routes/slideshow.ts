@@ -2,7 +2,7 @@
 import type { Router } from 'express'
 import { HttpError, badRequest } from '../../process/errors.js'
 import { parseRequest } from '../../process/validation.js'
-import { renderImage, type GifferContext } from '../context.js'
+import { renderImage, renderPool, type GifferContext } from '../context.js'
 import { imageChanged, type PhotoHeader, type SlideshowMode } from '../jobs.js'
 import { slideshowSchema } from '../schemas.js'
 import { UploadChanged, uploadKeyFromUrl } from '../uploads.js'
@@ -42,6 +42,8 @@ async function uploadedPhotos(context: GifferContext, urls: string[], signal: Ab
 function slideshow(context: GifferContext, mode: SlideshowMode): Handler {
   return async (req, res) => {
     const request = parseRequest(slideshowSchema, req.body)
+    // A box too small to draw refuses before reading any photo's header from the store.
+    renderPool(context)
     const signal = clientGone(res)
     const { keys, photos } = await uploadedPhotos(context, request.urls, signal).catch((error: unknown) => {
       throw signal.aborted ? signal.reason : error
