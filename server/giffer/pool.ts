@@ -147,10 +147,10 @@ interface WaitingJob {
 }
 
 /**
- * One render thread: a piscina of its own with one thread, started on its first job. Each thread
- * is its own piscina so that a job out of time stops only its thread, and the pool knows when
- * that thread has gone: its memory is counted as held until then, and no thread takes its place
- * before.
+ * One render thread: a piscina of its own with one thread, started with the pool (again after a
+ * quiet spell, on demand) and warmed up before it takes a job. Each thread is its own piscina so
+ * that a job out of time stops only its thread, and the pool knows when that thread has gone: its
+ * memory is counted as held until then, and no thread takes its place before.
  */
 interface RenderThread {
   piscina: Piscina<RenderJob | WarmUp, RenderResult | WarmUp> | null
@@ -186,6 +186,8 @@ export class RenderPool {
   private readonly onIdle: (() => void)[] = []
 
   private readonly budget: MemoryBudget
+  /** The worker's file, found once (from sources it is bundled first). */
+  private readonly workerFile = resolveWorkerFile()
 
   constructor(private readonly options: RenderPoolOptions) {
     this.budget = options.budget ?? new MemoryBudget(Number.MAX_SAFE_INTEGER)
@@ -213,7 +215,7 @@ export class RenderPool {
 
   private newPiscina(): Piscina<RenderJob | WarmUp, RenderResult | WarmUp> {
     const piscina = new Piscina<RenderJob | WarmUp, RenderResult | WarmUp>({
-      filename: resolveWorkerFile(),
+      filename: this.workerFile,
       minThreads: 1,
       maxThreads: 1,
       idleTimeout: 60_000,
