@@ -21,9 +21,9 @@ export default defineConfig({
   reporter: process.env.CI ? 'list' : 'line',
   projects: [
     { name: 'site', testIgnore: /first-tap\.spec\.ts$/ },
-    // These measure how fast a page answers on a slowed-down CPU: one at a time, so they do not
-    // slow each other down.
-    { name: 'timing', testMatch: /first-tap\.spec\.ts$/, workers: 1 },
+    // These measure how fast a page answers on a slowed-down CPU: one at a time, and only once
+    // every other browser test has finished, so nothing else in the run slows them down.
+    { name: 'timing', testMatch: /first-tap\.spec\.ts$/, workers: 1, dependencies: ['site'] },
   ],
   use: {
     baseURL: `http://localhost:${PORT}`,

@@ -9,7 +9,7 @@ const PAINT_TO_TAP_MS = 100
 /** ...and the menu it opens is drawn this soon after. */
 const TAP_TO_OPEN_MS = 200
 /** Loads the test may make to land its tap in time (see tapAfterFirstPaint). */
-const ATTEMPTS = 3
+const ATTEMPTS = 6
 
 /** What the page notes about its first tap, in its own clock (ms since the navigation began). */
 interface FirstTap {
