@@ -223,6 +223,7 @@ function mountGiffer(app: Express, { config, logger, metrics, sizing, budget, sh
     sizing,
     budget,
     rateLimitStore: sharedCounters ? (name) => sharedCounters.rateLimitStore(name) : undefined,
+    redis: sharedCounters?.redis,
   })
   app.use('/giffer', (req, res, next) => {
     giffer ??= createGifferRouter(options)

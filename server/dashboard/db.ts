@@ -1,32 +1,11 @@
 /**
- * The dashboard's SQLite database: one file in DATA_DIR, opened with the runtime's own driver
- * (`node:sqlite`, Node 22.5 and later) or with better-sqlite3 where there is none (Node 20).
- * Both are synchronous, so a transaction below runs whole, with no other request in between.
+ * The dashboard's SQLite database: one file in DATA_DIR, its schema brought up to date at start.
+ * The driver and transactions are the process's (../process/sqlite.ts); the accounts code imports
+ * them from here beside the database they serve.
  */
-import { createRequire } from 'node:module'
+import { openSqlite, transaction, type Database } from '../process/sqlite.js'
 
-export type SqlValue = string | number | bigint | null | Uint8Array
-export type Row = Record<string, SqlValue>
-
-export interface Statement {
-  run(...params: SqlValue[]): { changes: number | bigint }
-  get(...params: SqlValue[]): Row | undefined
-  all(...params: SqlValue[]): Row[]
-}
-
-export interface Database {
-  prepare(sql: string): Statement
-  exec(sql: string): void
-  close(): void
-}
-
-type DatabaseConstructor = new (file: string) => Database
-
-function driver(): DatabaseConstructor {
-  const builtin = process.getBuiltinModule?.('node:sqlite') as { DatabaseSync: DatabaseConstructor } | undefined
-  if (builtin) return builtin.DatabaseSync
-  return createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor
-}
+export { transaction, type Database, type Row } from '../process/sqlite.js'
 
 /** Schema changes in order; the database remembers how many it has had (`user_version`). */
 const MIGRATIONS: string[] = [
@@ -100,7 +79,7 @@ const MIGRATIONS: string[] = [
 
 /** Opens (creating when new) the database and brings its schema up to date. */
 export function openDatabase(file: string): Database {
-  const db = new (driver())(file)
+  const db = openSqlite(file)
   db.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;')
   const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0)
   for (let index = version; index < MIGRATIONS.length; index++) {
@@ -110,17 +89,4 @@ export function openDatabase(file: string): Database {
     })
   }
   return db
-}
-
-/** Runs `work` as one write transaction: all of it is kept, or none. */
-export function transaction<T>(db: Database, work: () => T): T {
-  db.exec('BEGIN IMMEDIATE')
-  try {
-    const result = work()
-    db.exec('COMMIT')
-    return result
-  } catch (error) {
-    db.exec('ROLLBACK')
-    throw error
-  }
 }

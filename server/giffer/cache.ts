@@ -43,6 +43,11 @@ export class RenderCache {
     return { entries: this.images.size, bytes: this.images.calculatedSize }
   }
 
+  /** The image kept under `key`, if any; nothing is drawn. */
+  peek(key: string): RenderedImage | undefined {
+    return this.images.get(key)
+  }
+
   /**
    * The image under `key`: kept, joined to the same render under way, or rendered now. `signal`
    * aborts when this request's client goes away; `render` gets one that aborts when every

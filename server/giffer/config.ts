@@ -6,6 +6,7 @@ import type { Logger } from 'pino'
 import type { RenderObserver } from './pool.js'
 import { describeUploadCeiling, s3UploadOrigin, uploadCeiling, uploadDir, type S3StoreOptions, type UploadCeiling } from './uploads.js'
 import type { Store } from 'express-rate-limit'
+import type { Redis } from 'ioredis'
 
 import { ConfigError, flag, isLocalUrl } from '../process/env.js'
 import type { MemoryBudget } from '../process/memory-budget.js'
@@ -17,7 +18,15 @@ import type { Sizing, SizingSettings } from '../process/sizing.js'
  * render cache and the memory budget are not among them: the process sizes itself once at start
  * (server/process/sizing.ts, `sizeProcess`) and hands its sizing and budget down.
  */
-export const GIFFER_DEFAULTS = { queueMax: 16, jobTimeoutMs: 15_000, liveBucketSeconds: 5, releaseIdleMs: 10_000, uploadsPerAddress: 60 } as const
+export const GIFFER_DEFAULTS = {
+  queueMax: 16,
+  jobTimeoutMs: 15_000,
+  liveBucketSeconds: 5,
+  releaseIdleMs: 10_000,
+  uploadsPerAddress: 60,
+  /** Recipients an evergreen timer keeps (a large list's send), all timers together, and the days each is kept past its deadline. */
+  liveTimerKeys: { perTimer: 200_000, total: 1_000_000, keepAfterDays: 30 },
+} as const
 
 /**
  * The giffer's own environment variables. Each may be left unset (`npm start` needs no setup):
@@ -47,6 +56,12 @@ export const gifferEnvSchema = z.object({
   GIFFER_CACHE_MB: z.coerce.number().int().min(0).max(8_192).optional(),
   /** Live timers are rendered once per bucket of this many seconds (5). */
   GIFFER_LIVE_BUCKET_SECONDS: z.coerce.number().int().min(1).max(3_600).optional(),
+  /** Recipients one evergreen live timer keeps (200000); past it a new recipient sees the full time, unstored. */
+  LIVE_TIMER_KEYS_PER_TIMER: z.coerce.number().int().min(1).max(100_000_000).optional(),
+  /** Recipients kept for all evergreen timers together (1000000). */
+  LIVE_TIMER_KEYS_MAX: z.coerce.number().int().min(1).max(1_000_000_000).optional(),
+  /** Days a recipient's deadline is kept after it has passed (30): a re-open then still shows the timer ended. */
+  LIVE_TIMER_KEEP_DAYS: z.coerce.number().int().min(1).max(3_650).optional(),
   /**
    * The local upload folder's total (MB); unset: a quarter of its disk, at most 2048. An upload is
    * taken while the largest file still fits, so at least the 5 MB of one.
@@ -111,6 +126,13 @@ export interface GifferOptions {
   uploadsPerAddress?: number
   /** Where per-address counts live when every process must share them (Redis); unset: this process's memory. */
   rateLimitStore?: (name: string) => Store
+  /**
+   * The Redis every process shares (REDIS_URL): evergreen live timers keep their recipients' first
+   * opens there. Unset: in a SQLite file in the state folder, which this machine alone sees.
+   */
+  redis?: Redis
+  /** How many recipients evergreen timers keep, and for how long past their deadlines. */
+  liveTimerKeys?: Partial<LiveTimerKeys>
   logger: Logger
   /** Told what each job cost (the metrics' wait and render times). */
   renderObserver?: RenderObserver
@@ -125,7 +147,14 @@ export interface GifferSettings extends GifferOptions {
   liveBucketSeconds: number
   releaseIdleMs: number
   uploadsPerAddress: number
+  liveTimerKeys: LiveTimerKeys
   now: () => number
+}
+
+export interface LiveTimerKeys {
+  perTimer: number
+  total: number
+  keepAfterDays: number
 }
 
 /** Everything the service runs with: the settings and the secret. */
@@ -142,6 +171,11 @@ export function withDefaults(options: GifferOptions): GifferSettings {
     liveBucketSeconds: options.liveBucketSeconds ?? GIFFER_DEFAULTS.liveBucketSeconds,
     releaseIdleMs: options.releaseIdleMs ?? GIFFER_DEFAULTS.releaseIdleMs,
     uploadsPerAddress: options.uploadsPerAddress ?? GIFFER_DEFAULTS.uploadsPerAddress,
+    liveTimerKeys: {
+      perTimer: options.liveTimerKeys?.perTimer ?? GIFFER_DEFAULTS.liveTimerKeys.perTimer,
+      total: options.liveTimerKeys?.total ?? GIFFER_DEFAULTS.liveTimerKeys.total,
+      keepAfterDays: options.liveTimerKeys?.keepAfterDays ?? GIFFER_DEFAULTS.liveTimerKeys.keepAfterDays,
+    },
     now: options.now ?? Date.now,
   }
 }
@@ -182,7 +216,7 @@ export function resolveGifferConfig(options: GifferOptions): GifferConfig {
  */
 export function gifferOptionsFromEnv(
   env: GifferEnv,
-  base: Pick<GifferOptions, 'stateDir' | 'publicPath' | 'publicOrigin' | 'siteOrigin' | 'logger' | 'renderObserver' | 'sizing' | 'budget' | 'rateLimitStore'>,
+  base: Pick<GifferOptions, 'stateDir' | 'publicPath' | 'publicOrigin' | 'siteOrigin' | 'logger' | 'renderObserver' | 'sizing' | 'budget' | 'rateLimitStore' | 'redis'>,
 ): GifferSettings {
   const publicUrl = env.GIFFER_PUBLIC_URL ? new URL(env.GIFFER_PUBLIC_URL) : null
   return withDefaults({
@@ -197,6 +231,7 @@ export function gifferOptionsFromEnv(
     liveBucketSeconds: env.GIFFER_LIVE_BUCKET_SECONDS,
     uploadCeiling: uploadCeilingFromEnv(env),
     uploadsPerAddress: env.UPLOADS_PER_ADDRESS,
+    liveTimerKeys: { perTimer: env.LIVE_TIMER_KEYS_PER_TIMER, total: env.LIVE_TIMER_KEYS_MAX, keepAfterDays: env.LIVE_TIMER_KEEP_DAYS },
   })
 }
 

@@ -7,10 +7,11 @@ import type { Logger } from 'pino'
 import type { Box } from '../process/box.js'
 import { HttpError, ServiceBusyError } from '../process/errors.js'
 import { RenderCache, renderKey, type CachedRender } from './cache.js'
+import { redisFirstOpens, sqliteFirstOpens, type FirstOpenStore } from './live/first-opens.js'
 import type { GifferConfig } from './config.js'
 import type { RenderJob } from './jobs.js'
 import type { PhotoReader } from './photo-source.js'
-import { RenderPool } from './pool.js'
+import { RenderPool, type UrgentOptions } from './pool.js'
 import { signingKeys, type SigningKeys } from './signing.js'
 import { LocalUploadStore, S3UploadStore, uploadCeiling, uploadDir, type UploadStore } from './uploads.js'
 
@@ -36,6 +37,8 @@ export interface GifferContext {
   store: UploadStore
   /** The local folder's own upload target; null when uploads go to S3. */
   local: LocalUploadStore | null
+  /** Evergreen live timers' first opens: in Redis when the processes share one, else in a SQLite file in the state folder. */
+  firstOpens: FirstOpenStore
   /** Origins whose upload URLs slideshows accept, besides relative URLs. */
   ownOrigins: string[]
   /** The site's origin, allowed to read answers of the local upload target on another origin; null on the same one. */
@@ -76,11 +79,23 @@ export function createGifferContext(config: GifferConfig): GifferContext {
     absoluteBase,
     store: config.s3 ? new S3UploadStore({ ...config.s3, logger, budget: config.budget }) : local!,
     local,
+    firstOpens: firstOpenStore(config, logger),
     ownOrigins: [config.publicOrigin, ...(config.siteOrigin && !ownOrigin ? [config.siteOrigin] : [])],
     corsOrigin: ownOrigin ? null : config.siteOrigin!,
     now: config.now,
   }
 }
+
+/** Where the first opens of evergreen timers are kept: the shared Redis, or a file of this machine's. */
+export function firstOpenStore(config: GifferConfig, logger: Logger): FirstOpenStore {
+  const { perTimer, total, keepAfterDays } = config.liveTimerKeys
+  const limits = { perTimer, total, keepAfterMs: keepAfterDays * 86_400_000 }
+  if (config.redis) return redisFirstOpens({ redis: config.redis, limits, logger })
+  return sqliteFirstOpens({ file: path.join(config.stateDir, FIRST_OPENS_FILE), limits, logger })
+}
+
+/** The SQLite file of first opens in the state folder. */
+export const FIRST_OPENS_FILE = 'live-timers.sqlite'
 
 /** Seconds a client is told to wait in a box too small to draw: an hour, as only its operator can change it. */
 const TOO_SMALL_RETRY_SECONDS = 3600
@@ -115,7 +130,7 @@ export async function renderImage(
   kind: string,
   descriptor: unknown,
   job: RenderJob,
-  { ttlMs, photos, signal }: { ttlMs?: number; photos?: PhotoReader; signal?: AbortSignal } = {},
+  { ttlMs, photos, signal, urgent }: { ttlMs?: number; photos?: PhotoReader; signal?: AbortSignal; urgent?: UrgentOptions } = {},
 ): Promise<CachedRender & { key: string }> {
   const pool = renderPool(context)
   const key = renderKey(kind, descriptor)
@@ -123,7 +138,7 @@ export async function renderImage(
     key,
     async (everyoneGone) => {
       // Dropped from the line if every request for it has gone before a thread takes it.
-      const result = await pool.run(job, photos, everyoneGone)
+      const result = await pool.run(job, photos, everyoneGone, urgent)
       if (!result.ok) throw new HttpError(result.status, result.code, result.message, result.field)
       return result
     },

@@ -27,6 +27,12 @@ export interface CountdownJob {
   scale: number
   /** Also return frame 0 as a PNG (for the live timer's Outlook twin). */
   format: 'gif' | 'png'
+  /**
+   * Drawn instead of the digits once the time left is zero: alone when `remainingSeconds` is 0,
+   * or as the frame that would show zero when the countdown reaches it within the GIF (the GIF
+   * then ends there).
+   */
+  endMessage?: string
 }
 
 export interface ScrollingTextJob {

@@ -130,8 +130,20 @@ const RETRY_AFTER_SECONDS = 2
 /** After replacing the threads, wait this long before judging the memory again. */
 const RECYCLE_COOLDOWN_MS = 30_000
 
+/**
+ * A small job that must not wait behind the line (a live timer's still frame, whose answer goes
+ * to a mail proxy that keeps whatever it gets): it goes ahead of every job that is not urgent, has
+ * a line of its own as long as the ordinary one, and its own time limit.
+ */
+export interface UrgentOptions {
+  urgent?: boolean
+  /** Its time limit, waiting included; the pool's own by default. */
+  timeoutMs?: number
+}
+
 interface WaitingJob {
   job: RenderJob
+  urgent: boolean
   /** Its estimated peak of native memory. */
   memory: number
   photos?: PhotoReader
@@ -262,7 +274,7 @@ export class RenderPool {
    * whose `signal` aborts (its client went away) leaves the line if it is still waiting, with
    * `ClientGone`; one already drawing is finished, for the cache and whoever asks for it next.
    */
-  run(job: RenderJob, photos?: PhotoReader, signal?: AbortSignal): Promise<RenderResult> {
+  run(job: RenderJob, photos?: PhotoReader, signal?: AbortSignal, { urgent = false, timeoutMs = this.options.jobTimeoutMs }: UrgentOptions = {}): Promise<RenderResult> {
     const estimate = renderMemory(job)
     assertReservable(estimate.bytes)
     if (!this.budget.canEverHold(estimate.bytes)) {
@@ -277,14 +289,17 @@ export class RenderPool {
       )
     }
     if (signal?.aborted) return Promise.reject(new ClientGone())
-    if (this.running + this.waiting.length >= this.options.workers + this.options.queueMax) {
+    const urgentWaiting = this.waiting.filter((entry) => entry.urgent).length
+    const full = urgent ? urgentWaiting >= this.options.queueMax : this.running + this.waiting.length - urgentWaiting >= this.options.workers + this.options.queueMax
+    if (full) {
       this.shed.busy++
       return Promise.reject(new ServiceBusyError('busy', 'The image service is busy. Please try again in a moment.', RETRY_AFTER_SECONDS))
     }
     return new Promise((resolve, reject) => {
-      const deadline = AbortSignal.timeout(this.options.jobTimeoutMs)
+      const deadline = AbortSignal.timeout(timeoutMs)
       const entry: WaitingJob = {
         job,
+        urgent,
         memory: estimate.bytes,
         photos,
         queuedAt: performance.now(),
@@ -300,7 +315,10 @@ export class RenderPool {
         },
       }
       entry.signal.addEventListener('abort', entry.onAbort, { once: true })
-      this.waiting.push(entry)
+      // An urgent job goes ahead of every job that is not, behind the urgent ones before it.
+      const behind = urgent ? this.waiting.findIndex((waiting) => !waiting.urgent) : -1
+      if (behind === -1) this.waiting.push(entry)
+      else this.waiting.splice(behind, 0, entry)
       this.dispatch()
     })
   }

@@ -54,6 +54,7 @@ export function createGifferRouter(options: GifferOptions): GifferRouter {
 
   router.close = async () => {
     context.store.close()
+    await context.firstOpens.close()
     await context.pool?.close()
   }
   Object.defineProperty(router, 'stats', { get: () => context.pool?.stats })

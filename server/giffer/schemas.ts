@@ -35,6 +35,9 @@ function number(min: number, max: number, options: { int?: boolean } = {}) {
     )
 }
 
+/** A whole number given as a JSON number or a decimal string, within [min, max]. */
+export const wholeNumber = (min: number, max: number) => number(min, max, { int: true })
+
 const boolean = z.union(
   [
     z.boolean(),
@@ -351,8 +354,3 @@ export const slideshowSchema = slideshowFields.transform(({ images: urls, ...sty
   }),
 }))
 
-/** `countdown/live-url`: the style of the timer, and its deadline. */
-export const liveUrlSchema = liveStyleSchema.extend({
-  until: z.string({ error: 'is required: a date and time like 2025-12-24T18:00:00Z' }).trim().min(1).max(64),
-  tz: z.string({ error: 'must be a time zone like Europe/Berlin' }).trim().max(64).optional(),
-})

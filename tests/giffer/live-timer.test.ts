@@ -1,6 +1,7 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { liveBucket, parseDeadline, signLiveParams, zoneOffsetMs } from '../../server/giffer/live-timer.js'
+import { parseDeadline, zoneOffsetMs } from '../../server/giffer/live/deadlines.js'
+import { liveBucket, signLiveParams } from '../../server/giffer/live/timer.js'
 import { PUBLIC_ORIGIN, SECRET, binary, decodeGif, differingPixels, startGiffer, type TestGiffer } from './setup.js'
 
 describe('deadlines and time zones', () => {
@@ -37,13 +38,16 @@ describe('deadlines and time zones', () => {
     expect(() => parseDeadline(until, tz)).toThrow(expect.objectContaining({ status: 400, field }))
   })
 
-  it('groups requests into buckets and shows the time left at the start of the bucket', () => {
+  it('groups requests by the time they have left and shows it rounded up to the bucket', () => {
     const deadline = 1_000_000_000
-    // 100.5 s before the deadline, in the bucket that started 105 s before it
+    // 100.5 s before the deadline: shows 105 s until 100 s are left
     const bucket = liveBucket(deadline, deadline - 100_500, 5)
     expect(bucket.remainingSeconds).toBe(105)
     expect(bucket.expiresAt).toBe(deadline - 100_000)
-    expect(liveBucket(deadline, deadline - 99_000, 5).id).toBe(bucket.id + 1)
+    expect(liveBucket(deadline, deadline - 100_000, 5).remainingSeconds).toBe(100)
+    expect(liveBucket(deadline, deadline - 99_000, 5).remainingSeconds).toBe(100)
+    expect(liveBucket(deadline, deadline - 1, 5).remainingSeconds).toBe(5)
+    expect(liveBucket(deadline, deadline, 5).remainingSeconds).toBe(0)
     expect(liveBucket(deadline, deadline + 1, 5).remainingSeconds).toBe(0)
   })
 })

@@ -1,3 +1,4 @@
+import type { SKRSContext2D } from '@napi-rs/canvas'
 import { COUNTDOWN_SIZE, countdownHeight, DELAY_MAX_SECONDS } from '../../../shared/generators/countdown/countdown.js'
 import { findFont, type FontEntry } from '../fonts.js'
 import type { CountdownJob, RenderedImage } from '../jobs.js'
@@ -16,6 +17,9 @@ const CAPTION_SIZE = 16
 const CAPTION_GAP = 10
 const FRAME_MS = 1000
 const DIGIT_CELLS = 8
+/** The end message shrinks to this size on one line before it is wrapped onto two. */
+const MESSAGE_MIN_SIZE = 10
+const MESSAGE_LINE_HEIGHT = 1.2
 
 export interface CountdownParts {
   days: number
@@ -174,17 +178,103 @@ function spriteDiffer(sprites: Uint8Array[], cellW: number, cellH: number): (a: 
   }
 }
 
+/** The end message set in lines at the size that fits, and the box its ink fills. */
+interface MessageLayout {
+  lines: string[]
+  px: number
+  /** Where each line's pen starts, from the ink box's top left: the ink of each line is centred in the box. */
+  pens: { x: number; y: number }[]
+  width: number
+  height: number
+}
+
+/** Measures the ink of `lines` at `px`, one below the other: glyphs can reach past their advance, so ink, not advance, decides the fit. */
+function typesetMessage(probe: SKRSContext2D, font: FontEntry, weight: number, lines: string[], px: number): MessageLayout {
+  probe.font = cssFont(font, weight, px)
+  const metrics = lines.map((line) => probe.measureText(line))
+  const inkWidths = metrics.map((m) => m.actualBoundingBoxLeft + m.actualBoundingBoxRight)
+  const width = Math.max(0, ...inkWidths)
+  const baselines = lines.map((_, i) => i * px * MESSAGE_LINE_HEIGHT)
+  const top = Math.min(...metrics.map((m, i) => baselines[i]! - m.actualBoundingBoxAscent))
+  const bottom = Math.max(...metrics.map((m, i) => baselines[i]! + m.actualBoundingBoxDescent))
+  const pens = metrics.map((m, i) => ({ x: (width - inkWidths[i]!) / 2 + m.actualBoundingBoxLeft, y: baselines[i]! - top }))
+  return { lines, px, pens, width, height: Math.max(0, bottom - top) }
+}
+
+/** The message cut at the space that makes its longer line shortest (at the probe's current size); null when it has no space to cut at. */
+function splitInTwo(probe: SKRSContext2D, text: string): string[] | null {
+  const words = text.split(/ +/).filter(Boolean)
+  let best: string[] | null = null
+  let bestWidth = Number.POSITIVE_INFINITY
+  for (let i = 1; i < words.length; i++) {
+    const lines = [words.slice(0, i).join(' '), words.slice(i).join(' ')]
+    const wider = Math.max(...lines.map((line) => probe.measureText(line).width))
+    if (wider < bestWidth) {
+      best = lines
+      bestWidth = wider
+    }
+  }
+  return best
+}
+
+/**
+ * The end message at the digits' size, shrunk until it fits inside the margins; when even
+ * `MESSAGE_MIN_SIZE` is too wide for one line, on two lines cut at a space, shrunk again from
+ * the digits' size. It never leaves the image.
+ */
+function messageLayout(text: string, job: CountdownJob, font: FontEntry, layout: CountdownLayout): MessageLayout {
+  const s = job.scale
+  const roomW = layout.W - 2 * MARGIN * s
+  const roomH = layout.H - 2 * MARGIN * s
+  const { ctx: probe } = maskCanvas(1, 1)
+  const fit = (lines: string[]) => {
+    let px = layout.digitPx
+    for (;;) {
+      const typeset = typesetMessage(probe, font, job.weight, lines, px)
+      const over = Math.max(typeset.width / roomW, typeset.height / roomH)
+      if (over <= 1 || px <= 1) return typeset
+      // Ink does not scale exactly with the size (hinting): shrink at least a pixel each time.
+      px = Math.max(1, Math.min(px - 1, Math.floor(px / over)))
+    }
+  }
+  const oneLine = fit([text])
+  if (oneLine.px >= MESSAGE_MIN_SIZE * s) return oneLine
+  const twoLines = splitInTwo(probe, text)
+  return twoLines ? fit(twoLines) : oneLine
+}
+
+/** The end message centred on the background, as palette indices written over all of `into` (one frame). */
+function drawMessage(message: MessageLayout, job: CountdownJob, font: FontEntry, layout: CountdownLayout, lut: Uint8Array, into: Uint8Array): Uint8Array {
+  const { W, H } = layout
+  // Room for antialiasing just outside the measured ink.
+  const pad = CELL_PAD * job.scale
+  const w = Math.ceil(message.width) + 2 * pad
+  const h = Math.ceil(message.height) + 2 * pad
+  // Only the message's box is drawn on a canvas, not the whole frame.
+  const mask = maskCanvas(w, h)
+  mask.ctx.font = cssFont(font, job.weight, message.px)
+  message.lines.forEach((line, i) => mask.ctx.fillText(line, pad + message.pens[i]!.x, pad + message.pens[i]!.y))
+  const box = mapThrough(alphaOf(mask.ctx, w, h), lut)
+  into.fill(0)
+  const left = Math.floor((W - w) / 2)
+  const top = Math.floor((H - h) / 2)
+  for (let y = 0; y < h; y++) into.set(box.subarray(y * w, (y + 1) * w), (top + y) * W + left)
+  return into
+}
+
 /**
  * A countdown GIF: one frame a second starting at `remainingSeconds`, frame 0 showing the real
  * starting time (Outlook shows only the first frame). Each digit is drawn once per job; a
  * frame repaints only the pixels that differ from the frame before, and frames that do not
- * change (after zero) are merged into the previous one.
+ * change (after zero) are merged into the previous one. With an end message, the message takes
+ * the place of zero: alone once time is up, or as the last frame drawn.
  */
 export async function renderCountdown(job: CountdownJob): Promise<RenderedImage> {
   const font = findFont(job.font)
   if (!font) throw new Error(`unknown font ${job.font}`)
   const s = job.scale
   const hasCaptions = Object.values(job.captions).some((caption) => caption.length > 0)
+  // The same size with or without digits, so the email's layout does not move when time is up.
   const W = COUNTDOWN_SIZE.width * s
   const H = countdownHeight(hasCaptions) * s
   const frames = Math.max(1, job.frames)
@@ -194,6 +284,11 @@ export async function renderCountdown(job: CountdownJob): Promise<RenderedImage>
   const levels = rampLevels(s)
   const palette: RgbColor[] = colourRamp(job.background, job.color, levels)
   const lut = coverageLut(levels)
+  const message = job.endMessage ? messageLayout(job.endMessage, job, font, layout) : null
+  if (message && job.remainingSeconds <= 0) {
+    // Time is up: no digit is drawn at all.
+    return singleFrame(job.format, drawMessage(message, job, font, layout, lut, new Uint8Array(W * H)), palette, W, H)
+  }
   const current = drawStill(job, font, layout, lut)
   const sprites = digitSprites(job, font, layout, lut)
   const paint = (cell: number, digit: number) => {
@@ -209,7 +304,8 @@ export async function renderCountdown(job: CountdownJob): Promise<RenderedImage>
 
   const gif = new GifWriter(W, H, palette)
   gif.addFrame({ left: 0, top: 0, width: W, height: H, index: current.slice() }, FRAME_MS)
-  addLaterFrames(gif, job, layout, { current, shown, paint, spriteDiff: spriteDiffer(sprites, layout.cellW, layout.cellH) }, frames)
+  const paintMessage = message ? () => drawMessage(message, job, font, layout, lut, current) : null
+  addLaterFrames(gif, job, layout, { current, shown, paint, paintMessage, spriteDiff: spriteDiffer(sprites, layout.cellW, layout.cellH) }, frames)
   const frameCount = gif.frameCount
   return { ok: true, body: gif.finish(), contentType: 'image/gif', width: W, height: H, frames: frameCount }
 }
@@ -220,14 +316,24 @@ interface Painter {
   /** The digit each cell shows. */
   shown: number[]
   paint(cell: number, digit: number): void
+  /** Replaces the whole picture by the end message; null without one. */
+  paintMessage: (() => void) | null
   spriteDiff(a: number, b: number): Box | null
 }
 
 /** Frames 1…: each repaints the bounding box of what changed; an unchanged frame lengthens the one before. */
 function addLaterFrames(gif: GifWriter, job: CountdownJob, layout: CountdownLayout, painter: Painter, frames: number): void {
-  const { cellX, W, top } = layout
+  const { cellX, W, H, top } = layout
   let shown = painter.shown
   for (let t = 1; t < frames; t++) {
+    if (painter.paintMessage && job.remainingSeconds - t === 0) {
+      painter.paintMessage()
+      // Nothing is painted after this frame, so the picture itself can be its patch.
+      gif.addFrame({ left: 0, top: 0, width: W, height: H, index: painter.current }, FRAME_MS)
+      // The message stays for the rest of the GIF, as zero does without one.
+      for (let rest = t + 1; rest < frames; rest++) gif.addFrame(null, FRAME_MS)
+      return
+    }
     const next = digitsOf(job.remainingSeconds - t)
     let box: Box | null = null
     for (let cell = 0; cell < DIGIT_CELLS; cell++) {
@@ -253,6 +359,14 @@ function addLaterFrames(gif: GifWriter, job: CountdownJob, layout: CountdownLayo
     const patchTop = top + box.y0
     gif.addFrame({ left: box.x0, top: patchTop, width, height, index: cropIndex(painter.current, W, box.x0, patchTop, width, height) }, FRAME_MS)
   }
+}
+
+/** One picture as the job's format asks: a PNG, or a GIF of a single frame. */
+async function singleFrame(format: CountdownJob['format'], index: Uint8Array, palette: RgbColor[], width: number, height: number): Promise<RenderedImage> {
+  if (format === 'png') return pngOf(index, palette, width, height)
+  const gif = new GifWriter(width, height, palette)
+  gif.addFrame({ left: 0, top: 0, width, height, index }, FRAME_MS)
+  return { ok: true, body: gif.finish(), contentType: 'image/gif', width, height, frames: 1 }
 }
 
 async function pngOf(index: Uint8Array, palette: RgbColor[], width: number, height: number): Promise<RenderedImage> {

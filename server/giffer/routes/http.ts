@@ -38,7 +38,7 @@ export function clientGone(res: Response): AbortSignal {
 }
 
 /** An image answer: cacheable by ETag (its content address), embeddable from any origin. */
-export function sendImage(req: Request, res: Response, rendered: CachedRender & { key: string }, cacheControl: string): void {
+export function sendImage(req: Request, res: Response, rendered: CachedRender & { key: string }, cacheControl: string, headers: Record<string, string> = {}): void {
   const { image, source, key } = rendered
   const extension = image.contentType === 'image/gif' ? 'gif' : 'png'
   res.set({
@@ -49,6 +49,7 @@ export function sendImage(req: Request, res: Response, rendered: CachedRender & 
     'X-Giffer-Cache': source,
     // Mail clients and other sites embed these images.
     'Cross-Origin-Resource-Policy': 'cross-origin',
+    ...headers,
   })
   if (image.notice) res.set('X-Giffer-Notice', image.notice)
   if (req.method === 'GET' && req.fresh) {

@@ -17,3 +17,17 @@ export const COUNTDOWN_CAPTION_PRESETS = {
 
 export type CountdownCaptionLanguage = keyof typeof COUNTDOWN_CAPTION_PRESETS
 
+
+/** What a live timer shows once its time is up, unless its maker wrote their own: in each caption language. */
+export const END_MESSAGES: Readonly<Record<CountdownCaptionLanguage, string>> = {
+  en: 'This offer has ended',
+  ru: 'Акция завершена',
+}
+
+/** The longest message a live timer shows once its time is up. */
+export const END_MESSAGE_MAX_LENGTH = 60
+
+/** The language of a timer's captions: Russian when any of them is written in Cyrillic, else English (also when there are none). */
+export function captionLanguage(captions: CountdownCaptionSet): CountdownCaptionLanguage {
+  return Object.values(captions).some((caption) => /\p{Script=Cyrillic}/u.test(caption)) ? 'ru' : 'en'
+}

@@ -1,0 +1,429 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { Redis } from 'ioredis'
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { nextOccurrence, readRecipientDeadline } from '../../server/giffer/live/deadlines.js'
+import { startRedis, type TestRedis } from '../support/redis.js'
+import { SECRET, binary, decodeGif, differingPixels, startGiffer, type TestGiffer } from './setup.js'
+
+const HOUR = 3_600_000
+const path_ = (url: string) => {
+  const u = new URL(url)
+  return u.pathname + u.search
+}
+
+/** A clock the tests move by hand. */
+function testClock(start: number) {
+  const clock = { at: start, now: () => clock.at }
+  return clock
+}
+
+async function mint(g: TestGiffer, body: Record<string, unknown>) {
+  const res = await request(g.app).post('/giffer/countdown/live-url').send(body)
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+  return res.body as { url: string; png_url: string; kind: string; until?: string }
+}
+
+async function fetchImage(g: TestGiffer, url: string) {
+  return request(g.app).get(url).buffer(true).parse(binary)
+}
+
+/** Whether frame 0 of `live` shows what a countdown GIF of `seconds` shows on its first frame (same default style). */
+async function showsSeconds(g: TestGiffer, live: Buffer, seconds: number): Promise<boolean> {
+  const reference = await request(g.app).post('/giffer/countdown/create').send({ delay: seconds }).buffer(true).parse(binary)
+  return differingPixels(decodeGif(live).picture(0), decodeGif(reference.body as Buffer).picture(0)) === 0
+}
+
+describe('recipient dates and recurring times', () => {
+  it('reads a merge field as ISO with an offset, a wall clock in the zone, or a Unix time, bent as platforms bend them', () => {
+    expect(readRecipientDeadline('2026-12-24T18:00:00+01:00', undefined)).toBe(Date.UTC(2026, 11, 24, 17))
+    // An unencoded + arrives as a space; a space may stand for the T.
+    expect(readRecipientDeadline('2026-12-24T18:00:00 01:00', undefined)).toBe(Date.UTC(2026, 11, 24, 17))
+    expect(readRecipientDeadline('2026-12-24 18:00', 'Europe/Berlin')).toBe(Date.UTC(2026, 11, 24, 17))
+    expect(readRecipientDeadline('2026-07-01T18:00', 'Europe/Berlin')).toBe(Date.UTC(2026, 6, 1, 16))
+    expect(readRecipientDeadline('1798131600', undefined)).toBe(1_798_131_600_000)
+    expect(readRecipientDeadline('1798131600000', undefined)).toBe(1_798_131_600_000)
+  })
+
+  it.each([[''], ['   '], ['next friday'], ['2026-02-30T10:00Z'], ['2026-12-24T18:00'], ['*|DEADLINE|*'], ['9'.repeat(80)]])('reads %j as no date (the expiry image), without throwing', (value) => {
+    expect(readRecipientDeadline(value, undefined)).toBeNull()
+  })
+
+  it('counts to the next weekday at the time, in the zone, across weekends and DST changes', () => {
+    const weekdays = [1, 2, 3, 4, 5]
+    const two = { hour: 14, minute: 0 }
+    // Friday 2026-11-27 15:00 in Berlin: past Friday's 14:00, so Monday's.
+    expect(nextOccurrence(Date.UTC(2026, 10, 27, 14), two, weekdays, 'Europe/Berlin')).toBe(Date.UTC(2026, 10, 30, 13))
+    // Friday 13:59 in Berlin: today's, a minute ahead.
+    expect(nextOccurrence(Date.UTC(2026, 10, 27, 12, 59), two, weekdays, 'Europe/Berlin')).toBe(Date.UTC(2026, 10, 27, 13))
+    // Berlin moves to summer time on Sunday 2026-03-29: Friday's 14:00 is 13:00 UTC, Monday's 12:00 UTC.
+    expect(nextOccurrence(Date.UTC(2026, 2, 27, 14), two, weekdays, 'Europe/Berlin')).toBe(Date.UTC(2026, 2, 30, 12))
+    // Every day at 02:30, which Berlin skips on 2026-03-29: read an hour on, as the clocks show it after the jump (03:30 CEST).
+    expect(nextOccurrence(Date.UTC(2026, 2, 28, 12), { hour: 2, minute: 30 }, [0, 1, 2, 3, 4, 5, 6], 'Europe/Berlin')).toBe(Date.UTC(2026, 2, 29, 1, 30))
+    // New York falls back on 2026-11-01: Sunday's 09:00 is 14:00 UTC, Saturday's was 13:00 UTC.
+    expect(nextOccurrence(Date.UTC(2026, 9, 31, 14), { hour: 9, minute: 0 }, [0, 6], 'America/New_York')).toBe(Date.UTC(2026, 10, 1, 14))
+  })
+})
+
+describe('evergreen timers', () => {
+  const clock = testClock(Date.UTC(2026, 10, 28, 12))
+  let stateDir: string
+  let g: TestGiffer
+  beforeAll(async () => {
+    stateDir = await mkdtemp(path.join(os.tmpdir(), 'live-evergreen-'))
+    g = await startGiffer({ stateDir, now: clock.now, liveBucketSeconds: 10 })
+  })
+  afterAll(async () => {
+    await g.close()
+    await rm(stateDir, { recursive: true, force: true })
+  })
+
+  it('mints a URL ending in r= for the merge tag, signed with the duration', async () => {
+    const minted = await mint(g, { kind: 'evergreen', for: 3600 })
+    expect(minted.kind).toBe('evergreen')
+    expect(minted.url).toMatch(/&r=$/)
+    expect(minted.png_url).toMatch(/&r=$/)
+    const params = new URL(minted.url).searchParams
+    expect(params.get('kind')).toBe('evergreen')
+    expect(params.get('for')).toBe('3600')
+  })
+
+  it.each([
+    [{ kind: 'evergreen' }, 'for'],
+    [{ kind: 'evergreen', for: 59 }, 'for'],
+    [{ kind: 'evergreen', for: 7_776_001 }, 'for'],
+    [{ kind: 'weekly', for: 3600 }, 'kind'],
+  ])('refuses %j naming %s', async (body, field) => {
+    const res = await request(g.app).post('/giffer/countdown/live-url').send(body)
+    expect(res.status).toBe(400)
+    expect(res.body.error.field).toBe(field)
+  })
+
+  it("gives each key its first open plus the duration, kept across a restart, and an empty key the full time unstored", async () => {
+    const minted = await mint(g, { kind: 'evergreen', for: 3600 })
+    const first = await fetchImage(g, path_(minted.url) + 'alice%40example.com')
+    expect(first.status).toBe(200)
+    expect(await showsSeconds(g, first.body, 3600)).toBe(true)
+    clock.at += 100_000
+    const again = await fetchImage(g, path_(minted.url) + 'alice%40example.com')
+    expect(await showsSeconds(g, again.body, 3500)).toBe(true)
+    const bob = await fetchImage(g, path_(minted.url) + 'bob%40example.com')
+    expect(await showsSeconds(g, bob.body, 3600)).toBe(true)
+    // The same first-open image serves every recipient: drawn once.
+    expect(bob.headers['x-giffer-cache']).toBe('hit')
+    expect(bob.headers.etag).toBe(first.headers.etag)
+    const test = await fetchImage(g, path_(minted.url))
+    expect(await showsSeconds(g, test.body, 3600)).toBe(true)
+
+    // A restart: a new service on the same state folder.
+    await g.close()
+    g = await startGiffer({ stateDir, now: clock.now, liveBucketSeconds: 10 })
+    clock.at += 100_000
+    expect(await showsSeconds(g, (await fetchImage(g, path_(minted.url) + 'alice%40example.com')).body, 3400)).toBe(true)
+    expect(await showsSeconds(g, (await fetchImage(g, path_(minted.url) + 'bob%40example.com')).body, 3500)).toBe(true)
+    // The test send stored nothing: still the full time.
+    expect(await showsSeconds(g, (await fetchImage(g, path_(minted.url))).body, 3600)).toBe(true)
+  })
+
+  it('keeps a keyed hash of the key, never the key itself', async () => {
+    const minted = await mint(g, { kind: 'evergreen', for: 600 })
+    await fetchImage(g, path_(minted.url) + 'carol%40example.com')
+    const { readFile } = await import('node:fs/promises')
+    const files = ['live-timers.sqlite', 'live-timers.sqlite-wal']
+    const bytes = Buffer.concat(await Promise.all(files.map((file) => readFile(path.join(stateDir, file)).catch(() => Buffer.alloc(0)))))
+    expect(bytes.length).toBeGreaterThan(0)
+    expect(bytes.includes(Buffer.from('carol'))).toBe(false)
+  })
+
+  it('agrees on one deadline for 50 concurrent first opens of one key, whatever each request saw on the clock', async () => {
+    const minted = await mint(g, { kind: 'evergreen', for: 7200 })
+    const url = path_(minted.url) + 'dave'
+    const ticking = await startGiffer({ stateDir, now: () => (clock.at += 1_000), liveBucketSeconds: 10 })
+    try {
+      const answers = await Promise.all(Array.from({ length: 50 }, () => fetchImage(ticking, url)))
+      expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200))
+      // One deadline: every answer shows the time left to it from its own instant, so no more than
+      // the 50 s the clock moved apart, in 10-second steps.
+      const etags = new Set(answers.map((answer) => answer.headers.etag))
+      expect(etags.size).toBeLessThanOrEqual(6)
+    } finally {
+      await ticking.close()
+    }
+    // Opened again later: 7200 s from the first of them, not from any later one.
+    const later = await fetchImage(g, url)
+    expect(later.status).toBe(200)
+  })
+
+  it('refuses an altered URL with 403 and stores nothing for it', async () => {
+    const minted = await mint(g, { kind: 'evergreen', for: 1800 })
+    const forged = path_(minted.url).replace('for=1800', 'for=86400') + 'erin'
+    const res = await request(g.app).get(forged)
+    expect(res.status).toBe(403)
+    expect(res.body.error.code).toBe('bad_signature')
+    clock.at += 60_000
+    // Erin's first real open is now, not the forged request's.
+    expect(await showsSeconds(g, (await fetchImage(g, path_(minted.url) + 'erin')).body, 1800)).toBe(true)
+  })
+
+  it("lets a shop's back end set a key's deadline ahead, with the signing secret, and never moves it", async () => {
+    const minted = await mint(g, { kind: 'evergreen', for: 3600 })
+    const until = new Date(clock.at + 2 * HOUR).toISOString()
+    const preset = (body: object, secret: string | null = SECRET) => {
+      const req = request(g.app).post('/giffer/countdown/live-deadline')
+      return (secret === null ? req : req.set('Authorization', `Bearer ${secret}`)).send(body)
+    }
+    expect((await preset({ url: minted.url, r: 'order-42', until }, null)).status).toBe(401)
+    expect((await preset({ url: minted.url, r: 'order-42', until }, 'not-the-secret-at-all')).status).toBe(403)
+    const created = await preset({ url: minted.url, r: 'order-42', until })
+    expect(created.status).toBe(201)
+    expect(created.body).toEqual({ r: 'order-42', until })
+    const moved = await preset({ url: minted.url, r: 'order-42', until: new Date(clock.at + 3 * HOUR).toISOString() })
+    expect(moved.status).toBe(409)
+    expect(moved.body).toMatchObject({ error: { code: 'already_set', field: 'r' }, until })
+    expect(await showsSeconds(g, (await fetchImage(g, path_(minted.url) + 'order-42')).body, 7200)).toBe(true)
+
+    const fixed = await mint(g, { until: new Date(clock.at + HOUR).toISOString() })
+    const notEvergreen = await preset({ url: fixed.url, r: 'order-43', until })
+    expect(notEvergreen.status).toBe(400)
+    expect(notEvergreen.body.error.field).toBe('url')
+    const past = await preset({ url: minted.url, r: 'order-44', until: new Date(clock.at - 1000).toISOString() })
+    expect(past.status).toBe(400)
+    expect(past.body.error.field).toBe('until')
+  })
+
+  it('shows a new key past the per-timer or total cap the full time, unstored, never an error', async () => {
+    const capped = await startGiffer({ now: clock.now, liveBucketSeconds: 10, liveTimerKeys: { perTimer: 2, total: 2 } })
+    try {
+      const one = await mint(capped, { kind: 'evergreen', for: 900 })
+      const two = await mint(capped, { kind: 'evergreen', for: 960 })
+      for (const key of ['k1', 'k2', 'k3']) expect((await fetchImage(capped, path_(one.url) + key)).status).toBe(200)
+      expect((await fetchImage(capped, path_(two.url) + 'k4')).status).toBe(200)
+      clock.at += 60_000
+      // k1 and k2 were kept; k3 was past the timer's cap and k4 past the total.
+      expect(await showsSeconds(capped, (await fetchImage(capped, path_(one.url) + 'k1')).body, 840)).toBe(true)
+      expect(await showsSeconds(capped, (await fetchImage(capped, path_(one.url) + 'k3')).body, 900)).toBe(true)
+      expect(await showsSeconds(capped, (await fetchImage(capped, path_(two.url) + 'k4')).body, 960)).toBe(true)
+    } finally {
+      await capped.close()
+    }
+  })
+})
+
+describe('evergreen timers with Redis, across processes', () => {
+  let redis: TestRedis
+  const clients: Redis[] = []
+  beforeAll(async () => {
+    redis = await startRedis()
+  })
+  afterAll(async () => {
+    for (const client of clients) client.disconnect()
+    await redis.stop()
+  })
+
+  const connect = () => {
+    const client = new Redis(redis.url, { maxRetriesPerRequest: 0, enableOfflineQueue: false, commandTimeout: 500 })
+    client.on('error', () => undefined)
+    clients.push(client)
+    return client
+  }
+
+  it('shows one key the same deadline from two processes, and 50 first opens split between them agree', async () => {
+    const clock = testClock(Date.UTC(2026, 10, 28, 12))
+    const a = await startGiffer({ now: clock.now, liveBucketSeconds: 10, redis: connect() })
+    const b = await startGiffer({ now: clock.now, liveBucketSeconds: 10, redis: connect() })
+    try {
+      await Promise.all([a, b].map((g) => new Promise((resolve) => setTimeout(resolve, 50, g))))
+      const minted = await mint(a, { kind: 'evergreen', for: 3600 })
+      const url = path_(minted.url)
+      expect(await showsSeconds(a, (await fetchImage(a, url + 'frank')).body, 3600)).toBe(true)
+      clock.at += 600_000
+      expect(await showsSeconds(b, (await fetchImage(b, url + 'frank')).body, 3000)).toBe(true)
+
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => fetchImage(n % 2 ? a : b, url + 'grace')))
+      expect(answers.every((answer) => answer.status === 200)).toBe(true)
+      expect(new Set(answers.map((answer) => answer.headers.etag)).size).toBe(1)
+      clock.at += 1_200_000
+      expect(await showsSeconds(a, (await fetchImage(a, url + 'grace')).body, 2400)).toBe(true)
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+})
+
+describe('per-recipient dates', () => {
+  const clock = testClock(Date.UTC(2026, 10, 28, 12))
+  let g: TestGiffer
+  beforeAll(async () => {
+    g = await startGiffer({ now: clock.now, liveBucketSeconds: 10 })
+  })
+  afterAll(() => g.close())
+
+  it('counts to the date in until=, read in the timer zone, and shows the expiry image outside the accepted dates', async () => {
+    const minted = await mint(g, { kind: 'per-recipient', from: '2026-11-01T00:00', to: '2027-01-31T23:59', tz: 'Europe/Berlin' })
+    expect(minted.url).toMatch(/&until=$/)
+    const base = path_(minted.url)
+    // 13:00 Berlin (winter time) is 12:00 UTC: an hour from now.
+    expect(await showsSeconds(g, (await fetchImage(g, base + '2026-11-28T14:00')).body, 3600)).toBe(true)
+    expect(await showsSeconds(g, (await fetchImage(g, base + '2026-11-28T14:00:00%2B01:00')).body, 3600)).toBe(true)
+    expect(await showsSeconds(g, (await fetchImage(g, base + String(Date.UTC(2026, 10, 28, 13) / 1000))).body, 3600)).toBe(true)
+    for (const outside of ['2027-03-01T10:00', 'next week', '', '2026-10-01T10:00']) {
+      const res = await fetchImage(g, base + encodeURIComponent(outside))
+      expect(res.status).toBe(200)
+      expect(decodeGif(res.body).frames).toHaveLength(1)
+      expect(await showsSeconds(g, res.body, 0)).toBe(true)
+      expect(res.headers['cache-control']).toBe('public, max-age=3600')
+    }
+  })
+
+  it('reads a wall-clock date on the far side of a DST change in the offset then in force', async () => {
+    const summer = testClock(Date.UTC(2027, 2, 27, 12))
+    const later = await startGiffer({ now: summer.now, liveBucketSeconds: 10 })
+    try {
+      const minted = await mint(later, { kind: 'per-recipient', from: '2027-03-01T00:00', to: '2027-04-30T00:00', tz: 'Europe/Berlin' })
+      // Sunday 2027-03-28 14:00 in Berlin is summer time (12:00 UTC): 24 hours ahead, not 25.
+      expect(await showsSeconds(later, (await fetchImage(later, path_(minted.url) + '2027-03-28T14:00')).body, 86_400)).toBe(true)
+    } finally {
+      await later.close()
+    }
+  })
+
+  it.each([
+    [{ kind: 'per-recipient', to: '2027-01-01T00:00:00Z' }, 'from'],
+    [{ kind: 'per-recipient', from: '2027-01-01T00:00:00Z', to: '2026-12-01T00:00:00Z' }, 'to'],
+    [{ kind: 'per-recipient', from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z' }, 'to'],
+    [{ kind: 'per-recipient', from: '2026-12-01T00:00', to: '2027-01-01T00:00' }, 'tz'],
+  ])('refuses %j naming %s', async (body, field) => {
+    const res = await request(g.app).post('/giffer/countdown/live-url').send(body)
+    expect(res.status).toBe(400)
+    expect(res.body.error.field).toBe(field)
+  })
+})
+
+describe('recurring timers', () => {
+  it('counts to the next weekday time in the zone, and rolls on by itself', async () => {
+    // Friday 2026-11-27, 12:00 in Berlin.
+    const clock = testClock(Date.UTC(2026, 10, 27, 11))
+    const g = await startGiffer({ now: clock.now, liveBucketSeconds: 10 })
+    try {
+      const minted = await mint(g, { kind: 'recurring', at: '14:00', weekdays: [1, 2, 3, 4, 5], tz: 'Europe/Berlin' })
+      expect(new URL(minted.url).searchParams.get('weekdays')).toBe('1,2,3,4,5')
+      expect(await showsSeconds(g, (await fetchImage(g, path_(minted.url))).body, 2 * 3600)).toBe(true)
+      // Friday 14:00:05: the next is Monday's.
+      clock.at = Date.UTC(2026, 10, 27, 13, 0, 5)
+      expect(await showsSeconds(g, (await fetchImage(g, path_(minted.url))).body, 3 * 86_400 - 5 + 5)).toBe(true)
+      const daily = await mint(g, { kind: 'recurring', at: '00:00', tz: 'UTC' })
+      expect(new URL(daily.url).searchParams.get('weekdays')).toBe('0,1,2,3,4,5,6')
+    } finally {
+      await g.close()
+    }
+  })
+
+  it.each([
+    [{ kind: 'recurring', tz: 'UTC' }, 'at'],
+    [{ kind: 'recurring', at: '24:00', tz: 'UTC' }, 'at'],
+    [{ kind: 'recurring', at: '14:00' }, 'tz'],
+    [{ kind: 'recurring', at: '14:00', tz: 'Mars/Olympus' }, 'tz'],
+    [{ kind: 'recurring', at: '14:00', tz: 'UTC', weekdays: [7] }, 'weekdays.0'],
+    [{ kind: 'recurring', at: '14:00', tz: 'UTC', weekdays: [] }, 'weekdays'],
+    [{ kind: 'recurring', at: '14:00', tz: 'UTC', expired: 'hide' }, 'expired'],
+  ])('refuses %j naming %s', async (body, field) => {
+    const g = await startGiffer()
+    try {
+      const res = await request(g.app).post('/giffer/countdown/live-url').send(body)
+      expect(res.status).toBe(400)
+      expect(res.body.error.field).toBe(field)
+    } finally {
+      await g.close()
+    }
+  })
+})
+
+describe('what a timer shows once its time is up', () => {
+  const clock = testClock(Date.UTC(2026, 10, 28, 12))
+  let g: TestGiffer
+  beforeAll(async () => {
+    g = await startGiffer({ now: clock.now, liveBucketSeconds: 10 })
+  })
+  afterAll(() => g.close())
+
+  const expiredImage = async (body: Record<string, unknown>, format: 'url' | 'png_url' = 'url') => {
+    const minted = await mint(g, { until: new Date(clock.at + 60_000).toISOString(), ...body })
+    clock.at += 120_000
+    return { minted, res: await fetchImage(g, path_(minted[format])) }
+  }
+
+  it('zeros by default', async () => {
+    const { res } = await expiredImage({})
+    expect(await showsSeconds(g, res.body, 0)).toBe(true)
+  })
+
+  it("a message in the timer's own style, one frame, kept long", async () => {
+    const { minted, res } = await expiredImage({ expired: 'message', message: 'Sale is over' })
+    expect(new URL(minted.url).searchParams.get('message')).toBe('Sale is over')
+    expect(decodeGif(res.body).frames).toHaveLength(1)
+    expect(await showsSeconds(g, res.body, 0)).toBe(false)
+    expect(res.headers['cache-control']).toBe('public, max-age=3600')
+    const { res: png } = await expiredImage({ expired: 'message', message: 'Sale is over' }, 'png_url')
+    expect(png.headers['content-type']).toBe('image/png')
+  })
+
+  it("a default message in the language of the captions", async () => {
+    const english = await mint(g, { until: new Date(clock.at + HOUR).toISOString(), expired: 'message', days: 'Days' })
+    expect(new URL(english.url).searchParams.get('message')).toBe('This offer has ended')
+    const russian = await mint(g, { until: new Date(clock.at + HOUR).toISOString(), expired: 'message', days: 'Дни', hours: 'Часы' })
+    expect(new URL(russian.url).searchParams.get('message')).toBe('Акция завершена')
+  })
+
+  it('a transparent 1×1 image that hides the timer, for every kind that ends', async () => {
+    const { res } = await expiredImage({ expired: 'hide' })
+    expect(res.status).toBe(200)
+    expect(decodeGif(res.body)).toMatchObject({ width: 1, height: 1 })
+    expect(res.headers['cache-control']).toBe('public, max-age=3600')
+    const perRecipient = await mint(g, { kind: 'per-recipient', from: '2026-11-01T00:00:00Z', to: '2026-12-31T00:00:00Z', expired: 'hide' })
+    const outside = await fetchImage(g, path_(perRecipient.url) + '2027-06-01T00:00:00Z')
+    expect(decodeGif(outside.body)).toMatchObject({ width: 1, height: 1 })
+  })
+
+  it.each([
+    [{ expired: 'fade' }, 'expired'],
+    [{ expired: 'message', message: 'x'.repeat(61) }, 'message'],
+    [{ expired: 'message', message: 'two\nlines' }, 'message'],
+  ])('refuses %j naming %s', async (body, field) => {
+    const res = await request(g.app)
+      .post('/giffer/countdown/live-url')
+      .send({ until: new Date(clock.at + HOUR).toISOString(), ...body })
+    expect(res.status).toBe(400)
+    expect(res.body.error.field).toBe(field)
+  })
+})
+
+describe('a busy server', () => {
+  it('answers every live timer of a new look with an image, never 429 or 5xx, while the pool is held full', async () => {
+    const g = await startGiffer({ queueMax: 1, jobTimeoutMs: 20_000, liveBucketSeconds: 10 })
+    try {
+      // Large countdowns hold the one thread and the line.
+      const heavy = Array.from({ length: 3 }, (_, n) => request(g.app).post('/giffer/countdown/create').send({ delay: 86_400 + n, days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds' }))
+      const held = Promise.all(heavy.map((req) => req.then((res) => res.status)))
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      const looks = await Promise.all(
+        Array.from({ length: 12 }, (_, n) => mint(g, { kind: 'evergreen', for: 3600 + 60 * n, color: `#0000${(16 + n).toString(16)}` })),
+      )
+      const answers = await Promise.all(looks.map((minted) => fetchImage(g, path_(minted.url) + 'someone')))
+      const statuses = answers.map((answer) => answer.status)
+      expect(statuses).toEqual(Array(12).fill(200))
+      for (const answer of answers) expect(answer.headers['content-type']).toBe('image/gif')
+      const how = answers.map((answer) => answer.headers['x-giffer-fallback'] ?? (answer.headers['x-giffer-undrawn'] ? 'pixel' : 'drawn'))
+      expect(how).toContain('still')
+      for (const answer of answers.filter((a) => a.headers['x-giffer-fallback'] === 'still')) {
+        expect(decodeGif(answer.body).frames).toHaveLength(1)
+        expect(answer.headers['cache-control']).toBe('public, max-age=10')
+      }
+      expect(await held).toContain(200)
+    } finally {
+      await g.close()
+    }
+  }, 60_000)
+})
