@@ -8,7 +8,6 @@ import {
   countdownRequest,
   delayToHoliday,
   isDelayUnit,
-  liveTimerRequest,
   localIsoDate,
   liveTimerSnippet,
   quickPicks,
@@ -16,6 +15,8 @@ import {
   type QuickPick,
 } from './countdown.js'
 import { CaptionFields, DelayFields, HolidayPicks } from './CountdownFields.js'
+import { defaultLiveTimerChoices, liveTimerBody, liveTimerNotes, PLATFORM_NAMES, PLATFORMS, previewUrl, withMergeTag, type LiveTimerChoices, type Platform } from './live-timer.js'
+import { ExpiryFields, TimerTypeField, TimerTypeFields } from './LiveTimerFields.js'
 import { CopyButton, DownloadButton } from '../actions.js'
 import { ColorField } from '../fields.js'
 import { FontSelect, WeightSelect } from '../font-fields.js'
@@ -31,12 +32,16 @@ import { usePageData } from '../../page-data.js'
 const BOLD = 700
 
 interface CountdownResult {
-  blob: Blob
-  /** Object URL of the GIF, freed when the result is replaced. */
-  url: string
+  /** The GIF drawn for a timer of one date, to download; the other types are previewed as the live image itself. */
+  gif: { blob: Blob; url: string } | null
   live: { url: string; png_url: string }
   captions: boolean
+  /** The live timer choices the result was made with. */
+  choices: LiveTimerChoices
 }
+
+/** The zone a browser runs in; the server renders UTC until the page has hydrated. */
+const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone
 
 /** The settings, and the amount as typed next to them: it only becomes a setting once it is one. */
 function useCountdownSettings(initial: CountdownSettings) {
@@ -80,20 +85,22 @@ function useQuickPicks(initial: QuickPick[]) {
 export default function CountdownGenerator() {
   const data = usePageData('countdown-generator')
   const { settings, amountText, update, typeAmount, changeUnit } = useCountdownSettings(data.settings)
-  const { status, result, error, run } = useGeneratorRun<CountdownResult>((old) => URL.revokeObjectURL(old.url))
+  const { status, result, error, run } = useGeneratorRun<CountdownResult>((old) => old.gif && URL.revokeObjectURL(old.gif.url))
+  const [choices, setChoices] = useState<LiveTimerChoices>(() => defaultLiveTimerChoices(new Date(), 'UTC'))
+  const updateChoices = (patch: Partial<LiveTimerChoices>) => setChoices((current) => ({ ...current, ...patch }))
+  useEffect(() => updateChoices({ timeZone: browserTimeZone() }), [])
   const fonts = data.fonts.flatMap((group) => group.fonts)
   const font = fonts.find((candidate) => candidate.id === settings.font) ?? fonts[0]!
 
   useSettingsInUrl(countdownQuery(settings))
 
-  const generate = (current: CountdownSettings) =>
+  const generate = (current: CountdownSettings, live: LiveTimerChoices = choices) =>
     run(async (signal) => {
-      const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone
-      const [blob, live] = await Promise.all([
-        postForImage('countdown/create', countdownRequest(current), signal),
-        postForJson<{ url: string; png_url: string }>('countdown/live-url', liveTimerRequest(current, new Date(), timeZone), signal),
+      const [blob, urls] = await Promise.all([
+        live.type === 'fixed' ? postForImage('countdown/create', countdownRequest(current), signal) : null,
+        postForJson<{ url: string; png_url: string }>('countdown/live-url', liveTimerBody(current, live, new Date(), browserTimeZone()), signal),
       ])
-      return { blob, url: URL.createObjectURL(blob), live, captions: current.captions }
+      return { gif: blob ? { blob, url: URL.createObjectURL(blob) } : null, live: urls, captions: current.captions, choices: live }
     })
 
   useEffect(() => {
@@ -116,15 +123,18 @@ export default function CountdownGenerator() {
 
   const changeFont = (id: string) => update(pickFont(data.fonts, id, settings.weight, settings.font, BOLD))
 
-  const delayMessage = messageFor(error, 'delay', 'until', 'tz')
+  const delayMessage = messageFor(error, 'delay', 'until', 'for', ...(choices.type === 'fixed' ? ['tz'] : []))
+  const countsFromNow = choices.type === 'fixed' || choices.type === 'evergreen'
   const loading = status === 'loading'
 
   return (
     <GeneratorPage data={data}>
       <GeneratorForm label="Countdown settings" loading={loading} submit={data.content.submit} onSubmit={submit}>
-        <HolidayPicks picks={picks} date={settings.date} onPick={(holiday) => update({ ...delayToHoliday(holiday.value, new Date()), date: holiday.value })} />
-        {settings.date && <input type="hidden" name="date" value={settings.date} />}
-        <DelayFields settings={settings} amountText={amountText} onAmountText={typeAmount} onChange={update} onUnit={changeUnit} message={delayMessage} />
+        <TimerTypeField choices={choices} onChange={updateChoices} />
+        {choices.type === 'fixed' && <HolidayPicks picks={picks} date={settings.date} onPick={(holiday) => update({ ...delayToHoliday(holiday.value, new Date()), date: holiday.value })} />}
+        {choices.type === 'fixed' && settings.date && <input type="hidden" name="date" value={settings.date} />}
+        {countsFromNow && <DelayFields settings={settings} amountText={amountText} onAmountText={typeAmount} onChange={update} onUnit={changeUnit} message={delayMessage} />}
+        <TimerTypeFields choices={choices} error={error} onChange={updateChoices} />
         <div className="field-row">
           <FontSelect id="countdown-font" name="font" groups={data.fonts} value={settings.font} onChange={changeFont} message={messageFor(error, 'font')} text={settings.captions ? `${settings.days} ${settings.hours} ${settings.minutes} ${settings.seconds}` : ''} />
           <WeightSelect id="countdown-weight" name="weight" weights={font.weights} value={settings.weight} onChange={(weight) => update({ weight })} message={messageFor(error, 'font_weight')} />
@@ -134,6 +144,7 @@ export default function CountdownGenerator() {
           <ColorField id="countdown-background" name="background" label="Background" value={settings.background} onChange={(background) => update({ background })} message={messageFor(error, 'background')} />
         </div>
         <CaptionFields settings={settings} error={error} onChange={update} />
+        <ExpiryFields choices={choices} settings={settings} error={error} onChange={updateChoices} />
       </GeneratorForm>
       <ResultArea title={data.labels.result} loading={loading} error={error} empty={data.labels.resultEmpty}>
         {result && <CountdownResultView result={result} />}
@@ -143,21 +154,52 @@ export default function CountdownGenerator() {
 }
 
 function CountdownResultView({ result }: { result: CountdownResult }) {
-  const snippet = liveTimerSnippet(result.live, result.captions)
+  const [platform, setPlatform] = useState<Platform>('mailchimp')
+  const { choices } = result
+  const tagged = choices.type === 'evergreen' || choices.type === 'per-recipient'
+  const live = { url: withMergeTag(result.live.url, choices.type, platform), png_url: withMergeTag(result.live.png_url, choices.type, platform) }
+  const snippet = liveTimerSnippet(live, result.captions)
+  const notes = liveTimerNotes(choices)
+  const height = countdownHeight(result.captions)
   return (
     <div className="countdown-result">
-      <img className="result-image" src={result.url} alt="Your countdown timer" width={COUNTDOWN_SIZE.width} height={countdownHeight(result.captions)} />
-      <div className="result-actions">
-        <DownloadButton fileName="countdown.gif" blob={result.blob} fallbackUrl={result.url} label="Download GIF" />
-      </div>
+      {result.gif ? (
+        <>
+          <img className="result-image" src={result.gif.url} alt="Your countdown timer" width={COUNTDOWN_SIZE.width} height={height} />
+          <div className="result-actions">
+            <DownloadButton fileName="countdown.gif" blob={result.gif.blob} fallbackUrl={result.gif.url} label="Download GIF" />
+          </div>
+        </>
+      ) : (
+        <img className="result-image" src={previewUrl(result.live.url, choices)} alt="Your countdown timer" width={COUNTDOWN_SIZE.width} height={height} />
+      )}
       <div className="live-timer">
         <h3>Live timer for your email</h3>
         <p className="field-hint">Drawn again whenever the email is opened, so it always shows the real time left. Outlook on Windows gets a still image.</p>
+        {tagged && (
+          <div className="field">
+            <label htmlFor="live-platform">Sending platform</label>
+            <select id="live-platform" value={platform} onChange={(event) => setPlatform(event.target.value as Platform)} aria-describedby="live-platform-hint">
+              {PLATFORMS.map((name) => (
+                <option key={name} value={name}>
+                  {PLATFORM_NAMES[name]}
+                </option>
+              ))}
+            </select>
+            <p className="field-hint" id="live-platform-hint">
+              {platform === 'other'
+                ? `Replace ${choices.type === 'evergreen' ? 'RECIPIENT_ID with your platform’s tag for a subscriber’s id or address' : 'DEADLINE_DATE with your platform’s tag for the field holding each subscriber’s date'}.`
+                : choices.type === 'evergreen'
+                  ? 'The link ends with the platform’s tag for each subscriber, filled in when it sends.'
+                  : 'The link ends with the tag of a list field named Deadline: rename it to your field.'}
+            </p>
+          </div>
+        )}
         <div className="field">
           <label htmlFor="live-url">Timer image link</label>
-          <input id="live-url" type="text" readOnly value={result.live.url} onFocus={(event) => event.target.select()} />
+          <input id="live-url" type="text" readOnly value={live.url} onFocus={(event) => event.target.select()} />
         </div>
-        <CopyButton text={result.live.url} label="Copy link" />
+        <CopyButton text={live.url} label="Copy link" />
         <div className="field">
           <label htmlFor="live-html">HTML for your email</label>
           <textarea id="live-html" readOnly rows={5} value={snippet} onFocus={(event) => event.target.select()} />
@@ -167,6 +209,13 @@ function CountdownResultView({ result }: { result: CountdownResult }) {
           Paste it with <kbd className="key-mac">⌘ V</kbd>
           <kbd className="key-other">Ctrl V</kbd> into an HTML block of your email editor.
         </p>
+        {notes.length > 0 && (
+          <ul className="live-timer-notes">
+            {notes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        )}
       </div>
     </div>
   )

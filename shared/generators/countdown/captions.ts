@@ -29,5 +29,5 @@ export const END_MESSAGE_MAX_LENGTH = 60
 
 /** The language of a timer's captions: Russian when any of them is written in Cyrillic, else English (also when there are none). */
 export function captionLanguage(captions: CountdownCaptionSet): CountdownCaptionLanguage {
-  return Object.values(captions).some((caption) => /\p{Script=Cyrillic}/u.test(caption)) ? 'ru' : 'en'
+  return [captions.days, captions.hours, captions.minutes, captions.seconds].some((caption) => /\p{Script=Cyrillic}/u.test(caption)) ? 'ru' : 'en'
 }

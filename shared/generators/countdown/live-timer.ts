@@ -1,0 +1,153 @@
+/**
+ * The live timer choices of the countdown generator: the kind of timer, what it shows once the
+ * time is up, and the sending platform whose merge tag fills in each recipient's part of the URL.
+ * Plain functions, used by the page and its tests.
+ */
+import { delaySeconds, liveTimerRequest, type CountdownSettings } from './countdown.js'
+
+export const LIVE_TIMER_TYPES = ['fixed', 'per-recipient', 'evergreen', 'recurring'] as const
+export type LiveTimerType = (typeof LIVE_TIMER_TYPES)[number]
+
+export const LIVE_TIMER_TYPE_NAMES: Readonly<Record<LiveTimerType, { label: string; hint: string }>> = {
+  fixed: { label: 'One date', hint: 'Everyone counts down to the same moment.' },
+  'per-recipient': { label: 'A date from your list', hint: "Each subscriber's own date (a trial's end, a booking), from a field of your list." },
+  evergreen: { label: "From each subscriber's first open", hint: 'Each subscriber gets the same time, counted from when they first open the email.' },
+  recurring: { label: 'Every day or week at a time', hint: 'Counts to the next cut-off, such as 14:00 on weekdays, and starts again after it.' },
+}
+
+export const EXPIRY_CHOICES = ['zeros', 'message', 'hide'] as const
+export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number]
+export const EXPIRY_NAMES: Readonly<Record<ExpiryChoice, string>> = { zeros: 'Show zeros', message: 'Show a message', hide: 'Hide the timer' }
+
+/** The longest time an evergreen timer gives each subscriber: 90 days, in seconds (the image service's limit). */
+export const EVERGREEN_MAX_SECONDS = 90 * 86_400
+
+/** Days of the week as the image service numbers them (Sunday 0), in the order a week is read here. */
+export const WEEKDAYS = [
+  [1, 'Mon'],
+  [2, 'Tue'],
+  [3, 'Wed'],
+  [4, 'Thu'],
+  [5, 'Fri'],
+  [6, 'Sat'],
+  [0, 'Sun'],
+] as const
+
+export const PLATFORMS = ['mailchimp', 'klaviyo', 'hubspot', 'brevo', 'activecampaign', 'other'] as const
+export type Platform = (typeof PLATFORMS)[number]
+export const PLATFORM_NAMES: Readonly<Record<Platform, string>> = {
+  mailchimp: 'Mailchimp',
+  klaviyo: 'Klaviyo',
+  hubspot: 'HubSpot',
+  brevo: 'Brevo',
+  activecampaign: 'ActiveCampaign',
+  other: 'Other',
+}
+
+/**
+ * What each platform writes in place of its merge tags when it sends. `r=`: a key that is the
+ * same for one subscriber in every email (the platform's subscriber id, or the address). `until=`:
+ * a field of the list holding each subscriber's date, under the name the user gave it (these tags
+ * assume a field named "Deadline"). "Other" is a placeholder the user replaces.
+ */
+export const MERGE_TAGS: Readonly<Record<'evergreen' | 'per-recipient', Readonly<Record<Platform, string>>>> = {
+  evergreen: {
+    mailchimp: '*|UNIQID|*',
+    klaviyo: '{{ person.id }}',
+    hubspot: '{{ contact.hs_object_id }}',
+    brevo: '{{ contact.EMAIL }}',
+    activecampaign: '%SUBSCRIBERID%',
+    other: 'RECIPIENT_ID',
+  },
+  'per-recipient': {
+    mailchimp: '*|DEADLINE|*',
+    klaviyo: "{{ person|lookup:'Deadline' }}",
+    hubspot: '{{ contact.deadline }}',
+    brevo: '{{ contact.DEADLINE }}',
+    activecampaign: '%DEADLINE%',
+    other: 'DEADLINE_DATE',
+  },
+}
+
+/** The live timer choices beside the countdown's own settings. */
+export interface LiveTimerChoices {
+  type: LiveTimerType
+  /** Per-recipient: the earliest and latest date accepted, `YYYY-MM-DD`. */
+  from: string
+  to: string
+  /** Recurring: `HH:MM`, the days (Sunday 0); the zone of these and of the per-recipient dates. */
+  at: string
+  weekdays: number[]
+  timeZone: string
+  expired: ExpiryChoice
+  message: string
+}
+
+/** A date `days` after `now` in the local calendar, `YYYY-MM-DD`. */
+function isoDateAhead(now: Date, days: number): string {
+  const date = new Date(now.getFullYear(), now.getMonth(), now.getDate() + days)
+  const pad = (value: number) => String(value).padStart(2, '0')
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
+}
+
+export function defaultLiveTimerChoices(now: Date, timeZone: string): LiveTimerChoices {
+  return { type: 'fixed', from: isoDateAhead(now, 0), to: isoDateAhead(now, 90), at: '14:00', weekdays: [1, 2, 3, 4, 5], timeZone, expired: 'zeros', message: '' }
+}
+
+/** The expiry part of the request; a recurring timer never ends, so it has none. */
+function expiryFields(choices: LiveTimerChoices) {
+  if (choices.type === 'recurring') return {}
+  if (choices.expired === 'message') return { expired: 'message' as const, message: choices.message.trim() }
+  return { expired: choices.expired }
+}
+
+/**
+ * The body of `POST /giffer/countdown/live-url` for the chosen type: the countdown's style, the
+ * type's own fields, and the expiry. `timeZone` is the visitor's, for dates picked on the page.
+ */
+export function liveTimerBody(settings: CountdownSettings, choices: LiveTimerChoices, now: Date, timeZone: string) {
+  const fixed = liveTimerRequest(settings, now, timeZone)
+  const { until: _until, tz: _tz, ...style } = fixed as typeof fixed & { tz?: string }
+  switch (choices.type) {
+    case 'fixed':
+      return { ...fixed, kind: 'fixed' as const, ...expiryFields(choices) }
+    case 'evergreen':
+      return { ...style, kind: 'evergreen' as const, for: Math.min(delaySeconds(settings.amount, settings.unit), EVERGREEN_MAX_SECONDS), ...expiryFields(choices) }
+    case 'per-recipient':
+      return { ...style, kind: 'per-recipient' as const, from: `${choices.from}T00:00`, to: `${choices.to}T23:59`, tz: choices.timeZone, ...expiryFields(choices) }
+    case 'recurring':
+      return { ...style, kind: 'recurring' as const, at: choices.at, weekdays: [...choices.weekdays].sort(), tz: choices.timeZone }
+  }
+}
+
+/** A minted URL with the platform's merge tag where each recipient's part goes (as typed: the platform replaces it before sending). */
+export function withMergeTag(url: string, type: LiveTimerType, platform: Platform): string {
+  return type === 'evergreen' || type === 'per-recipient' ? url + MERGE_TAGS[type][platform] : url
+}
+
+/**
+ * The image the page shows as the preview of a live timer: an evergreen one as a test send sees
+ * it (the full time), a per-recipient one for a subscriber whose date is the latest accepted.
+ */
+export function previewUrl(url: string, choices: LiveTimerChoices): string {
+  return choices.type === 'per-recipient' ? url + encodeURIComponent(`${choices.to}T23:59`) : url
+}
+
+/** What a user must know about the chosen type, in a sentence or two each. */
+export function liveTimerNotes(choices: LiveTimerChoices): string[] {
+  switch (choices.type) {
+    case 'fixed':
+      return []
+    case 'evergreen':
+      return [
+        'Apple Mail loads images when the email arrives, so for Apple Mail readers the timer starts at delivery, and a re-opened email may show the image as first loaded.',
+        'Test sends usually leave the merge tag empty: all of them then share one timer that shows the full time.',
+      ]
+    case 'per-recipient':
+      return [
+        `The field must hold each subscriber's date: 2026-12-24T18:00:00+01:00, a date and time in ${choices.timeZone || 'your time zone'}, or a Unix time. A missing date, or one outside ${choices.from} to ${choices.to}, shows what you chose for when the time is up.`,
+      ]
+    case 'recurring':
+      return [`It counts to ${choices.at} in ${choices.timeZone}, whatever the reader's own time zone, and starts again after each one.`]
+  }
+}

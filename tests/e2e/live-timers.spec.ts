@@ -1,0 +1,101 @@
+import type { Page } from '@playwright/test'
+import { expectNoAxeViolations } from './axe.js'
+import { expect, gotoHydrated, test } from './fixtures.js'
+
+const path = '/email-countdown-timer-generator/'
+const submit = (page: Page) => page.locator('form.generator-form button[type="submit"]')
+const result = (page: Page) => page.locator('.generator-result')
+
+/** Generates with the form as it is, and returns the GIF link and the PNG link of the HTML snippet, as shown. */
+async function mintFromPage(page: Page) {
+  await submit(page).click()
+  const link = page.getByLabel('Timer image link')
+  await expect(link).toHaveValue(/\/giffer\/countdown\/live\.gif\?/, { timeout: 20_000 })
+  await expect(result(page).locator('img.result-image')).toBeVisible({ timeout: 20_000 })
+  const gif = await link.inputValue()
+  const html = await page.getByLabel('HTML for your email').inputValue()
+  const png = /<img src="([^"]+\/live\.png\?[^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&')
+  return { gif, png }
+}
+
+/** Opens a link as a mail client would, with the merge tag replaced by a recipient's value. */
+async function expectImage(page: Page, url: string, type: 'image/gif' | 'image/png') {
+  const response = await page.request.get(url)
+  expect(response.status(), url).toBe(200)
+  expect(response.headers()['content-type']).toBe(type)
+  expect((await response.body()).length).toBeGreaterThan(100)
+}
+
+test.describe('live timers of every type from the countdown generator', () => {
+  test('one date: the link opens, and "Hide the timer" is in it', async ({ page }) => {
+    await gotoHydrated(page, path)
+    await page.getByLabel('Hide the timer').check()
+    const { gif, png } = await mintFromPage(page)
+    expect(new URL(gif).searchParams.get('expired')).toBe('hide')
+    await expect(page.getByRole('button', { name: 'Download GIF' })).toBeVisible()
+    await expectImage(page, gif, 'image/gif')
+    await expectImage(page, png, 'image/png')
+  })
+
+  test("from each subscriber's first open, chosen with the keyboard: the link carries the platform's tag and opens for a subscriber", async ({ page }) => {
+    await gotoHydrated(page, path)
+    const first = page.getByRole('radio', { name: /^One date/ })
+    await first.focus()
+    // Arrow keys move through a radio group: the third type.
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('ArrowDown')
+    await expect(page.getByRole('radio', { name: /^From each subscriber's first open/ })).toBeChecked()
+    await expect(page.locator('.quick-picks')).toHaveCount(0)
+    await page.getByLabel('Unit').selectOption('hours')
+    await page.getByLabel('Time left').fill('2')
+    await expectNoAxeViolations(page, { include: 'form.generator-form' })
+    const { gif } = await mintFromPage(page)
+    expect(gif).toMatch(/&r=\*\|UNIQID\|\*$/)
+    expect(new URL(gif).searchParams.get('for')).toBe('7200')
+    await page.getByLabel('Sending platform').selectOption('klaviyo')
+    const klaviyo = await page.getByLabel('Timer image link').inputValue()
+    expect(klaviyo).toMatch(/&r=\{\{ person\.id \}\}$/)
+    await expect(page.getByText(/Apple Mail loads images when the email arrives/)).toBeVisible()
+    await expectNoAxeViolations(page, { include: '.generator-result' })
+    const html = await page.getByLabel('HTML for your email').inputValue()
+    const png = /<img src="([^"]+\/live\.png\?[^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&')
+    expect(png).toContain('r={{ person.id }}')
+    await expectImage(page, klaviyo.replace('{{ person.id }}', 'test-subscriber-1'), 'image/gif')
+    await expectImage(page, png.replace('{{ person.id }}', 'test-subscriber-1'), 'image/png')
+  })
+
+  test("a date from the subscriber's list: the link ends in the date field's tag and opens for a date in range", async ({ page }) => {
+    await gotoHydrated(page, path)
+    await page.getByRole('radio', { name: /^A date from your list/ }).check()
+    await expect(page.getByLabel('Time left')).toHaveCount(0)
+    const today = new Date()
+    const inTenDays = new Date(today.getTime() + 10 * 86_400_000).toISOString().slice(0, 10)
+    await page.getByLabel('Latest date').fill(new Date(today.getTime() + 30 * 86_400_000).toISOString().slice(0, 10))
+    await page.getByLabel('Show a message').check()
+    await page.getByLabel('Message', { exact: true }).fill('Your trial has ended')
+    await expectNoAxeViolations(page, { include: 'form.generator-form' })
+    const { gif, png } = await mintFromPage(page)
+    expect(gif).toMatch(/&until=\*\|DEADLINE\|\*$/)
+    expect(new URL(gif).searchParams.get('message')).toBe('Your trial has ended')
+    await expectImage(page, gif.replace('*|DEADLINE|*', `${inTenDays}T12:00`), 'image/gif')
+    await expectImage(page, png.replace('*|DEADLINE|*', `${inTenDays}T12:00`), 'image/png')
+  })
+
+  test('every day or week at a time: the link carries the time, the days and the zone, and opens as it is', async ({ page }) => {
+    await gotoHydrated(page, path)
+    await page.getByRole('radio', { name: /^Every day or week at a time/ }).check()
+    await expect(page.getByText('When the time is up')).toHaveCount(0)
+    await page.getByLabel('Time of day').fill('16:30')
+    await page.getByLabel('Sat').check()
+    await page.getByLabel('Time zone').selectOption('Europe/Berlin')
+    await expectNoAxeViolations(page, { include: 'form.generator-form' })
+    const { gif, png } = await mintFromPage(page)
+    const params = new URL(gif).searchParams
+    expect(params.get('at')).toBe('16:30')
+    expect(params.get('weekdays')).toBe('1,2,3,4,5,6')
+    expect(params.get('tz')).toBe('Europe/Berlin')
+    await expect(page.getByLabel('Sending platform')).toHaveCount(0)
+    await expectImage(page, gif, 'image/gif')
+    await expectImage(page, png, 'image/png')
+  })
+})
