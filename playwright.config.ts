@@ -22,8 +22,12 @@ export default defineConfig({
   projects: [
     { name: 'site', testIgnore: /first-tap\.spec\.ts$/ },
     // These measure how fast a page answers on a slowed-down CPU: one at a time, and only once
-    // every other browser test has finished, so nothing else in the run slows them down.
-    { name: 'timing', testMatch: /first-tap\.spec\.ts$/, workers: 1, dependencies: ['site'] },
+    // every other browser test has finished, so nothing else in the run slows them down. On this
+    // 4× slowed CPU a frame of the page's own style and layout work (150–400 ms, measured with
+    // long-animation-frame entries) can land on the tap in about one load in seven, whatever the
+    // build; a test that fails three times running fails the run, and one that passes on a retry
+    // is reported as flaky. The bounds are unchanged.
+    { name: 'timing', testMatch: /first-tap\.spec\.ts$/, workers: 1, dependencies: ['site'], retries: 2 },
   ],
   use: {
     baseURL: `http://localhost:${PORT}`,
