@@ -2,7 +2,7 @@ import { quickPicks } from '../../shared/generators/countdown/countdown.js'
 import { isoDate, todayUtc, upcomingHolidays } from '../../shared/holidays/holidays.js'
 import type { PageIdOf } from '../../shared/page-route.js'
 import type { generatorPages } from '../../shared/generators/generators.route.js'
-import { countdownSettingsFromQuery } from './countdown/query.js'
+import { countdownSettingsFromQuery, liveTimerChoicesFromQuery } from './countdown/query.js'
 import { textImageSettingsFromQuery } from './text-image/query.js'
 import { scrollingTextSettingsFromQuery } from './scrolling-text/query.js'
 import { slideshowSettingsFromQuery } from './slideshow/query.js'
@@ -17,9 +17,11 @@ export const generatorLoaders = ({ generators: content, holidays, now: clock }: 
   return {
     'countdown-generator': ({ request }) => {
       const now = clock()
+      const query = new URL(request.url).searchParams
       return {
         ...content.page('countdown'),
-        settings: countdownSettingsFromQuery(new URL(request.url).searchParams, fonts, now),
+        settings: countdownSettingsFromQuery(query, fonts, now),
+        timer: liveTimerChoicesFromQuery(query, now),
         fonts,
         quickPicks: quickPicks(upcomingHolidays(holidays, todayUtc(now)), now),
       }

@@ -1,4 +1,5 @@
 import type { CountdownSettings, QuickPick } from './countdown/countdown.js'
+import type { LiveTimerChoices } from './countdown/live-timer.js'
 import type { FontOption, FontOptionGroup, GeneratorPageBase } from './types.js'
 import type { Holiday } from '../holidays/holidays.js'
 import { definePage } from '../page-route.js'
@@ -11,6 +12,8 @@ import type { TextImageSettings, TextStyleGroup } from './text-image/text-image.
 export interface CountdownPageData extends GeneratorPageBase {
   /** The form as the URL sets it (defaults for anything missing or unusable). */
   settings: CountdownSettings
+  /** The live timer's type and choices as the URL sets them; the browser fills in its own day and zone for what it leaves out. */
+  timer: LiveTimerChoices
   fonts: FontOptionGroup[]
   /** Holidays 0 to 99 days ahead when the page was drawn; the browser asks /api/holidays again for its own day. */
   quickPicks: QuickPick[]

@@ -1,5 +1,5 @@
 /** Sections of the countdown generator's form: the holidays to pick, the time left, the captions. */
-import { amountOnBlur, amountWhileTyping, CAPTION_MAX_LENGTH, DELAY_UNITS, isBlockedAmountKey, type CountdownSettings, type QuickPick } from './countdown.js'
+import { amountOnBlur, amountWhileTyping, CAPTION_MAX_LENGTH, DELAY_UNITS, isBlockedAmountKey, type CountdownSettings, type DelayCaps, type QuickPick } from './countdown.js'
 import { COUNTDOWN_CAPTION_PRESETS, type CountdownCaptionLanguage } from './captions.js'
 import { formatCalendarDate } from '../../dates.js'
 import { controlProps, Field } from '../fields.js'
@@ -42,6 +42,8 @@ interface DelayFieldsProps {
   settings: CountdownSettings
   /** The amount as typed, which may be empty or out of range until the field is left. */
   amountText: string
+  /** The longest amount in each unit, for the chosen type of timer. */
+  caps: DelayCaps
   onAmountText: (text: string) => void
   onChange: (patch: Partial<CountdownSettings>) => void
   onUnit: (unit: string) => void
@@ -52,7 +54,7 @@ interface DelayFieldsProps {
  * The time left: an amount and its unit. A picked holiday sends its date instead, so these two
  * are left out of the no-script form then.
  */
-export function DelayFields({ settings, amountText, onAmountText, onChange, onUnit, message }: DelayFieldsProps) {
+export function DelayFields({ settings, amountText, caps, onAmountText, onChange, onUnit, message }: DelayFieldsProps) {
   return (
     <div className="field-row">
       <Field id="countdown-amount" label="Time left" message={message}>
@@ -66,8 +68,8 @@ export function DelayFields({ settings, amountText, onAmountText, onChange, onUn
           onKeyDown={(event) => {
             if (!event.ctrlKey && !event.metaKey && !event.altKey && isBlockedAmountKey(event.key)) event.preventDefault()
           }}
-          onChange={(event) => onAmountText(amountWhileTyping(event.target.value, settings.unit))}
-          onBlur={() => onChange({ amount: amountOnBlur(amountText, settings.unit) })}
+          onChange={(event) => onAmountText(amountWhileTyping(event.target.value, settings.unit, caps))}
+          onBlur={() => onChange({ amount: amountOnBlur(amountText, settings.unit, caps) })}
           {...controlProps('countdown-amount', message)}
         />
       </Field>

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react'
 import {
   amountOnBlur,
+  capAmount,
   convertAmount,
   COUNTDOWN_SIZE,
   countdownHeight,
-  countdownQuery,
   countdownRequest,
   delayToHoliday,
   isDelayUnit,
@@ -12,10 +12,25 @@ import {
   liveTimerSnippet,
   quickPicks,
   type CountdownSettings,
+  type DelayCaps,
   type QuickPick,
 } from './countdown.js'
 import { CaptionFields, DelayFields, HolidayPicks } from './CountdownFields.js'
-import { defaultLiveTimerChoices, liveTimerBody, liveTimerNotes, PLATFORM_NAMES, PLATFORMS, previewUrl, withMergeTag, type LiveTimerChoices, type Platform } from './live-timer.js'
+import {
+  countdownPageQuery,
+  defaultLiveTimerChoices,
+  delayCapsFor,
+  liveTimerBody,
+  liveTimerNotes,
+  PLATFORM_NAMES,
+  PLATFORMS,
+  previewUrl,
+  withMergeTag,
+  withVisitorDefaults,
+  type LiveTimerChoices,
+  type LiveTimerType,
+  type Platform,
+} from './live-timer.js'
 import { ExpiryFields, TimerTypeField, TimerTypeFields } from './LiveTimerFields.js'
 import { CopyButton, DownloadButton } from '../actions.js'
 import { ColorField } from '../fields.js'
@@ -32,7 +47,11 @@ import { usePageData } from '../../page-data.js'
 const BOLD = 700
 
 interface CountdownResult {
-  /** The GIF drawn for a timer of one date, to download; the other types are previewed as the live image itself. */
+  /**
+   * The GIF drawn for a timer of one date, to download. The other types are previewed as the live
+   * image itself, with no download: a copy would be frozen at one subscriber's moment, while
+   * these timers differ per subscriber or start again.
+   */
   gif: { blob: Blob; url: string } | null
   live: { url: string; png_url: string }
   captions: boolean
@@ -44,7 +63,7 @@ interface CountdownResult {
 const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone
 
 /** The settings, and the amount as typed next to them: it only becomes a setting once it is one. */
-function useCountdownSettings(initial: CountdownSettings) {
+function useCountdownSettings(initial: CountdownSettings, caps: DelayCaps) {
   const [settings, setSettings] = useState<CountdownSettings>(initial)
   const [amountText, setAmountText] = useState(String(initial.amount))
 
@@ -61,7 +80,7 @@ function useCountdownSettings(initial: CountdownSettings) {
 
   const changeUnit = (unit: string) => {
     if (!isDelayUnit(unit)) return
-    const amount = convertAmount(amountOnBlur(amountText, settings.unit), settings.unit, unit)
+    const amount = convertAmount(amountOnBlur(amountText, settings.unit, caps), settings.unit, unit, caps)
     update({ unit, amount, date: null })
   }
 
@@ -84,15 +103,17 @@ function useQuickPicks(initial: QuickPick[]) {
 
 export default function CountdownGenerator() {
   const data = usePageData('countdown-generator')
-  const { settings, amountText, update, typeAmount, changeUnit } = useCountdownSettings(data.settings)
-  const { status, result, error, run } = useGeneratorRun<CountdownResult>((old) => old.gif && URL.revokeObjectURL(old.gif.url))
-  const [choices, setChoices] = useState<LiveTimerChoices>(() => defaultLiveTimerChoices(new Date(), 'UTC'))
+  const [choices, setChoices] = useState<LiveTimerChoices>(data.timer)
   const updateChoices = (patch: Partial<LiveTimerChoices>) => setChoices((current) => ({ ...current, ...patch }))
-  useEffect(() => updateChoices({ timeZone: browserTimeZone() }), [])
+  // The visitor's own defaults, which the address leaves out (the server's, during its render).
+  const [visitorDefaults] = useState(() => defaultLiveTimerChoices(new Date(), browserTimeZone()))
+  const caps = delayCapsFor(choices.type)
+  const { settings, amountText, update, typeAmount, changeUnit } = useCountdownSettings(data.settings, caps)
+  const { status, result, error, run } = useGeneratorRun<CountdownResult>((old) => old.gif && URL.revokeObjectURL(old.gif.url))
   const fonts = data.fonts.flatMap((group) => group.fonts)
   const font = fonts.find((candidate) => candidate.id === settings.font) ?? fonts[0]!
 
-  useSettingsInUrl(countdownQuery(settings))
+  useSettingsInUrl(countdownPageQuery(settings, choices, visitorDefaults))
 
   const generate = (current: CountdownSettings, live: LiveTimerChoices = choices) =>
     run(async (signal) => {
@@ -104,21 +125,30 @@ export default function CountdownGenerator() {
     })
 
   useEffect(() => {
-    // A holiday counts from the visitor's own clock; a shared link opens with its result.
+    // A holiday counts from the visitor's own clock, and what the link leaves out takes the
+    // visitor's own day and zone; a shared link opens with its result.
+    const live = withVisitorDefaults(data.timer, new URLSearchParams(window.location.search), visitorDefaults)
+    setChoices(live)
     let current = data.settings
     if (current.date) {
       current = { ...current, ...delayToHoliday(current.date, new Date()) }
       update(current)
     }
-    if (window.location.search) void generate(current)
+    if (window.location.search) void generate(current, live)
   }, [])
   const picks = useQuickPicks(data.quickPicks)
 
   const submit = () => {
     // Enter in the amount field submits without leaving it: the blur rule applies first.
-    const amount = amountOnBlur(amountText, settings.unit)
+    const amount = amountOnBlur(amountText, settings.unit, caps)
     update({ amount })
     void generate({ ...settings, amount })
+  }
+
+  /** A holiday belongs to a timer of one date; an evergreen timer's longest time is shorter. */
+  const changeType = (type: LiveTimerType) => {
+    updateChoices({ type })
+    if (type !== 'fixed') update({ date: null, amount: Math.max(1, capAmount(settings.amount, settings.unit, delayCapsFor(type))) })
   }
 
   const changeFont = (id: string) => update(pickFont(data.fonts, id, settings.weight, settings.font, BOLD))
@@ -130,10 +160,10 @@ export default function CountdownGenerator() {
   return (
     <GeneratorPage data={data}>
       <GeneratorForm label="Countdown settings" loading={loading} submit={data.content.submit} onSubmit={submit}>
-        <TimerTypeField choices={choices} onChange={updateChoices} />
+        <TimerTypeField type={choices.type} onChange={changeType} />
         {choices.type === 'fixed' && <HolidayPicks picks={picks} date={settings.date} onPick={(holiday) => update({ ...delayToHoliday(holiday.value, new Date()), date: holiday.value })} />}
         {choices.type === 'fixed' && settings.date && <input type="hidden" name="date" value={settings.date} />}
-        {countsFromNow && <DelayFields settings={settings} amountText={amountText} onAmountText={typeAmount} onChange={update} onUnit={changeUnit} message={delayMessage} />}
+        {countsFromNow && <DelayFields settings={settings} amountText={amountText} caps={caps} onAmountText={typeAmount} onChange={update} onUnit={changeUnit} message={delayMessage} />}
         <TimerTypeFields choices={choices} error={error} onChange={updateChoices} />
         <div className="field-row">
           <FontSelect id="countdown-font" name="font" groups={data.fonts} value={settings.font} onChange={changeFont} message={messageFor(error, 'font')} text={settings.captions ? `${settings.days} ${settings.hours} ${settings.minutes} ${settings.seconds}` : ''} />

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react'
 import { END_MESSAGE_MAX_LENGTH, END_MESSAGES, captionLanguage } from './captions.js'
 import type { CountdownSettings } from './countdown.js'
-import { EXPIRY_CHOICES, EXPIRY_NAMES, LIVE_TIMER_TYPE_NAMES, LIVE_TIMER_TYPES, WEEKDAYS, type LiveTimerChoices } from './live-timer.js'
+import { EXPIRY_CHOICES, EXPIRY_NAMES, LIVE_TIMER_TYPE_NAMES, LIVE_TIMER_TYPES, WEEKDAYS, type LiveTimerChoices, type LiveTimerType } from './live-timer.js'
 import { controlProps, Field } from '../fields.js'
 import { messageFor } from '../GeneratorPage.js'
 import type { GeneratorError } from '../giffer-client.js'
@@ -14,13 +14,13 @@ interface LiveTimerFieldsProps {
   onChange: (patch: Partial<LiveTimerChoices>) => void
 }
 
-export function TimerTypeField({ choices, onChange }: Pick<LiveTimerFieldsProps, 'choices' | 'onChange'>) {
+export function TimerTypeField({ type: chosen, onChange }: { type: LiveTimerType; onChange: (type: LiveTimerType) => void }) {
   return (
     <fieldset className="field timer-types">
       <legend>Timer type</legend>
       {LIVE_TIMER_TYPES.map((type) => (
         <label key={type}>
-          <input type="radio" name="timer_type" value={type} checked={choices.type === type} onChange={() => onChange({ type })} aria-describedby={`timer-type-${type}-hint`} />
+          <input type="radio" name="timer" value={type} checked={chosen === type} onChange={() => onChange(type)} aria-describedby={`timer-type-${type}-hint`} />
           <span>
             {LIVE_TIMER_TYPE_NAMES[type].label}
             <span className="field-hint" id={`timer-type-${type}-hint`}>
@@ -48,7 +48,7 @@ function TimeZoneField({ choices, error, onChange }: Pick<LiveTimerFieldsProps, 
   const message = messageFor(error, 'tz')
   return (
     <Field id="live-tz" label="Time zone" message={message}>
-      <select value={choices.timeZone} onChange={(event) => onChange({ timeZone: event.target.value })} {...controlProps('live-tz', message)}>
+      <select name="tz" value={choices.timeZone} onChange={(event) => onChange({ timeZone: event.target.value })} {...controlProps('live-tz', message)}>
         {zones.map((zone) => (
           <option key={zone} value={zone}>
             {zone}
@@ -67,10 +67,10 @@ export function TimerTypeFields({ choices, error, onChange }: Omit<LiveTimerFiel
     return (
       <div className="field-row">
         <Field id="live-from" label="Earliest date" message={from}>
-          <input type="date" value={choices.from} onChange={(event) => onChange({ from: event.target.value })} required {...controlProps('live-from', from)} />
+          <input type="date" name="from" value={choices.from} onChange={(event) => onChange({ from: event.target.value })} required {...controlProps('live-from', from)} />
         </Field>
         <Field id="live-to" label="Latest date" message={to}>
-          <input type="date" value={choices.to} onChange={(event) => onChange({ to: event.target.value })} required {...controlProps('live-to', to)} />
+          <input type="date" name="to" value={choices.to} onChange={(event) => onChange({ to: event.target.value })} required {...controlProps('live-to', to)} />
         </Field>
         <TimeZoneField choices={choices} error={error} onChange={onChange} />
       </div>
@@ -84,15 +84,15 @@ export function TimerTypeFields({ choices, error, onChange }: Omit<LiveTimerFiel
       <>
         <div className="field-row">
           <Field id="live-at" label="Time of day" message={at}>
-            <input type="time" value={choices.at} onChange={(event) => onChange({ at: event.target.value })} required {...controlProps('live-at', at)} />
+            <input type="time" name="at" value={choices.at} onChange={(event) => onChange({ at: event.target.value })} required {...controlProps('live-at', at)} />
           </Field>
           <TimeZoneField choices={choices} error={error} onChange={onChange} />
         </div>
         <fieldset className="field radio-row weekdays" aria-describedby={weekdays ? 'live-weekdays-message' : undefined}>
-          <legend>Days</legend>
+          <legend>Days of the week</legend>
           {WEEKDAYS.map(([day, name]) => (
             <label key={day}>
-              <input type="checkbox" checked={choices.weekdays.includes(day)} onChange={() => toggle(day)} /> {name}
+              <input type="checkbox" name="weekdays" value={day} checked={choices.weekdays.includes(day)} onChange={() => toggle(day)} /> {name}
             </label>
           ))}
           {weekdays && (
@@ -125,6 +125,7 @@ export function ExpiryFields({ choices, settings, error, onChange }: LiveTimerFi
         <Field id="live-message" label="Message" message={message}>
           <input
             type="text"
+            name="message"
             maxLength={END_MESSAGE_MAX_LENGTH}
             value={choices.message}
             placeholder={END_MESSAGES[captionLanguage(settings)]}

@@ -11,8 +11,11 @@ export type DelayUnit = (typeof DELAY_UNITS)[number]
 /** Minutes in one of each unit: every conversion goes through minutes. */
 export const MINUTES_PER_UNIT: Readonly<Record<DelayUnit, number>> = { days: 1440, hours: 60, minutes: 1 }
 
+/** The longest delay in each unit; a kind of timer may have its own, shorter ones. */
+export type DelayCaps = Readonly<Record<DelayUnit, number>>
+
 /** The longest delay in each unit: 99 days, the image service's limit. */
-export const DELAY_CAPS: Readonly<Record<DelayUnit, number>> = { days: 99, hours: 2376, minutes: 142_560 }
+export const DELAY_CAPS: DelayCaps = { days: 99, hours: 2376, minutes: 142_560 }
 
 /** The longest delay in seconds (99 days): what the image service accepts. */
 export const DELAY_MAX_SECONDS = DELAY_CAPS.days * MINUTES_PER_UNIT.days * 60
@@ -48,34 +51,34 @@ export function isBlockedAmountKey(key: string): boolean {
 }
 
 /** Whole amounts only, never above the unit's cap. */
-export function capAmount(amount: number, unit: DelayUnit): number {
-  return Math.min(Math.max(Math.floor(amount), 0), DELAY_CAPS[unit])
+export function capAmount(amount: number, unit: DelayUnit, caps: DelayCaps = DELAY_CAPS): number {
+  return Math.min(Math.max(Math.floor(amount), 0), caps[unit])
 }
 
 /**
  * The amount field's text while typing (or after a paste): digits only, without leading zeros,
  * capped. Empty stays empty, so the visitor can clear the field and type anew.
  */
-export function amountWhileTyping(text: string, unit: DelayUnit): string {
+export function amountWhileTyping(text: string, unit: DelayUnit, caps: DelayCaps = DELAY_CAPS): string {
   const digits = text.replace(/\D+/g, '').replace(/^0+(?=\d)/, '').slice(0, 7)
-  return digits === '' ? '' : String(capAmount(Number(digits), unit))
+  return digits === '' ? '' : String(capAmount(Number(digits), unit, caps))
 }
 
 /** On leaving the field: empty or below 1 becomes 1; anything else is kept, capped. */
-export function amountOnBlur(text: string, unit: DelayUnit): number {
+export function amountOnBlur(text: string, unit: DelayUnit, caps: DelayCaps = DELAY_CAPS): number {
   const amount = Number(text.replace(/\D+/g, '').slice(0, 7) || '0')
-  return amount < 1 ? 1 : capAmount(amount, unit)
+  return amount < 1 ? 1 : capAmount(amount, unit, caps)
 }
 
 /** The same delay in another unit, rounded to a whole number, at least 1 and capped. */
-export function convertAmount(amount: number, from: DelayUnit, to: DelayUnit): number {
+export function convertAmount(amount: number, from: DelayUnit, to: DelayUnit, caps: DelayCaps = DELAY_CAPS): number {
   const converted = Math.round((amount * MINUTES_PER_UNIT[from]) / MINUTES_PER_UNIT[to])
-  return Math.max(1, capAmount(converted, to))
+  return Math.max(1, capAmount(converted, to, caps))
 }
 
 /** What the image service is sent: the delay in seconds. */
-export function delaySeconds(amount: number, unit: DelayUnit): number {
-  return capAmount(amount, unit) * MINUTES_PER_UNIT[unit] * 60
+export function delaySeconds(amount: number, unit: DelayUnit, caps: DelayCaps = DELAY_CAPS): number {
+  return capAmount(amount, unit, caps) * MINUTES_PER_UNIT[unit] * 60
 }
 
 /**
@@ -204,16 +207,16 @@ export function countdownRequest(settings: CountdownSettings) {
   }
 }
 
-/**
- * The body of `POST /giffer/countdown/live-url`: the same style and a real deadline. A holiday
- * counts to its deadline as a wall-clock time in the visitor's zone; a plain delay counts from now.
- */
 /** A date's calendar day in the local time of the machine running this (the visitor's browser). */
 export function localIsoDate(date: Date): string {
   const pad = (value: number) => String(value).padStart(2, '0')
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
 }
 
+/**
+ * The body of `POST /giffer/countdown/live-url`: the same style and a real deadline. A holiday
+ * counts to its deadline as a wall-clock time in the visitor's zone; a plain delay counts from now.
+ */
 export function liveTimerRequest(settings: CountdownSettings, now: Date, timeZone: string) {
   const { delay: _delay, style: _style, ...style } = countdownRequest(settings)
   if (settings.date) {

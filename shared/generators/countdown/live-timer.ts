@@ -1,9 +1,9 @@
 /**
  * The live timer choices of the countdown generator: the kind of timer, what it shows once the
  * time is up, and the sending platform whose merge tag fills in each recipient's part of the URL.
- * Plain functions, used by the page and its tests.
+ * Plain functions, used by the page, its server loader and the tests.
  */
-import { delaySeconds, liveTimerRequest, type CountdownSettings } from './countdown.js'
+import { countdownQuery, DELAY_CAPS, delaySeconds, liveTimerRequest, localIsoDate, type CountdownSettings, type DelayCaps } from './countdown.js'
 
 export const LIVE_TIMER_TYPES = ['fixed', 'per-recipient', 'evergreen', 'recurring'] as const
 export type LiveTimerType = (typeof LIVE_TIMER_TYPES)[number]
@@ -19,8 +19,13 @@ export const EXPIRY_CHOICES = ['zeros', 'message', 'hide'] as const
 export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number]
 export const EXPIRY_NAMES: Readonly<Record<ExpiryChoice, string>> = { zeros: 'Show zeros', message: 'Show a message', hide: 'Hide the timer' }
 
-/** The longest time an evergreen timer gives each subscriber: 90 days, in seconds (the image service's limit). */
-export const EVERGREEN_MAX_SECONDS = 90 * 86_400
+/** The longest time an evergreen timer gives each subscriber, in each unit: 90 days, the image service's limit. */
+export const EVERGREEN_DELAY_CAPS: DelayCaps = { days: 90, hours: 2160, minutes: 129_600 }
+
+/** The caps of the amount field for a type: an evergreen timer's are shorter. */
+export function delayCapsFor(type: LiveTimerType): DelayCaps {
+  return type === 'evergreen' ? EVERGREEN_DELAY_CAPS : DELAY_CAPS
+}
 
 /** Days of the week as the image service numbers them (Sunday 0), in the order a week is read here. */
 export const WEEKDAYS = [
@@ -83,15 +88,67 @@ export interface LiveTimerChoices {
   message: string
 }
 
-/** A date `days` after `now` in the local calendar, `YYYY-MM-DD`. */
-function isoDateAhead(now: Date, days: number): string {
-  const date = new Date(now.getFullYear(), now.getMonth(), now.getDate() + days)
-  const pad = (value: number) => String(value).padStart(2, '0')
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
+/** How many days after today the latest accepted date of a per-recipient timer is, unless changed. */
+const PER_RECIPIENT_DEFAULT_DAYS = 90
+
+/**
+ * The choices a page opens with: one date, showing zeros once over; a per-recipient range from
+ * today (in the local calendar of `now`) for 90 days; 14:00 on weekdays; the visitor's zone.
+ */
+export function defaultLiveTimerChoices(now: Date, timeZone: string): LiveTimerChoices {
+  const daysAhead = (days: number) => localIsoDate(new Date(now.getFullYear(), now.getMonth(), now.getDate() + days))
+  return { type: 'fixed', from: daysAhead(0), to: daysAhead(PER_RECIPIENT_DEFAULT_DAYS), at: '14:00', weekdays: [1, 2, 3, 4, 5], timeZone, expired: 'zeros', message: '' }
 }
 
-export function defaultLiveTimerChoices(now: Date, timeZone: string): LiveTimerChoices {
-  return { type: 'fixed', from: isoDateAhead(now, 0), to: isoDateAhead(now, 90), at: '14:00', weekdays: [1, 2, 3, 4, 5], timeZone, expired: 'zeros', message: '' }
+/** Days of the week once each, in the image service's order (Sunday 0 first). */
+const weekdayList = (days: readonly number[]) => [...new Set(days)].sort((a, b) => a - b)
+
+/**
+ * The choices as part of the page's query string: only what the chosen type uses and what differs
+ * from the visitor's defaults. The zone is written whenever the type uses it: its default is each
+ * visitor's own, so leaving it out would move a shared timer to the zone of whoever opens the
+ * link. The server reads the same names back (server/generators/countdown/query.ts); the form's
+ * fields carry them too.
+ */
+export function liveTimerQuery(choices: LiveTimerChoices, defaults: LiveTimerChoices): string {
+  const query = new URLSearchParams()
+  if (choices.type !== 'fixed') query.set('timer', choices.type)
+  if (choices.type === 'per-recipient') {
+    if (choices.from !== defaults.from) query.set('from', choices.from)
+    if (choices.to !== defaults.to) query.set('to', choices.to)
+  }
+  if (choices.type === 'recurring') {
+    if (choices.at !== defaults.at) query.set('at', choices.at)
+    const weekdays = weekdayList(choices.weekdays).join(',')
+    if (weekdays !== weekdayList(defaults.weekdays).join(',')) query.set('weekdays', weekdays)
+  }
+  if (choices.type === 'per-recipient' || choices.type === 'recurring') query.set('tz', choices.timeZone)
+  if (choices.type !== 'recurring' && choices.expired !== defaults.expired) {
+    query.set('expired', choices.expired)
+    if (choices.expired === 'message' && choices.message) query.set('message', choices.message)
+  }
+  return query.toString()
+}
+
+/** The page's whole query string: the timer's type and choices first, then the countdown's look. */
+export function countdownPageQuery(settings: CountdownSettings, choices: LiveTimerChoices, defaults: LiveTimerChoices): string {
+  return [liveTimerQuery(choices, defaults), countdownQuery(settings)].filter(Boolean).join('&')
+}
+
+/**
+ * The choices the server read from the link, with the visitor's own defaults for what the link
+ * left out or got wrong: the server knows neither their calendar day nor their time zone.
+ */
+export function withVisitorDefaults(choices: LiveTimerChoices, query: URLSearchParams, defaults: LiveTimerChoices): LiveTimerChoices {
+  // The server takes a value given twice by its last one, and falls back to its own default when
+  // a value is unusable: a value the link holds was read from it.
+  const fromLink = (name: string, value: string) => query.getAll(name).at(-1) === value
+  return {
+    ...choices,
+    from: fromLink('from', choices.from) ? choices.from : defaults.from,
+    to: fromLink('to', choices.to) ? choices.to : defaults.to,
+    timeZone: fromLink('tz', choices.timeZone) ? choices.timeZone : defaults.timeZone,
+  }
 }
 
 /** The expiry part of the request; a recurring timer never ends, so it has none. */
@@ -112,11 +169,11 @@ export function liveTimerBody(settings: CountdownSettings, choices: LiveTimerCho
     case 'fixed':
       return { ...fixed, kind: 'fixed' as const, ...expiryFields(choices) }
     case 'evergreen':
-      return { ...style, kind: 'evergreen' as const, for: Math.min(delaySeconds(settings.amount, settings.unit), EVERGREEN_MAX_SECONDS), ...expiryFields(choices) }
+      return { ...style, kind: 'evergreen' as const, for: delaySeconds(settings.amount, settings.unit, EVERGREEN_DELAY_CAPS), ...expiryFields(choices) }
     case 'per-recipient':
       return { ...style, kind: 'per-recipient' as const, from: `${choices.from}T00:00`, to: `${choices.to}T23:59`, tz: choices.timeZone, ...expiryFields(choices) }
     case 'recurring':
-      return { ...style, kind: 'recurring' as const, at: choices.at, weekdays: [...choices.weekdays].sort(), tz: choices.timeZone }
+      return { ...style, kind: 'recurring' as const, at: choices.at, weekdays: weekdayList(choices.weekdays), tz: choices.timeZone }
   }
 }
 
