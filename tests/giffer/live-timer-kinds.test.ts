@@ -401,13 +401,44 @@ describe('what a timer shows once its time is up', () => {
 })
 
 describe('a busy server', () => {
+  it('answers a timer it drew a bucket ago with that image, kept one bucket, while the pool is held full', async () => {
+    const clock = testClock(Date.UTC(2026, 10, 28, 12))
+    const g = await startGiffer({ now: clock.now, queueMax: 0, jobTimeoutMs: 20_000, liveBucketSeconds: 10 })
+    try {
+      const minted = await mint(g, { until: new Date(clock.at + 3_600_000).toISOString() })
+      const drawn = await fetchImage(g, path_(minted.url))
+      expect(drawn.headers['x-giffer-cache']).toBe('rendered')
+      clock.at += 10_000
+      // A large countdown holds the one thread; with no line, every other job is refused at once.
+      const heavy = request(g.app).post('/giffer/countdown/create').send({ delay: 86_400, days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds' })
+      const held = heavy.then((res) => res.status)
+      // The thread has taken it before the timer is asked for.
+      for (let waited = 0; g.giffer.stats?.running !== 1; waited += 5) {
+        if (waited > 5_000) throw new Error('the large countdown never started')
+        await new Promise((resolve) => setTimeout(resolve, 5))
+      }
+      const busy = await fetchImage(g, path_(minted.url))
+      expect(busy.status).toBe(200)
+      expect(busy.headers['x-giffer-fallback']).toBe('last-drawn')
+      expect(busy.headers.etag).toBe(drawn.headers.etag)
+      expect(busy.headers['cache-control']).toBe('public, max-age=10')
+      expect(await held).toBe(200)
+    } finally {
+      await g.close()
+    }
+  })
+
   it('answers every live timer of a new look with an image, never 429 or 5xx, while the pool is held full', async () => {
     const g = await startGiffer({ queueMax: 1, jobTimeoutMs: 20_000, liveBucketSeconds: 10 })
     try {
       // Large countdowns hold the one thread and the line.
       const heavy = Array.from({ length: 3 }, (_, n) => request(g.app).post('/giffer/countdown/create').send({ delay: 86_400 + n, days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds' }))
       const held = Promise.all(heavy.map((req) => req.then((res) => res.status)))
-      await new Promise((resolve) => setTimeout(resolve, 100))
+      // The thread has taken the first and the line holds the second before any timer is asked for.
+      for (let waited = 0; g.giffer.stats?.running !== 1 || g.giffer.stats.queued !== 1; waited += 5) {
+        if (waited > 5_000) throw new Error('the large countdowns never filled the pool')
+        await new Promise((resolve) => setTimeout(resolve, 5))
+      }
       const looks = await Promise.all(
         Array.from({ length: 12 }, (_, n) => mint(g, { kind: 'evergreen', for: 3600 + 60 * n, color: `#0000${(16 + n).toString(16)}` })),
       )

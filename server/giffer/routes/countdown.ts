@@ -101,12 +101,6 @@ async function deadlineOf(context: GifferContext, timer: LiveTimer, nowMs: numbe
   }
 }
 
-/** The job of the same timer `steps` buckets earlier: what a busy server may have drawn a moment ago. */
-function earlierJob(job: CountdownJob, bucketSeconds: number, steps: number, duration: number): CountdownJob {
-  const remainingSeconds = job.remainingSeconds + steps * bucketSeconds
-  return { ...job, remainingSeconds, frames: Math.min(duration, remainingSeconds + 1) }
-}
-
 function liveTimer(context: GifferContext, format: Format): Handler {
   const onStoreError = storeWarnings(context)
   const { liveBucketSeconds } = context.config
@@ -121,8 +115,9 @@ function liveTimer(context: GifferContext, format: Format): Handler {
     const maxAge = expired ? EXPIRED_TIMER_MAX_AGE : Math.max(1, Math.ceil((bucket.expiresAt - at) / 1000))
     const ttlMs = expired ? EXPIRED_TIMER_MAX_AGE * 1000 : LIVE_IMAGE_KEEP_MS
     const kind = `live-${format}`
+    const signal = clientGone(res)
     try {
-      const rendered = await renderImage(context, kind, job, job, { ttlMs, signal: clientGone(res) })
+      const rendered = await renderImage(context, kind, job, job, { ttlMs, signal })
       res.set('Expires', new Date(at + maxAge * 1000).toUTCString())
       return sendImage(req, res, rendered, `public, max-age=${maxAge}`)
     } catch (error) {
@@ -137,14 +132,15 @@ function liveTimer(context: GifferContext, format: Format): Handler {
     // bucket or a few before (it shows a little more time than is left)...
     const briefly = `public, max-age=${Math.min(maxAge, liveBucketSeconds)}`
     for (let steps = 1; steps <= LAST_DRAWN_STEPS && !expired; steps++) {
-      const earlier = earlierJob(job, liveBucketSeconds, steps, timer.style.duration)
-      const image = context.cache.peek(renderKey(kind, earlier))
-      if (image) return sendImage(req, res, { image, source: 'hit', key: renderKey(kind, earlier) }, briefly, { 'X-Giffer-Fallback': 'last-drawn' })
+      const earlier = liveTimerJob(timer.style, { ...bucket, remainingSeconds: bucket.remainingSeconds + steps * liveBucketSeconds }, format, timer.expiry)
+      const key = renderKey(kind, earlier)
+      const image = context.cache.peek(key)
+      if (image) return sendImage(req, res, { image, source: 'hit', key }, briefly, { 'X-Giffer-Fallback': 'last-drawn' })
     }
     // ...then a single frame of the time left, drawn ahead of the line...
     const still: CountdownJob = { ...job, frames: 1 }
     try {
-      const rendered = await renderImage(context, kind, still, still, { ttlMs, signal: clientGone(res), urgent: { urgent: true, timeoutMs: Math.min(STILL_FRAME_WAIT_MS, context.config.jobTimeoutMs) } })
+      const rendered = await renderImage(context, kind, still, still, { ttlMs, signal, urgent: { urgent: true, timeoutMs: Math.min(STILL_FRAME_WAIT_MS, context.config.jobTimeoutMs) } })
       return sendImage(req, res, rendered, briefly, { 'X-Giffer-Fallback': 'still' })
     } catch (error) {
       if (!keptByMailProxies(error) || req.socket.destroyed) throw error
