@@ -137,14 +137,19 @@ function storeWithRules(backend: Backend, limits: FirstOpenLimits, logger: Logge
   }
 }
 
-/** A writer of another process holding the file longer than this fails the call (the caller shows the full time). */
-const SQLITE_BUSY_TIMEOUT_MS = 2_000
+/**
+ * A writer of another process holding the file longer than this fails the call (the caller shows
+ * the full time). The driver is synchronous, so this wait holds the event loop: it stays short.
+ */
+const SQLITE_BUSY_TIMEOUT_MS = 250
 /** How often the WAL is checkpointed into the database file. */
 const SQLITE_CHECKPOINT_INTERVAL_MS = 2_000
 /** How often, by the clock given, expired entries are looked for while they are few. */
 const FORGET_INTERVAL_MS = 60_000
 /** Expired entries deleted in one go: a short pause of the (synchronous) driver, however many expired. */
 const FORGET_BATCH = 1_000
+/** Batches a request at a cap may forget before it is told the store is full: the rest go a batch per later call. */
+const FORGET_BATCHES_AT_CAP = 10
 
 /**
  * The counts are kept by triggers in the transaction that adds or deletes an entry, so a cap is
@@ -239,8 +244,8 @@ export function sqliteFirstOpens(options: { file: string; limits: FirstOpenLimit
         if (nowMs >= forgetDueAt) forgetExpired(nowMs)
         let full = fullness(timer)
         if (full) {
-          // A cap counts only the entries not yet forgotten.
-          while (forgetExpired(nowMs)) continue
+          // A cap counts only the entries not yet forgotten; a request forgets a bounded share of them.
+          for (let batch = 1; batch < FORGET_BATCHES_AT_CAP && forgetExpired(nowMs); batch++) continue
           full = fullness(timer)
           if (full) return { outcome: full }
         }
