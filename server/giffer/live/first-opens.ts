@@ -143,7 +143,9 @@ function storeWithRules(backend: Backend, limits: FirstOpenLimits, logger: Logge
  */
 const SQLITE_BUSY_TIMEOUT_MS = 250
 /** How often the WAL is checkpointed into the database file. */
-const SQLITE_CHECKPOINT_INTERVAL_MS = 2_000
+const SQLITE_CHECKPOINT_INTERVAL_MS = 1_000
+/** What the WAL is cut back to after a checkpoint. */
+const SQLITE_WAL_LIMIT_BYTES = 4 * 2 ** 20
 /** How often, by the clock given, expired entries are looked for while they are few. */
 const FORGET_INTERVAL_MS = 60_000
 /** Expired entries deleted in one go: a short pause of the (synchronous) driver, however many expired. */
@@ -195,8 +197,9 @@ export function sqliteFirstOpens(options: { file: string; limits: FirstOpenLimit
   // busy_timeout first: another process may hold the file while this one switches it to WAL.
   // SQLite checkpoints the WAL into the file (with its fsyncs) inside whichever commit passes 1000
   // pages, which would stall that open and every request behind it for tens of milliseconds. Here
-  // the WAL is checkpointed on a timer instead, between requests, without waiting on readers.
-  db.exec(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0;`)
+  // the WAL is checkpointed on a timer instead, between requests, without waiting on readers, and
+  // cut back to a few megabytes after each checkpoint (it would otherwise keep its largest size).
+  db.exec(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = ${SQLITE_WAL_LIMIT_BYTES};`)
   const checkpoints = setInterval(() => {
     try {
       db.exec('PRAGMA wal_checkpoint(PASSIVE)')
