@@ -151,6 +151,21 @@ export const ASPECT_HEIGHTS = { '1:1': 1, '4:5': 5 / 4, '3:2': 2 / 3, '16:9': 9 
 export type Aspect = keyof typeof ASPECT_HEIGHTS
 export const ASPECTS = Object.keys(ASPECT_HEIGHTS) as Aspect[]
 
+/**
+ * The long side, in pixels, of a photo as the page sends it and as the image service keeps it:
+ * that of the largest card any shape draws (a slideshow of one, the GIF's width, in 9:16). A
+ * photo with more is reduced to it first, in the browser, and by the service for clients that
+ * send the original; every card is then drawn from at most this many pixels a side.
+ */
+export const PHOTO_LONG_SIDE = Math.round(SLIDESHOW_WIDTH * Math.max(...Object.values(ASPECT_HEIGHTS)))
+/** JPEG quality of a reduced photo (0 to 1): the GIF keeps 256 colours a frame, far below what it loses. */
+export const PHOTO_JPEG_QUALITY = 0.85
+/**
+ * The most pixels a chosen photo may have (the 108- and 200-megapixel modes of some phones pass it): decoding one
+ * takes four bytes a pixel, on the phone that prepares it as on the server that reduces it.
+ */
+export const PHOTO_MAX_PIXELS = 100_000_000
+
 /** Trio and overlay layouts: how much larger the front photo is; `-cut` lets the side photos run off the edge. */
 export const LAYOUT_TWEAKS = { soft: 1.1, focus: 1.3, hero: 1.5 } as const
 export const LAYOUTS = ['soft', 'focus', 'hero', 'soft-cut', 'focus-cut', 'hero-cut'] as const
