@@ -10,6 +10,8 @@ import { browserPath } from './scripts/lib/browser.js'
 const PORT = Number(process.env.E2E_PORT ?? 3210)
 /** A fresh local dashboard for every run: accounts and mail start empty. */
 const DATA_DIR = path.join(os.tmpdir(), `site-e2e-${PORT}`)
+/** Tests that measure the page's main thread on a slowed-down CPU (see the `timing` project). */
+const TIMING = /(first-tap|photo-prepare-timing)\.spec\.ts$/
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -20,14 +22,14 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? 'list' : 'line',
   projects: [
-    { name: 'site', testIgnore: /first-tap\.spec\.ts$/ },
+    { name: 'site', testIgnore: TIMING },
     // These measure how fast a page answers on a slowed-down CPU: one at a time, and only once
     // every other browser test has finished, so nothing else in the run slows them down. On this
     // 4× slowed CPU a frame of the page's own style and layout work (150–400 ms, measured with
     // long-animation-frame entries) can land on the tap in about one load in seven, whatever the
     // build; a test that fails three times running fails the run, and one that passes on a retry
     // is reported as flaky. The bounds are unchanged.
-    { name: 'timing', testMatch: /first-tap\.spec\.ts$/, workers: 1, dependencies: ['site'], retries: 2 },
+    { name: 'timing', testMatch: TIMING, workers: 1, dependencies: ['site'], retries: 2 },
   ],
   use: {
     baseURL: `http://localhost:${PORT}`,

@@ -114,8 +114,16 @@ async function buildClient() {
   const stylesheet = Object.keys(styles.metafile.outputs).find((file) => file.endsWith('.css'))
   if (!stylesheet) throw new Error('esbuild produced no stylesheet')
 
+  // The slideshow's photo worker: a classic script (module workers are newer than some supported
+  // browsers), whole in one file, whose hashed address the page's code is built with.
+  const photoWorker = await build({ ...browserInput({ 'photo-worker': 'shared/generators/slideshow/photo.worker.ts' }), output: { ...BROWSER_OUTPUT, format: 'iife', dir: assetsDir } })
+  const base = browserInput({ boot: 'client/boot.ts' })
   // The boot script may export what the app shares with it (tracking), for the app to import.
-  const input = { ...browserInput({ boot: 'client/boot.ts' }), preserveEntrySignatures: 'allow-extension' as const }
+  const input = {
+    ...base,
+    transform: { ...base.transform, define: { ...base.transform?.define, __PHOTO_WORKER_URL__: JSON.stringify(PUBLIC_PREFIX + photoWorker.output[0].fileName) } },
+    preserveEntrySignatures: 'allow-extension' as const,
+  }
   const groups = chunkGroups(chunksOf(await build({ ...input, write: false, output: BROWSER_OUTPUT })))
   const chunks = chunksOf(
     await build({

@@ -1,10 +1,11 @@
 /**
- * The photo uploader: a card per chosen image, loading until its upload is resolved, then ready.
+ * The photo uploader: a card per chosen image, prepared (reduced in the browser), then sent with
+ * its progress shown, then ready.
  * Cards are reordered with dnd-kit (SortableCards): dragged with a mouse or a finger, or picked up
  * with Space or Enter and moved with the arrow keys. They are removed with their button or
  * Delete/Backspace. A failed upload removes its card and says why.
  */
-import { lazy, Suspense, useCallback, useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
+import { lazy, startTransition, Suspense, useCallback, useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
 import {
   ACCEPT_ATTRIBUTE,
   focusAfterRemoval,
@@ -16,6 +17,7 @@ import {
   triageFiles,
 } from './slideshow/slideshow.js'
 import { UploadError, uploadImage } from './uploads-client.js'
+import { PhotoProblem, preparePhoto } from './slideshow/photo-prepare.js'
 import { CARD_HELP, UploadCard, type CardListProps, type UploadCardProps, type UploadItem } from './UploadCard.js'
 import { MESSAGE_MS } from './use-generator-run.js'
 
@@ -64,6 +66,13 @@ export function useImageUploads(): ImageUploads {
     setItems(current.current)
   }, [])
 
+  /**
+   * A change the visitor did not make this moment (cards added, a photo's progress): drawn in a
+   * transition, which React splits into short slices, so that ten new cards on a slow phone never
+   * hold the page for long.
+   */
+  const changeLater = useCallback((update: (list: UploadItem[]) => UploadItem[]) => startTransition(() => change(update)), [change])
+
   const say = useCallback((...texts: string[]) => {
     if (texts.length === 0) return
     setMessages((shown) => [...new Set([...shown, ...texts])])
@@ -71,41 +80,57 @@ export function useImageUploads(): ImageUploads {
     messageTimer.current = setTimeout(() => setMessages([]), MESSAGE_MS)
   }, [])
 
+  const update = useCallback((id: string, patch: Partial<UploadItem>) => changeLater((list) => list.map((candidate) => (candidate.id === id ? { ...candidate, ...patch } : candidate))), [changeLater])
+
   const remove = useCallback(
     (id: string) => {
       uploads.current.get(id)?.abort()
       uploads.current.delete(id)
       const item = current.current.find((candidate) => candidate.id === id)
-      if (item) URL.revokeObjectURL(item.preview)
+      if (item?.preview) URL.revokeObjectURL(item.preview)
       change((list) => list.filter((candidate) => candidate.id !== id))
     },
     [change],
+  )
+
+  /** Prepares the photo (reduced, upright, without metadata), then sends it, saying how far each step is. */
+  const send = useCallback(
+    async (file: File, id: string, signal: AbortSignal) => {
+      const prepared = await preparePhoto(file, signal)
+      if (signal.aborted) return
+      update(id, { stage: 'uploading', preview: URL.createObjectURL(prepared.thumbnail) })
+      let shown = 0
+      const url = await uploadImage(prepared.photo, signal, (sent) => {
+        // Five percent at a time: every card is drawn again for each.
+        const percent = Math.floor(sent * 20) * 5
+        if (percent === shown) return
+        shown = percent
+        update(id, { progress: percent })
+      })
+      if (signal.aborted) return
+      uploads.current.delete(id)
+      update(id, { status: 'ready', stage: 'ready', progress: 100, url })
+    },
+    [update],
   )
 
   const add = useCallback(
     (files: readonly File[]) => {
       const { accepted, messages: problems } = triageFiles(current.current.length, files)
       say(...problems)
-      const added = accepted.map((file) => ({ file, item: { id: `image-${++nextItemId}`, name: file.name, preview: URL.createObjectURL(file), status: 'loading' as const, url: null } }))
-      change((list) => [...list, ...added.map(({ item }) => item)])
+      const added = accepted.map((file) => ({ file, item: { id: `image-${++nextItemId}`, name: file.name, preview: null, status: 'loading' as const, stage: 'preparing' as const, progress: 0, url: null } }))
+      changeLater((list) => [...list, ...added.map(({ item }) => item)])
       for (const { file, item } of added) {
         const controller = new AbortController()
         uploads.current.set(item.id, controller)
-        uploadImage(file, controller.signal).then(
-          (url) => {
-            if (controller.signal.aborted) return
-            uploads.current.delete(item.id)
-            change((list) => list.map((candidate) => (candidate.id === item.id ? { ...candidate, status: 'ready', url } : candidate)))
-          },
-          (error: unknown) => {
-            if (controller.signal.aborted) return
-            remove(item.id)
-            say(error instanceof UploadError && error.stage === 'sign' ? MESSAGES.signFailed : MESSAGES.uploadFailed)
-          },
-        )
+        send(file, item.id, controller.signal).catch((error: unknown) => {
+          if (controller.signal.aborted) return
+          remove(item.id)
+          say(error instanceof PhotoProblem ? error.message : error instanceof UploadError && error.stage === 'sign' ? MESSAGES.signFailed : MESSAGES.uploadFailed)
+        })
       }
     },
-    [change, remove, say],
+    [changeLater, remove, say, send],
   )
 
   const move = useCallback((from: number, to: number) => change((list) => moveItem(list, from, to)), [change])
@@ -114,7 +139,7 @@ export function useImageUploads(): ImageUploads {
   useEffect(
     () => () => {
       for (const controller of uploads.current.values()) controller.abort()
-      for (const item of current.current) URL.revokeObjectURL(item.preview)
+      for (const item of current.current) if (item.preview) URL.revokeObjectURL(item.preview)
       clearTimeout(messageTimer.current)
     },
     [],
@@ -221,7 +246,7 @@ export function ImageUploader({ uploads, inputId }: ImageUploaderProps) {
         </div>
       )}
       <p className="field-hint">
-        JPG, PNG or WebP, up to 5 MB each: {items.length} of {SLIDESHOW_MAX_IMAGES} images.
+        JPG, PNG or WebP photos straight from a camera or phone, up to 100 megapixels each, reduced before they are sent: {items.length} of {SLIDESHOW_MAX_IMAGES} images.
       </p>
       <p className="visually-hidden" id={helpId}>
         {CARD_HELP}

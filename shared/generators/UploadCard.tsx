@@ -1,13 +1,17 @@
-/** One photo of the uploader: its preview, a loading state until uploaded, and its remove button. */
+/** One photo of the uploader: its preview, how far it is prepared and sent, and its remove button. */
 import type { CSSProperties, HTMLAttributes, KeyboardEvent, Ref } from 'react'
 
 export interface UploadItem {
   id: string
   /** The visitor's file name, for labels. */
   name: string
-  /** Object URL of the chosen file, shown while it uploads and after. */
-  preview: string
+  /** Object URL of a small copy of the photo, once it is prepared. */
+  preview: string | null
   status: 'loading' | 'ready'
+  /** Being reduced in the browser, being sent, or uploaded. */
+  stage: 'preparing' | 'uploading' | 'ready'
+  /** Percent of the photo sent. */
+  progress: number
   /** Where the image service reads the photo from, once uploaded. */
   url: string | null
 }
@@ -51,6 +55,8 @@ export interface UploadCardProps {
 
 export function UploadCard({ item, index, total, helpId, onKey, onRemove, drag }: UploadCardProps & { drag?: CardDrag }) {
   const loading = item.status === 'loading'
+  // Read with the card's name: how far it is.
+  const state = item.stage === 'uploading' ? `uploading ${item.progress} %` : item.stage === 'preparing' ? 'preparing' : ''
   return (
     <li ref={drag?.nodeRef} className={`upload-card${loading ? ' is-loading' : ''}${drag?.dragging ? ' is-dragging' : ''}`} style={drag?.style}>
       <div
@@ -62,11 +68,17 @@ export function UploadCard({ item, index, total, helpId, onKey, onRemove, drag }
         {...drag?.handleProps}
         className="upload-card-handle"
         data-card={item.id}
-        aria-label={`Image ${index + 1} of ${total}: ${item.name}${loading ? ', uploading' : ''}`}
+        data-stage={item.stage}
+        aria-label={`Image ${index + 1} of ${total}: ${item.name}${state ? `, ${state}` : ''}`}
         aria-busy={loading}
       >
-        <img src={item.preview} alt="" draggable={false} />
+        {item.preview && <img src={item.preview} alt="" draggable={false} />}
         {loading && <span className="upload-spinner" aria-hidden="true" />}
+        {loading && (
+          <span className="upload-progress" aria-hidden="true">
+            <span className="upload-progress-bar" style={{ transform: `scaleX(${item.stage === 'uploading' ? item.progress / 100 : 0})` }} />
+          </span>
+        )}
       </div>
       <button type="button" className="upload-card-remove" aria-label={`Remove ${item.name}`} onClick={onRemove}>
         <span aria-hidden="true">×</span>

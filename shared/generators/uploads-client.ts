@@ -80,16 +80,45 @@ function signatureForNextFile(fresh: boolean, now: number): { signature: Promise
  * name whose extension is not the file's real type; else the one the browser or the name gives
  * (the service then says what is wrong with the file).
  */
-async function contentType(file: File): Promise<UploadType> {
+async function contentType(file: Blob): Promise<UploadType> {
   const head = new Uint8Array(await file.slice(0, 12).arrayBuffer())
-  return sniffImageType(head) ?? uploadType(file) ?? 'image/jpeg'
+  return sniffImageType(head) ?? (file instanceof File ? uploadType(file) : null) ?? 'image/jpeg'
+}
+
+/** The longest one photo may take to send: 5 MB at 150 kbit/s, a weak mobile signal. */
+export const UPLOAD_TIMEOUT_MS = 5 * 60_000
+
+/** Share of the bytes sent so far, 0 to 1. */
+export type UploadProgress = (sent: number) => void
+
+/**
+ * Posts a form with XMLHttpRequest, the one browser API that reports how much of a request body
+ * has been sent (fetch does not).
+ */
+function postForm(url: string, form: FormData, signal: AbortSignal, onProgress: UploadProgress): Promise<{ status: number; statusText: string }> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest()
+    request.open('POST', url)
+    request.timeout = UPLOAD_TIMEOUT_MS
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total)
+    }
+    const fail = (reason: string) => () => reject(new UploadError(`Failed to upload file to S3. ${reason}`, 'upload'))
+    request.onload = () => resolve({ status: request.status, statusText: request.statusText })
+    request.onerror = fail('Network error')
+    request.ontimeout = fail('Timed out')
+    request.onabort = () => reject(signal.reason)
+    if (signal.aborted) return reject(signal.reason)
+    signal.addEventListener('abort', () => request.abort(), { once: true })
+    request.send(form)
+  })
 }
 
 /**
  * Posts one file under its own key in the signed folder. The key is written out here rather than
  * left to the store's `${filename}` replacement, which not every S3-compatible store performs.
  */
-async function postFile(signature: Signature, file: File, name: string, type: UploadType, signal: AbortSignal): Promise<string> {
+async function postFile(signature: Signature, file: Blob, name: string, type: UploadType, signal: AbortSignal, onProgress: UploadProgress): Promise<string> {
   const key = signature.key.replace(FILENAME_PLACEHOLDER, name)
   const form = new FormData()
   for (const [field, value] of Object.entries(signature.fields)) form.append(field, field === 'key' ? key : value)
@@ -97,8 +126,8 @@ async function postFile(signature: Signature, file: File, name: string, type: Up
   form.append('Content-Disposition', 'inline')
   // The file goes last: the target reads the signed fields first.
   form.append('file', file, name)
-  const response = await fetch(signature.url, { method: 'POST', body: form, signal })
-  if (!response.ok) throw new UploadError(`Failed to upload file to S3. Status: ${response.status} ${response.statusText}`.trim(), 'upload', response.status)
+  const response = await postForm(signature.url, form, signal, onProgress)
+  if (response.status < 200 || response.status > 299) throw new UploadError(`Failed to upload file to S3. Status: ${response.status} ${response.statusText}`.trim(), 'upload', response.status)
   return key
 }
 
@@ -115,13 +144,13 @@ async function resolveKey(key: string, signal: AbortSignal): Promise<string> {
  * Uploads one photo and resolves to the URL the image service reads it from. A signature the
  * upload target refuses (expired, made by another server, or its folder full) is replaced once.
  */
-export async function uploadImage(file: File, signal: AbortSignal): Promise<string> {
+export async function uploadImage(file: Blob, signal: AbortSignal, onProgress: UploadProgress = () => {}): Promise<string> {
   const type = await contentType(file)
   for (let attempt = 0; ; attempt++) {
     const { signature, sequence } = signatureForNextFile(attempt > 0, Date.now())
     const signed = await signature
     try {
-      const key = await postFile(signed, file, storedFileName(sequence, type), type, signal)
+      const key = await postFile(signed, file, storedFileName(sequence, type), type, signal, onProgress)
       return await resolveKey(key, signal)
     } catch (error) {
       if (attempt === 0 && error instanceof UploadError && error.stage === 'upload' && error.status === 403) continue

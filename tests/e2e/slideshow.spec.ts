@@ -58,11 +58,18 @@ test('uploads photos, reorders them by keyboard and by mouse, removes one and ma
 
   await files(page).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') })
   await expect(messages(page)).toContainText('Unsupported file type. notes.txt')
-  // A file on disk: the browser reads it from there instead of receiving 5 MB through the test channel.
-  const huge = testInfo.outputPath('huge.png')
-  fs.writeFileSync(huge, Buffer.alloc(5 * 1024 * 1024 + 1))
-  await files(page).setInputFiles(huge)
-  await expect(messages(page)).toContainText('File is too big (max 5 MB)')
+  // A file named as an image whose bytes are none (on disk: the browser reads it from there
+  // instead of receiving 5 MB through the test channel); its size is no reason to refuse it.
+  const zeros = testInfo.outputPath('zeros.png')
+  fs.writeFileSync(zeros, Buffer.alloc(5 * 1024 * 1024 + 1))
+  await files(page).setInputFiles(zeros)
+  await expect(messages(page)).toContainText('Unsupported file type. zeros.png')
+  // A PNG whose header says 12000×9000: refused before a pixel of it is decoded.
+  const big = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#ff0000' } }).png().toBuffer()
+  big.writeUInt32BE(12_000, 16)
+  big.writeUInt32BE(9_000, 20)
+  await files(page).setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: big })
+  await expect(messages(page)).toContainText('Image is too large (max 100 megapixels). big.png')
   await expect(cards(page)).toHaveCount(0)
 
   await files(page).setInputFiles([await photo('red.png', '#ff0000'), await photo('green.png', '#00ff00'), await photo('blue.png', '#0000ff')])
@@ -205,7 +212,8 @@ test('each mode sends its own request and the trio GIF is drawn', async ({ page 
   await page.getByRole('button', { name: 'Generate slideshow' }).click()
   const body = (await sent).postDataJSON() as Record<string, unknown>
   expect(body).toMatchObject({ width: 900, tweak: 1.5, overflow: 0.5, delay: 1500 })
-  expect((body.images as string[]).map((url) => url.split('/').at(-1))).toEqual(['photo-1.png', 'photo-2.png', 'photo-3.png'])
+  // Photos without transparency are sent as JPEG, whatever they were chosen as.
+  expect((body.images as string[]).map((url) => url.split('/').at(-1))).toEqual(['photo-1.jpg', 'photo-2.jpg', 'photo-3.jpg'])
   await expect(page.locator('.slideshow-result img')).toBeVisible({ timeout: 15_000 })
 })
 
@@ -220,6 +228,21 @@ test('names a photo for what its bytes are, whatever its name says: a JPEG saved
   const body = (await sent).postDataJSON() as { images: string[] }
   expect(body.images.map((url) => url.split('/').at(-1))).toEqual(['photo-1.jpg'])
   await expect(page.locator('.slideshow-result img')).toBeVisible({ timeout: 15_000 })
+})
+
+test('a photo that may be transparent is sent as a PNG, one without transparency as a JPEG', async ({ page }) => {
+  await gotoHydrated(page, PATH)
+  const clear = await sharp({ create: { width: 48, height: 48, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0.3 } } }).png().toBuffer()
+  const webp = await sharp({ create: { width: 48, height: 48, channels: 3, background: '#00ff00' } }).webp().toBuffer()
+  await files(page).setInputFiles([
+    { name: 'clear.png', mimeType: 'image/png', buffer: clear },
+    { name: 'green.webp', mimeType: 'image/webp', buffer: webp },
+  ])
+  await expectUploaded(page, 2)
+  const sent = page.waitForRequest((request) => request.url().endsWith('/giffer/slideshow/create-row'))
+  await page.getByRole('button', { name: 'Generate slideshow' }).click()
+  const body = (await sent).postDataJSON() as { images: string[] }
+  expect(body.images.map((url) => url.split('/').at(-1))).toEqual(['photo-1.png', 'photo-2.jpg'])
 })
 
 test('takes at most 10 images, hides the upload button at 10, and uploads a replacement under a new signature', async ({ page }) => {

@@ -278,6 +278,10 @@ describe('the signed folder, secrets and origins', () => {
     try {
       const signed = (await request(own.app).post('/giffer/uploads/sign').expect(200)).body as Signed
       expect(signed.url).toBe('https://img.example.com/uploads')
+      // The page follows the upload's progress: the browser asks first, and only the site may post.
+      const preflight = await request(own.app).options('/giffer/uploads').set('Origin', PUBLIC_ORIGIN).set('Access-Control-Request-Method', 'POST').expect(204)
+      expect(preflight.headers['access-control-allow-origin']).toBe(PUBLIC_ORIGIN)
+      expect(preflight.headers['access-control-allow-methods']).toBe('POST')
       const key = signed.key.replace('${filename}', 'photo-1.jpg')
       let req = request(own.app).post('/giffer/uploads').set('Origin', PUBLIC_ORIGIN)
       for (const [name, value] of Object.entries(signed.fields)) req = req.field(name, name === 'key' ? key : value)

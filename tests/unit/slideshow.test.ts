@@ -46,11 +46,11 @@ describe('file checks', () => {
     expect(fileProblem({ name: 'fake.png', type: 'application/pdf', size: 10 })).toBe('Unsupported file type. fake.png')
   })
 
-  it('refuses files over 5 MB with "File is too big (max 5 MB)", and takes exactly 5 MB', () => {
+  it('takes a photo of any size (it is reduced before it is sent), and refuses an empty file', () => {
     expect(UPLOAD_MAX_BYTES).toBe(5 * MB)
-    expect(fileProblem(png('big.png', 5 * MB + 1))).toBe('File is too big (max 5 MB)')
-    expect(fileProblem(png('edge.png', 5 * MB))).toBeNull()
+    expect(fileProblem(png('camera.png', 48 * MB))).toBeNull()
     expect(fileProblem(png('small.png'))).toBeNull()
+    expect(fileProblem(png('empty.png', 0))).toBe('Can’t upload. Try again or choose another image.')
   })
 })
 
@@ -71,9 +71,9 @@ describe('the 10-image cap', () => {
   })
 
   it('reports each refused file and still takes the good ones', () => {
-    const { accepted, messages } = triageFiles(0, [png('a.png'), { name: 'b.gif', type: 'image/gif', size: 1 }, png('c.png', 6 * MB), png('d.png')])
+    const { accepted, messages } = triageFiles(0, [png('a.png'), { name: 'b.gif', type: 'image/gif', size: 1 }, png('c.png', 0), png('d.png', 12 * MB)])
     expect(accepted.map((file) => file.name)).toEqual(['a.png', 'd.png'])
-    expect(messages).toEqual(['Unsupported file type. b.gif', 'File is too big (max 5 MB)'])
+    expect(messages).toEqual(['Unsupported file type. b.gif', 'Can’t upload. Try again or choose another image.'])
   })
 
   it('hides the upload button at 10 images: no slots left', () => {

@@ -31,9 +31,15 @@ export function uploadRoutes(router: Router, context: GifferContext): void {
 
   router.post('/uploads', (_req, res, next) => {
     // On an origin of its own, the upload target lets the site's pages read its answer, as a
-    // bucket's CORS rule does (a multipart POST needs no preflight); its refusals too.
+    // bucket's CORS rule does; its refusals too.
     if (corsOrigin) res.set({ 'Access-Control-Allow-Origin': corsOrigin, Vary: 'Origin' })
     next()
+  })
+  // The page follows an upload's progress, which makes its POST one a browser asks about first
+  // (a preflight) when the target is on another origin: allowed for the site's origin alone.
+  router.options('/uploads', (_req, res) => {
+    if (corsOrigin) res.set({ 'Access-Control-Allow-Origin': corsOrigin, 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Max-Age': '3000', Vary: 'Origin' })
+    res.status(204).end()
   })
   router.post('/uploads', limitUploads, async (req, res) => {
     if (!local) throw new HttpError(404, 'not_found', 'Uploads go to S3: post them to the url from uploads/sign.')

@@ -7,7 +7,7 @@
 
 /** Photos in one slideshow. */
 export const SLIDESHOW_MAX_IMAGES = 10
-/** The largest photo the image service takes. */
+/** The largest photo the image service takes (the page sends photos reduced far below it). */
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
 /** Width of the GIF in pixels. */
 export const SLIDESHOW_WIDTH = 900
@@ -26,6 +26,7 @@ export const STORED_EXTENSIONS = { 'image/jpeg': 'jpg', 'image/png': 'png', 'ima
 export const MESSAGES = {
   unsupportedType: 'Unsupported file type.',
   tooBig: 'File is too big (max 5 MB)',
+  tooManyPixels: 'Image is too large (max 100 megapixels).',
   uploadFailed: 'Can’t upload. Try again or choose another image.',
   signFailed: 'Can’t upload. Please try again later.',
   tooMany: `You can add up to ${SLIDESHOW_MAX_IMAGES} images.`,
@@ -70,17 +71,20 @@ export function uploadType(file: FileFacts): UploadType | null {
   return null
 }
 
-/** Why a file cannot be uploaded ('Unsupported file type.' with its name, or too big), or null. */
+/**
+ * Why a file cannot be used, known before it is read ('Unsupported file type.' with its name, or
+ * an empty file), or null. Its size is no reason: a photo of any size is reduced before it is sent
+ * (photo-prepare.ts), and what is sent is far below the image service's 5 MB.
+ */
 export function fileProblem(file: FileFacts): string | null {
   if (!uploadType(file)) return `${MESSAGES.unsupportedType} ${file.name}`
-  if (file.size > UPLOAD_MAX_BYTES) return MESSAGES.tooBig
   if (file.size === 0) return MESSAGES.uploadFailed
   return null
 }
 
 /**
  * Sorts newly chosen files into those to upload and the messages of the rest: files of another
- * type or too big, and those beyond the 10 images a slideshow holds (`present` are already there).
+ * type or empty, and those beyond the 10 images a slideshow holds (`present` are already there).
  */
 export function triageFiles<F extends FileFacts>(present: number, files: readonly F[]): { accepted: F[]; messages: string[] } {
   const accepted: F[] = []
