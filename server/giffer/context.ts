@@ -9,8 +9,9 @@ import { HttpError, ServiceBusyError } from '../process/errors.js'
 import { RenderCache, renderKey, type CachedRender } from './cache.js'
 import { redisFirstOpens, sqliteFirstOpens, type FirstOpenStore } from './live/first-opens.js'
 import type { GifferConfig } from './config.js'
-import type { RenderJob } from './jobs.js'
-import type { PhotoReader } from './photo-source.js'
+import type { PhotoHeader, RenderJob } from './jobs.js'
+import { memoryPhotoReader, type PhotoReader } from './photo-source.js'
+import { PHOTO_LONG_SIDE } from '../../shared/generators/slideshow/slideshow.js'
 import { RenderPool, type UrgentOptions } from './pool.js'
 import { signingKeys, type SigningKeys } from './signing.js'
 import { LocalUploadStore, S3UploadStore, uploadCeiling, uploadDir, type UploadStore } from './uploads.js'
@@ -67,7 +68,15 @@ export function createGifferContext(config: GifferConfig): GifferContext {
   const base = ownOrigin ? config.publicPath : absoluteBase
   const local = config.s3
     ? null
-    : new LocalUploadStore({ dir: uploadDir(config.stateDir), ceiling: uploadCeiling(uploadDir(config.stateDir), config.uploadCeiling), uploadUrl: `${base}/uploads`, keys, now: config.now, logger })
+    : new LocalUploadStore({
+        dir: uploadDir(config.stateDir),
+        ceiling: uploadCeiling(uploadDir(config.stateDir), config.uploadCeiling),
+        uploadUrl: `${base}/uploads`,
+        keys,
+        now: config.now,
+        logger,
+        reduce: pool ? (bytes, photo) => reduceUpload(pool, bytes, photo) : undefined,
+      })
   return {
     config,
     logger,
@@ -84,6 +93,20 @@ export function createGifferContext(config: GifferConfig): GifferContext {
     corsOrigin: ownOrigin ? null : config.siteOrigin!,
     now: config.now,
   }
+}
+
+/**
+ * An upload made render-sized in a render thread, within the memory budget like any render: a
+ * busy service answers 503, a photo this server could never reduce 413, each naming the file.
+ */
+async function reduceUpload(pool: RenderPool, bytes: Uint8Array, photo: PhotoHeader): Promise<Uint8Array> {
+  const result = await pool.run({ kind: 'reduce-photo', photo, longSide: PHOTO_LONG_SIDE }, memoryPhotoReader([bytes])).catch((error: unknown) => {
+    // Larger than this server's memory could ever reduce: the file is what to change.
+    if (error instanceof HttpError && error.status === 413 && !error.field) throw new HttpError(413, error.code, error.message, 'file')
+    throw error
+  })
+  if (!result.ok) throw new HttpError(result.status, result.code, result.message, 'file')
+  return result.body
 }
 
 /** Where the first opens of evergreen timers are kept: the shared Redis, or a file of this machine's. */

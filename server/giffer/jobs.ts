@@ -107,7 +107,19 @@ export interface SlideshowJob {
   overlayOpacity: number
 }
 
-export type RenderJob = CountdownJob | ScrollingTextJob | TextPreviewJob | SlideshowJob
+/**
+ * An uploaded photo made render-sized once, when it is stored: turned upright by its EXIF
+ * orientation, its long side at most `longSide`, encoded again in its own type without metadata.
+ */
+export interface ReducePhotoJob {
+  kind: 'reduce-photo'
+  photo: PhotoHeader
+  longSide: number
+  /** Where the worker asks for the photo's bytes; set when the job goes to a thread. */
+  photoSource?: MessagePort
+}
+
+export type RenderJob = CountdownJob | ScrollingTextJob | TextPreviewJob | SlideshowJob | ReducePhotoJob
 
 /**
  * The first task of every render thread, before any job: its answer says the thread has loaded
@@ -121,7 +133,7 @@ export type WarmUp = typeof WARM_UP
 export interface RenderedImage {
   ok: true
   body: Uint8Array
-  contentType: 'image/gif' | 'image/png'
+  contentType: 'image/gif' | 'image/png' | 'image/jpeg' | 'image/webp'
   width: number
   height: number
   frames: number

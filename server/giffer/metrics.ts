@@ -8,7 +8,7 @@ import type { RenderJob } from './jobs.js'
 import type { PoolStats, RenderObserver, ShedCode } from './pool.js'
 
 /** Every generator, so each `kind` shows from the first scrape (a missing series reads as "no data"). */
-const KINDS: Record<RenderJob['kind'], true> = { countdown: true, 'scrolling-text': true, 'text-preview': true, slideshow: true }
+const KINDS: Record<RenderJob['kind'], true> = { countdown: true, 'scrolling-text': true, 'text-preview': true, slideshow: true, 'reduce-photo': true }
 const SHED_CODES: Record<ShedCode, true> = { busy: true, render_timeout: true }
 
 /** From a job taken at once to one that ran up to a raised GIFFER_JOB_TIMEOUT_MS. */

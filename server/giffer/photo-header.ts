@@ -41,3 +41,13 @@ export async function changedSince(header: PhotoHeader, bytes: Uint8Array): Prom
   const now = await headerOf(bytes)
   return !now || now.type !== header.type || now.width !== header.width || now.height !== header.height || now.progressive !== header.progressive
 }
+
+/**
+ * Whether a stored photo is to be reduced (`render/reduce-photo.ts`): larger than `longSide` on
+ * a side, turned by an EXIF orientation, or carrying metadata (EXIF with its camera and GPS
+ * tags, XMP, IPTC), none of which the service keeps. The page's own photos never are.
+ */
+export async function needsReducing(input: string | Uint8Array, longSide: number): Promise<boolean> {
+  const meta = await sharp(input, { limitInputPixels: false }).metadata()
+  return Math.max(meta.width ?? 0, meta.height ?? 0) > longSide || (meta.orientation ?? 1) !== 1 || Boolean(meta.exif || meta.xmp || meta.iptc)
+}

@@ -9,7 +9,7 @@
  * Pure arithmetic: it runs on the event loop and loads no drawing library.
  */
 import { COUNTDOWN_SIZE, countdownHeight } from '../../shared/generators/countdown/countdown.js'
-import type { PhotoHeader, RenderJob, ScrollingTextJob, SlideshowJob, TextPreviewJob } from './jobs.js'
+import type { PhotoHeader, ReducePhotoJob, RenderJob, ScrollingTextJob, SlideshowJob, TextPreviewJob } from './jobs.js'
 import { MAX_CANVAS_SIDE, MAX_FRAME_PIXELS } from './limits.js'
 import { gifBytesExpected } from './render/gif.js'
 import { STRIP_HEIGHT, STRIP_PIECE_PX } from './render/scrolling-plan.js'
@@ -79,6 +79,30 @@ function slideshowMemory(job: SlideshowJob): RenderMemory {
   }
 }
 
+/**
+ * Reducing an uploaded photo to the render size. libvips shrinks a baseline JPEG as it decodes it,
+ * by the largest of 2, 4 or 8 that keeps it at least the target size, and keeps some 16 MB beside
+ * the shrunk pixels: an 8000×6000 JPEG rose 26.5 MB (decoded at 2000×1500), a 4000×3000 one
+ * 30 MB, a 10000×10000 one 40 MB. A WebP is shrunk as it decodes too (30 MB for 8000×6000). A
+ * progressive JPEG or a PNG is decoded whole: 65 MB for a 12-megapixel progressive JPEG, 163 MB
+ * for a 48-megapixel one, 64 MB for a 24-megapixel PNG.
+ */
+function reducePhotoMemory({ photo, longSide }: ReducePhotoJob): RenderMemory {
+  const pixels = photo.width * photo.height
+  const long = Math.max(photo.width, photo.height)
+  const shrink = [8, 4, 2, 1].find((factor) => long / factor >= longSide) ?? 1
+  const working =
+    photo.type === 'image/jpeg' && !photo.progressive
+      ? 16 * MB + (pixels / shrink ** 2) * 5
+      : photo.type === 'image/webp'
+        ? 16 * MB + pixels * 0.5
+        : 20 * MB + pixels * (photo.type === 'image/png' && !photo.progressive ? 2.5 : 4)
+  // The file, and what is written: a PNG at most four bytes a pixel, the others far less.
+  const scale = Math.min(1, longSide / long)
+  const written = photo.width * scale * photo.height * scale * (photo.type === 'image/png' ? 4 : 1)
+  return { bytes: Math.ceil(JOB_BASE + working + photo.size + written), reduce: 'use a smaller photo, or a baseline JPEG rather than a progressive one' }
+}
+
 function scrollingTextMemory(job: ScrollingTextJob): RenderMemory {
   const fontPx = job.fontSize * job.scale
   const width = job.width * job.scale
@@ -118,5 +142,7 @@ export function renderMemory(job: RenderJob): RenderMemory {
       return textPreviewMemory(job)
     case 'slideshow':
       return slideshowMemory(job)
+    case 'reduce-photo':
+      return reducePhotoMemory(job)
   }
 }

@@ -11,6 +11,7 @@ import { renderScrollingText } from './render/scrolling-text.js'
 import { renderSlideshow } from './render/slideshow.js'
 import { portPhotoReader } from './photo-source.js'
 import { renderTextPreview } from './render/text-preview.js'
+import { reducePhoto } from './render/reduce-photo.js'
 
 // One job per worker thread at a time; libvips should not fan out behind the pool's back.
 sharp.concurrency(1)
@@ -25,12 +26,15 @@ async function render(job: RenderJob) {
     case 'text-preview':
       return renderTextPreview(job)
     case 'slideshow':
-      if (!job.photoSource) throw new Error('a slideshow job needs the port its photos come through')
+    case 'reduce-photo': {
+      if (!job.photoSource) throw new Error(`a ${job.kind} job needs the port its photos come through`)
+      const read = portPhotoReader(job.photoSource)
       try {
-        return await renderSlideshow(job, portPhotoReader(job.photoSource))
+        return await (job.kind === 'slideshow' ? renderSlideshow(job, read) : reducePhoto(job, read))
       } finally {
         job.photoSource.close()
       }
+    }
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream, existsSync, statfsSync } from 'node:fs'
-import { link, mkdir, open, readFile, readdir, rm, stat, statfs } from 'node:fs/promises'
+import { link, mkdir, open, readFile, readdir, rm, stat, statfs, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -20,6 +20,7 @@ import {
   SIGNATURE_CACHE_MS,
   SLIDESHOW_MAX_IMAGES,
   STORED_EXTENSIONS,
+  PHOTO_LONG_SIDE,
   UPLOAD_MAX_BYTES,
   sniffImageType,
   type UploadType,
@@ -27,8 +28,8 @@ import {
 import { HttpError, badRequest } from '../process/errors.js'
 import type { MemoryBudget } from '../process/memory-budget.js'
 import type { PhotoHeader } from './jobs.js'
-import { MAX_INPUT_PIXELS } from './limits.js'
-import { dimensionsOf, headerOf } from './photo-header.js'
+import { MAX_INPUT_PIXELS, MAX_UPLOAD_PIXELS } from './limits.js'
+import { dimensionsOf, headerOf, needsReducing } from './photo-header.js'
 import { signedByAny, type SigningKeys } from './signing.js'
 
 /**
@@ -127,12 +128,16 @@ export class UploadChanged extends HttpError {
   }
 }
 
-/** Refuses images whose header announces more pixels than a worker may decode. */
-async function assertDecodableSize(input: string | Uint8Array): Promise<void> {
+/**
+ * Refuses images whose header announces more pixels than may be decoded: a photo the local
+ * folder reduces as it stores it may have as many as the page takes, any other as many as a
+ * render thread decodes.
+ */
+async function assertDecodableSize(input: string | Uint8Array, limit: number): Promise<void> {
   const dimensions = await dimensionsOf(input)
   if (!dimensions) throw new HttpError(415, 'unsupported_type', 'Unsupported file type: the image cannot be read.', 'file')
-  if (dimensions.width * dimensions.height > MAX_INPUT_PIXELS) {
-    throw new HttpError(413, 'too_many_pixels', `The image has more than ${MAX_INPUT_PIXELS} pixels.`, 'file')
+  if (dimensions.width * dimensions.height > limit) {
+    throw new HttpError(413, 'too_many_pixels', `The image has more than ${limit} pixels.`, 'file')
   }
 }
 
@@ -211,6 +216,11 @@ export interface LocalStoreOptions {
   keys: SigningKeys
   now: () => number
   logger: Logger
+  /**
+   * Makes a photo render-sized (`render/reduce-photo.ts`, in a render thread within the memory
+   * budget). Unset where no image is drawn (a box too small): photos are kept as received.
+   */
+  reduce?: (bytes: Uint8Array, header: PhotoHeader) => Promise<Uint8Array>
 }
 
 /** How often the local folder drops expired uploads, and how old a half-received file may get. */
@@ -314,19 +324,37 @@ export class LocalUploadStore implements UploadStore {
       throw error
     }
     const tmpFile = path.join(tmpDir, randomBytes(12).toString('hex'))
+    const reducedFile = `${tmpFile}-reduced`
     try {
       const key = await this.readForm(req, parser, tmpFile)
-      await assertDecodableSize(tmpFile)
+      await assertDecodableSize(tmpFile, this.options.reduce ? MAX_UPLOAD_PIXELS : MAX_INPUT_PIXELS)
+      const kept = await this.reduced(tmpFile, reducedFile)
       const target = this.fileOf(key)
       await mkdir(path.dirname(target), { recursive: true })
-      const { size } = await stat(tmpFile)
-      await this.keep(tmpFile, target, nameOf(key).slot)
+      const { size } = await stat(kept)
+      await this.keep(kept, target, nameOf(key).slot)
       this.usage.added += size
       return key
     } finally {
       releaseRoom()
-      await rm(tmpFile, { force: true })
+      await Promise.all([rm(tmpFile, { force: true }), rm(reducedFile, { force: true })])
     }
+  }
+
+  /**
+   * The file to keep: the one received, or, for a photo larger than the largest card, turned by
+   * its EXIF orientation or carrying metadata (as a camera's original is), its render-sized copy
+   * written to `reducedFile`. The page sends photos reduced already; clients that send originals
+   * get the same, so every render of the photo reads and decodes the small one.
+   */
+  private async reduced(tmpFile: string, reducedFile: string): Promise<string> {
+    const { reduce } = this.options
+    if (!reduce || !(await needsReducing(tmpFile, PHOTO_LONG_SIDE))) return tmpFile
+    const bytes = new Uint8Array(await readFile(tmpFile))
+    const header = await headerOf(bytes)
+    if (!header) throw new HttpError(415, 'unsupported_type', 'Unsupported file type: the image cannot be read.', 'file')
+    await writeFile(reducedFile, await reduce(bytes, header))
+    return reducedFile
   }
 
   /**

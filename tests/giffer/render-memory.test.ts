@@ -3,7 +3,8 @@
  * estimate must never be short of what drawing really takes. Each case is drawn in a process of
  * its own (tests/support/render-peak.ts) with the allocator settings the Procfile gives, and the
  * rise of its resident memory is held against the estimate: the largest jobs of every generator,
- * tall slideshows, phone-sized photos (what sharp keeps while it cuts one grows with its pixels), and photos that are decoded whole (progressive JPEG, PNG).
+ * tall slideshows, phone-sized photos (what sharp keeps while it cuts one grows with its pixels), photos that are decoded whole (progressive JPEG, PNG), and a camera's
+ * original reduced as it is stored.
  */
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
@@ -25,6 +26,9 @@ const CASES = [
   'slideshow row 4:5 of 10 photos 4000×3000',
   'slideshow of 10 progressive JPEGs 4000×3000',
   'slideshow of 10 PNGs 3000×2000',
+  'reduce a JPEG of 8000×6000',
+  'reduce a progressive JPEG of 4000×3000',
+  'reduce a PNG of 3000×2000',
 ]
 
 describe.skipIf(process.platform !== 'linux')('render memory estimates', () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'v
 import { pino } from 'pino'
 import { signingKeys } from '../../server/giffer/signing.js'
 import { LocalUploadStore, UPLOAD_LIFETIME_MS, uploadKeyFromUrl } from '../../server/giffer/uploads.js'
-import { PUBLIC_ORIGIN, binary, makePhoto, makeProgressivePhoto, startGiffer, uploadFile, type TestGiffer } from './setup.js'
+import { PUBLIC_ORIGIN, binary, makePhoto, makeProgressivePhoto, startGiffer, testSizing, uploadFile, type TestGiffer } from './setup.js'
 
 let g: TestGiffer
 let clock = Date.now()
@@ -397,5 +397,61 @@ describe('slideshow sources (no server-side request forgery)', () => {
       .send({ images: [`${PUBLIC_ORIGIN}/giffer/${key}`] })
     expect(res.status).toBe(400)
     expect(res.body.error.field).toBe('images.0')
+  })
+})
+
+describe('a camera’s original sent through the upload API', () => {
+  /** An 8000×6000 JPEG under 5 MB, stored sideways with EXIF orientation 6 and GPS tags, as a phone writes a portrait photo; red along its stored left side (the top as shown). */
+  async function cameraOriginal(): Promise<Buffer> {
+    const svg = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><rect width="800" height="600" fill="#3a6ea5"/><rect width="160" height="600" fill="#e00000"/></svg>`,
+    )
+    return sharp(svg)
+      .resize(8000, 6000)
+      .jpeg({ quality: 80 })
+      .withMetadata({ orientation: 6 })
+      .withExif({ IFD0: { Make: 'Phone' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2996/100' } })
+      .toBuffer()
+  }
+
+  it('is reduced as it is stored: upright by its pixels, its long side 1600, no metadata; a slideshow’s memory is estimated from that', async () => {
+    // A 256 MB box: 10 of these photos as sent could never be drawn there (413), reduced they are.
+    const small = await startGiffer(testSizing({ role: 'site', memoryMb: 256 }))
+    try {
+      const original = await cameraOriginal()
+      expect(original.byteLength).toBeLessThan(5 * 2 ** 20)
+      expect((await sharp(original).metadata()).orientation).toBe(6)
+      const urls: string[] = []
+      const signed = (await request(small.app).post('/giffer/uploads/sign').expect(200)).body as Signed
+      for (let n = 1; n <= 10; n++) {
+        const key = signed.key.replace('${filename}', `photo-${n}.jpg`)
+        let req = request(small.app).post('/giffer/uploads')
+        for (const [name, value] of Object.entries(signed.fields)) req = req.field(name, name === 'key' ? key : value)
+        await req.field('Content-Type', 'image/jpeg').attach('file', original, { filename: `photo-${n}.jpg`, contentType: 'image/jpeg' }).expect(204)
+        urls.push(((await request(small.app).get('/giffer/uploads/resolve').query({ key }).expect(200)).body as { url: string }).url)
+      }
+
+      const stored = (await request(small.app).get(new URL(urls[0]!, PUBLIC_ORIGIN).pathname).buffer(true).parse(binary).expect(200)).body as Buffer
+      expect(stored.byteLength).toBeLessThan(original.byteLength / 4)
+      const meta = await sharp(stored).metadata()
+      expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 1200, 1600])
+      expect(meta.orientation).toBeUndefined()
+      expect(meta.exif).toBeUndefined()
+      const { data } = await sharp(stored).resize(4, 8, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true })
+      expect([data[0]! > 200, data[1]! < 60]).toEqual([true, true])
+      expect(data[(7 * 4 + 1) * 3]).toBeLessThan(120)
+
+      await request(small.app).post('/giffer/slideshow/create-row').send({ images: urls, count: 1, width: 900, height: 5 / 4 }).expect(200).expect('Content-Type', 'image/gif')
+    } finally {
+      await small.close()
+    }
+  })
+
+  it('is kept as it came where it is already render-sized, upright and without metadata (what the page sends)', async () => {
+    const page = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#3366aa' } }).jpeg({ quality: 85 }).toBuffer()
+    const signed = await sign()
+    await post(signed, page).expect(204)
+    const key = signed.key.replace('${filename}', 'photo-1.jpg')
+    expect(Buffer.compare(await readFile(storedFile(key)), page)).toBe(0)
   })
 })

@@ -9,7 +9,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import sharp from 'sharp'
-import type { CountdownJob, RenderJob, ScrollingTextJob, SlideshowJob, TextPreviewJob } from '../../server/giffer/jobs.js'
+import type { CountdownJob, ReducePhotoJob, RenderJob, ScrollingTextJob, SlideshowJob, TextPreviewJob } from '../../server/giffer/jobs.js'
+import { reducePhoto } from '../../server/giffer/render/reduce-photo.js'
+import { PHOTO_LONG_SIDE } from '../../shared/generators/slideshow/slideshow.js'
 import { memoryPhotoReader } from '../../server/giffer/photo-source.js'
 import { renderMemory } from '../../server/giffer/render-memory.js'
 import { renderCountdown } from '../../server/giffer/render/countdown.js'
@@ -56,7 +58,19 @@ function slideshowCase(photo: Photo, style: Partial<SlideshowJob> = {}): Case {
   }
 }
 
+/** An upload reduced to the render size as it is stored. */
+function reduceCase(photo: Photo): Case {
+  return async (small) => {
+    const [bytes] = await photos(small ? { width: 400, height: 300, format: photo.format } : photo, 1)
+    const job: ReducePhotoJob = { kind: 'reduce-photo', photo: (await headerOf(bytes!))!, longSide: PHOTO_LONG_SIDE }
+    return { job, draw: () => reducePhoto(job, memoryPhotoReader([bytes!])) }
+  }
+}
+
 const CASES: Record<string, Case> = {
+  'reduce a JPEG of 8000×6000': reduceCase({ width: 8000, height: 6000, format: 'jpeg' }),
+  'reduce a progressive JPEG of 4000×3000': reduceCase({ width: 4000, height: 3000, format: 'jpeg', progressive: true }),
+  'reduce a PNG of 3000×2000': reduceCase({ width: 3000, height: 2000, format: 'png' }),
   countdown: async (small) => {
     const job: CountdownJob = { kind: 'countdown', remainingSeconds: 86_400 + (small ? 1 : 2), frames: small ? 3 : 120, font: 'roboto', weight: 700, color: [0, 0, 0], background: [255, 255, 255], captions, scale: 2, format: 'gif' }
     return { job, draw: () => renderCountdown(job) }

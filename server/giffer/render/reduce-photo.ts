@@ -1,0 +1,30 @@
+/**
+ * An uploaded photo made render-sized once, as it is stored, for clients that send the camera's
+ * original rather than the page's reduced copy: turned upright by its EXIF orientation, its long
+ * side at most the largest card's, and encoded again in its own type, which drops every piece of
+ * metadata (camera, GPS, time). libvips shrinks a JPEG or WebP as it decodes it (by 2, 4 or 8),
+ * so a 48-megapixel photo is never held whole.
+ */
+import sharp from 'sharp'
+import { PHOTO_JPEG_QUALITY } from '../../../shared/generators/slideshow/slideshow.js'
+import { RenderRefused, type ReducePhotoJob, type RenderedImage } from '../jobs.js'
+import type { PhotoReader } from '../photo-source.js'
+import { MAX_UPLOAD_PIXELS } from '../limits.js'
+
+export async function reducePhoto(job: ReducePhotoJob, readPhoto: PhotoReader): Promise<RenderedImage> {
+  // The bytes its header was read from, just received: the estimate was made from them.
+  const bytes = await readPhoto(0)
+  const quality = Math.round(PHOTO_JPEG_QUALITY * 100)
+  let image = sharp(bytes, { limitInputPixels: MAX_UPLOAD_PIXELS, failOn: 'error' })
+    .rotate()
+    .resize(job.longSide, job.longSide, { fit: 'inside', withoutEnlargement: true })
+  image = job.photo.type === 'image/jpeg' ? image.jpeg({ quality }) : job.photo.type === 'image/webp' ? image.webp({ quality }) : image.png()
+  let output: { data: Buffer; info: { width: number; height: number } }
+  try {
+    output = await image.toBuffer({ resolveWithObject: true })
+  } catch {
+    throw new RenderRefused({ status: 422, code: 'image_unreadable', message: 'The image could not be read as a picture.', field: 'file' })
+  }
+  const { data, info } = output
+  return { ok: true, body: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), contentType: job.photo.type, width: info.width, height: info.height, frames: 1 }
+}
