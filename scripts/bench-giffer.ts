@@ -4,7 +4,10 @@
  *
  * 1. Renders through the same worker pool the service uses (one worker, jobs one at a time, no
  *    cache): median time, output size and the process's peak RSS for each generator.
- * 2. Serves the site (`createApp`) and the giffer in one process, and measures `/` with
+ * 2. Draws the same slideshow with an earlier build (a git worktree, BENCH_BASELINE) and with this
+ *    one, each in a child process with its own allocator settings, from the photos each was or is
+ *    sent: scripts/lib/slideshow-before-after.ts.
+ * 3. Serves the site (`createApp`) and the giffer in one process, and measures `/` with
  *    autocannon (a child process, loopback only, bounded in time) alone and while two
  *    countdown GIFs a second are requested.
  */
@@ -15,7 +18,6 @@ import os from 'node:os'
 import path from 'node:path'
 import express from 'express'
 import { pino } from 'pino'
-import sharp from 'sharp'
 import { projectRoot } from '../server/project-root.js'
 import { readBox } from '../server/process/box.js'
 import { sizeProcess } from '../server/process/sizing.js'
@@ -24,6 +26,8 @@ import { RenderPool } from '../server/giffer/pool.js'
 import { createGifferRouter } from '../server/giffer/router.js'
 import { headerOf } from '../server/giffer/photo-header.js'
 import { memoryPhotoReader } from '../server/giffer/photo-source.js'
+import { BENCH_ASPECTS, benchPhoto, benchSlideshowStyle } from './lib/bench-photos.js'
+import { benchSlideshowBeforeAfter } from './lib/slideshow-before-after.js'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15)
 const WARMUP = 3
@@ -37,30 +41,6 @@ function median(values: number[]): number {
 
 const peakRssMb = () => process.resourceUsage().maxRSS / 1024
 
-/** A photo-like JPEG: gradient, shapes and grain, 1600×1200. */
-async function photo(seed: number): Promise<Uint8Array> {
-  const width = 1600
-  const height = 1200
-  const grain = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
-    .blur(1.2)
-    .png()
-    .toBuffer()
-  const hue = (seed * 37) % 360
-  const scene = Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
-      `<defs><linearGradient id="g" x2="0.3" y2="1"><stop offset="0" stop-color="hsl(${hue},60%,70%)"/>` +
-      `<stop offset="1" stop-color="hsl(${(hue + 90) % 360},50%,25%)"/></linearGradient></defs>` +
-      `<rect width="100%" height="100%" fill="url(#g)"/>` +
-      `<circle cx="${400 + seed * 90}" cy="500" r="260" fill="hsl(${(hue + 180) % 360},70%,55%)"/>` +
-      `<rect x="900" y="650" width="500" height="420" rx="40" fill="hsl(${(hue + 40) % 360},40%,45%)"/></svg>`,
-  )
-  const jpeg = await sharp(scene)
-    .composite([{ input: grain, blend: 'soft-light' }])
-    .jpeg({ quality: 85 })
-    .toBuffer()
-  return new Uint8Array(jpeg)
-}
-
 interface RenderCase {
   name: string
   target: string
@@ -69,7 +49,7 @@ interface RenderCase {
 
 async function benchRenders(): Promise<void> {
   const pool = new RenderPool({ workers: 1, queueMax: 4, jobTimeoutMs: 60_000, rssLimitBytes: Number.MAX_SAFE_INTEGER, releaseIdleMs: 60_000, logger })
-  const photos = await Promise.all(Array.from({ length: 10 }, (_, i) => photo(i)))
+  const photos = await Promise.all(Array.from({ length: 10 }, (_, i) => benchPhoto(i)))
   const headers = await Promise.all(photos.map(async (bytes) => (await headerOf(bytes))!))
   const captions = { days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds' }
   const cases: RenderCase[] = [
@@ -127,28 +107,11 @@ async function benchRenders(): Promise<void> {
         stroke: { width: 3, color: [255, 200, 0, 1] },
       }),
     },
-    ...(['1:1', '4:5'] as const).map(
+    ...(Object.keys(BENCH_ASPECTS) as (keyof typeof BENCH_ASPECTS)[]).map(
       (aspect): RenderCase => ({
         name: `slideshow 10 photos, 900 px, ${aspect}`,
         target: '≤ 1.2 s',
-        job: (run) => ({
-          kind: 'slideshow',
-          mode: 'row',
-          photos: headers,
-          delayMs: 1500 + run * 10,
-          radius: 16,
-          width: 900,
-          background: [255, 255, 255],
-          borderWidth: 0,
-          borderColor: [0, 0, 0],
-          spacing: 0,
-          count: 1,
-          tweak: 1.3,
-          overflow: 0,
-          height: aspect === '1:1' ? 1 : 5 / 4,
-          overlayColor: [0, 0, 0],
-          overlayOpacity: 0.5,
-        }),
+        job: (run) => ({ ...benchSlideshowStyle(aspect, run), photos: headers }),
       }),
     ),
   ]
@@ -272,4 +235,6 @@ function printTable(title: string, rows: string[][]): void {
 
 console.log(`giffer bench on ${os.availableParallelism()} cores, Node ${process.version}`)
 await benchRenders()
+const beforeAfter = await benchSlideshowBeforeAfter(RUNS, WARMUP)
+printTable(beforeAfter.title, beforeAfter.rows)
 await benchSiteUnderLoad()

@@ -63,15 +63,16 @@ function slideshowMemory(job: SlideshowJob): RenderMemory {
   const biggest = layout.cards.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a))
   const cardPixels = biggest.width * biggest.height
   const frames = job.photos.length
-  // Each card shown holds its decoded photo (a canvas); while the next is decoded, its raw pixels
-  // as sharp returns them, and one card more for what frees late on a busy CPU (measured).
-  const cards = (layout.cards.length + 2) * cardPixels * PIXEL
+  // Each card shown holds its decoded photo (a canvas). While a frame is drawn, the photo the next
+  // frame adds is decoded beside it: its raw pixels as sharp returns them and its own canvas. And
+  // one card more for what frees late on a busy CPU (measured).
+  const cards = (layout.cards.length + 3) * cardPixels * PIXEL
   // The frame drawn small for its palette, a band of it drawn and read back at a time, and two
   // frames of palette indices (the one being written, the one the encoder holds back).
   const band = layout.width * Math.min(BAND_ROWS, layout.height) * PIXEL * 2
   const frame = Math.ceil(framePixels / 16) * PIXEL * 3 + band + framePixels * 2
   const decoding = Math.max(0, ...job.photos.map((photo) => decodeWorkingBytes(photo, biggest)))
-  // The file being decoded: the next one is asked for only once it has been.
+  // The file being decoded (the next frame's, while a frame is drawn): the next one is asked for only once it has been.
   const files = Math.max(0, ...job.photos.map((photo) => photo.size))
   return {
     bytes: Math.ceil((JOB_BASE + cards + frame + files + gifBytesExpected(framePixels, frames)) * SLACK + decoding),

@@ -84,16 +84,18 @@ function cardPath(ctx: SKRSContext2D, card: Card, radius: number): void {
 }
 
 /**
- * The decoded photos a frame needs, drawn at the card size: decoded when a frame first needs
- * them, one at a time, and dropped once no card of the current frame shows them, so that at
- * most one photo per card is held. Frames move on by one photo, so each photo is decoded once
- * (a few at the wrap-around twice) and the memory does not grow with the number of photos.
+ * The decoded photos a frame needs, drawn at the card size, held while a card of the current frame
+ * shows them. Frames move on by one photo, so each photo is decoded once (a few at the wrap-around
+ * twice) and the memory does not grow with the number of photos. While a frame is drawn, the one
+ * photo the next frame adds is read and decoded (`prefetch`): sharp decodes on a thread of its own,
+ * beside the drawing. Photos are read and decoded one at a time, never two at once.
  * Each photo's bytes are checked against the header its memory was estimated from before any of
  * its pixels is decoded: a photo replaced since then (a visitor may post another file under the
  * same name to a bucket) is refused, never decoded.
  */
 class CardSources {
   private readonly held = new Map<number, Canvas>()
+  private next: { index: number; card: Promise<Canvas> } | null = null
 
   constructor(
     private readonly readPhoto: PhotoReader,
@@ -108,19 +110,41 @@ class CardSources {
       this.held.delete(index)
       freeCanvas(canvas)
     }
+    if (this.next) {
+      const { index, card } = this.next
+      this.next = null
+      this.held.set(index, await card)
+    }
     for (const index of indices) {
       if (this.held.has(index)) continue
-      const bytes = await this.readPhoto(index)
-      if (await changedSince(this.headers[index]!, bytes)) throw new RenderRefused(imageChanged(index))
-      this.held.set(index, await decodeCard(bytes, this.width, this.height, index))
+      this.held.set(index, await this.decode(index))
       // The file's bytes and the decoded pixels have been copied into the card: let them go.
       await releaseDropped()
     }
     return this.held
   }
 
-  /** Frees every photo still held (the job is over, or failed). */
-  release(): void {
+  /** Starts reading and decoding the first photo of `indices` not held yet; `forFrame` takes it. */
+  prefetch(indices: number[]): void {
+    const index = indices.find((i) => !this.held.has(i))
+    if (index === undefined) return
+    const card = this.decode(index)
+    // A failure is met by the frame that needs the photo, when it awaits it.
+    card.catch(() => {})
+    this.next = { index, card }
+  }
+
+  private async decode(index: number): Promise<Canvas> {
+    const bytes = await this.readPhoto(index)
+    if (await changedSince(this.headers[index]!, bytes)) throw new RenderRefused(imageChanged(index))
+    return decodeCard(bytes, this.width, this.height, index)
+  }
+
+  /** Frees every photo still held or being decoded (the job is over, or failed). */
+  async release(): Promise<void> {
+    const next = this.next
+    this.next = null
+    if (next) await next.card.then(freeCanvas, () => {})
     for (const canvas of this.held.values()) freeCanvas(canvas)
     this.held.clear()
   }
@@ -131,10 +155,10 @@ const SAMPLE_SCALE = 1 / 4
 
 /**
  * A slideshow or collage GIF from the uploaded photos: one frame per image, each shown for
- * `delayMs`. Photos are decoded at the largest card size they need, as frames need them. Each
- * frame is drawn with the canvas (rounded corners, borders, overlay) twice: small, for its
- * palette, then band by band, each band's pixels turned into palette indices at once, so a frame
- * is never held as RGBA whole; the indices are encoded with gifenc.
+ * `delayMs`. Photos are decoded at the largest card size they need, the next frame's while a frame
+ * is drawn. Each frame is drawn with the canvas (rounded corners, borders, overlay) twice: small,
+ * for its palette, then band by band, each band's pixels turned into palette indices at once, so a
+ * frame is never held as RGBA whole; the indices are encoded with gifenc.
  */
 export async function renderSlideshow(job: SlideshowJob, readPhoto: PhotoReader): Promise<RenderedImage> {
   const layout = slideshowLayout(job)
@@ -149,7 +173,9 @@ export async function renderSlideshow(job: SlideshowJob, readPhoto: PhotoReader)
   const imageOf = (frame: number, card: Card) => (((frame + card.offset) % n) + n) % n
 
   const small = { width: Math.max(1, Math.ceil(width * SAMPLE_SCALE)), height: Math.max(1, Math.ceil(height * SAMPLE_SCALE)) }
-  const sampleCtx = drawingContext(createCanvas(small.width, small.height))
+  // Nearest pixels, not smoothed ones: the sample takes one pixel of the frame in each 4×4 block as it is.
+  const sampleCtx = createCanvas(small.width, small.height).getContext('2d')
+  sampleCtx.imageSmoothingEnabled = false
   const bandRows = Math.min(BAND_ROWS, height)
   const bandCtx = drawingContext(createCanvas(width, bandRows))
   // The writer holds one frame back (to lengthen it if the next is the same): two index buffers take turns.
@@ -158,6 +184,7 @@ export async function renderSlideshow(job: SlideshowJob, readPhoto: PhotoReader)
   try {
     for (let f = 0; f < frames; f++) {
       const held = await sources.forFrame(layout.cards.map((card) => imageOf(f, card)))
+      if (f + 1 < frames) sources.prefetch(layout.cards.map((card) => imageOf(f + 1, card)))
       const draw = (ctx: SKRSContext2D) => drawFrame(ctx, job, layout, (card) => held.get(imageOf(f, card))!)
 
       sampleCtx.save()
@@ -174,6 +201,8 @@ export async function renderSlideshow(job: SlideshowJob, readPhoto: PhotoReader)
         draw(bandCtx)
         bandCtx.restore()
         palette.indexBand(bandCtx.getImageData(0, 0, width, rows).data, index, top * width)
+        // A turn of the loop, so that the next photo's read and decode move on beside the drawing.
+        await new Promise((resolve) => setImmediate(resolve))
       }
 
       const patch = { left: 0, top: 0, width, height, index, transparentIndex: palette.transparentIndex }
@@ -186,7 +215,7 @@ export async function renderSlideshow(job: SlideshowJob, readPhoto: PhotoReader)
       await releaseDropped()
     }
   } finally {
-    sources.release()
+    await sources.release()
     freeCanvas(sampleCtx.canvas)
     freeCanvas(bandCtx.canvas)
   }
