@@ -48,12 +48,13 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts the built site on a free port and resolves once /healthz answers; for runs whose log
- * level hides the start-up line.
+ * level hides the start-up line. `cwd`: the checkout whose build runs (another build, for a
+ * before-and-after measure).
  */
-export async function startSite(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+export async function startSite(env: Record<string, string>, cwd = root): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort()
   const child = spawn(process.execPath, ['--expose-gc', 'dist/server/main.js'], {
-    cwd: root,
+    cwd,
     // Its own address is its public one unless told otherwise (canonical links, email images, allowed origins).
     env: { ...process.env, ...PRODUCTION_ENV, HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],

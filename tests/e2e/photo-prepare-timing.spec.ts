@@ -5,7 +5,7 @@
  * worker; the page only draws the cards and their progress, in React transitions.
  */
 import type { Page } from '@playwright/test'
-import { cameraRoll } from './camera-roll.js'
+import { cameraRoll } from '../../scripts/lib/camera-photos.js'
 import { expect, gotoHydrated, test } from './fixtures.js'
 
 const PATH = '/image-slideshow-gif-generator/'

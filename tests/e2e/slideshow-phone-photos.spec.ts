@@ -8,7 +8,7 @@
 import fs from 'node:fs'
 import type { Page, Request } from '@playwright/test'
 import sharp from 'sharp'
-import { cameraRoll } from './camera-roll.js'
+import { cameraRoll } from '../../scripts/lib/camera-photos.js'
 import { expect, gotoHydrated, test } from './fixtures.js'
 
 const PATH = '/image-slideshow-gif-generator/'
@@ -16,15 +16,45 @@ const MB = 2 ** 20
 
 const cards = (page: Page) => page.locator('.upload-card-handle')
 
-/** Bytes of every photo posted to the upload target, counted from the requests' bodies. */
-function countUploads(page: Page): { bytes: number; count: number } {
-  const sent = { bytes: 0, count: 0 }
-  page.on('request', (request: Request) => {
-    if (request.method() !== 'POST' || !request.url().endsWith('/giffer/uploads')) return
-    sent.bytes += request.postDataBuffer()?.byteLength ?? 0
-    sent.count += 1
+/**
+ * The photo of every upload posted, as the browser sent it: the file part of each multipart body,
+ * caught on its way to the upload target.
+ */
+async function catchUploads(page: Page): Promise<{ bodies: number[]; files: Buffer[] }> {
+  const caught = { bodies: [] as number[], files: [] as Buffer[] }
+  await page.route('**/giffer/uploads', async (route) => {
+    const request = route.request()
+    if (request.method() === 'POST') {
+      const body = request.postDataBuffer() ?? Buffer.alloc(0)
+      caught.bodies.push(body.byteLength)
+      const boundary = `--${/boundary=(.+)$/.exec((await request.allHeaders())['content-type'] ?? '')?.[1]}`
+      const part = body.indexOf('name="file"')
+      const start = body.indexOf('\r\n\r\n', part) + 4
+      caught.files.push(body.subarray(start, body.indexOf(`\r\n${boundary}`, start)))
+    }
+    await route.continue()
   })
-  return sent
+  return caught
+}
+
+/** Whether a JPEG is the camera photo upright, by its pixels: the red band along its top, none along its bottom. */
+async function expectUpright(bytes: Buffer): Promise<void> {
+  const { data, info } = await sharp(bytes).resize(12, 16, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true })
+  const pixel = (x: number, y: number) => [...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3)]
+  const [r, g, b] = pixel(6, 1)
+  expect(r).toBeGreaterThan(150)
+  expect(g! + b!).toBeLessThan(150)
+  const [, g2, b2] = pixel(6, 14)
+  expect(g2! + b2!).toBeGreaterThan(150)
+}
+
+/** A portrait JPEG of 1200×1600 without an orientation tag, EXIF (camera, GPS) or XMP. */
+async function expectRenderSizedWithoutMetadata(bytes: Buffer): Promise<void> {
+  const meta = await sharp(bytes).metadata()
+  expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 1200, 1600])
+  expect(meta.orientation).toBeUndefined()
+  expect(meta.exif).toBeUndefined()
+  expect(meta.xmp).toBeUndefined()
 }
 
 test.describe('photos from a phone', () => {
@@ -40,14 +70,20 @@ test.describe('photos from a phone', () => {
     expect(original.exif?.byteLength).toBeGreaterThan(100)
 
     await gotoHydrated(page, PATH)
-    const sent = countUploads(page)
+    const sent = await catchUploads(page)
     await page.locator('#slideshow-files').setInputFiles(roll)
     await expect(cards(page)).toHaveCount(10)
     await expect(page.locator('.upload-card.is-loading')).toHaveCount(0, { timeout: 60_000 })
     await expect(page.locator('.upload-messages')).toHaveCount(0)
 
-    expect(sent.count).toBe(10)
-    expect(sent.bytes).toBeLessThanOrEqual(total / 10)
+    // What the browser sent: a tenth of the files' bytes or less, each photo upright by its
+    // pixels, render-sized and without metadata.
+    expect(sent.bodies).toHaveLength(10)
+    expect(sent.bodies.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(total / 10)
+    for (const file of sent.files) {
+      await expectRenderSizedWithoutMetadata(file)
+      await expectUpright(file)
+    }
 
     const drawn = page.waitForRequest((candidate) => candidate.url().endsWith('/giffer/slideshow/create-row'))
     await page.getByRole('button', { name: 'Generate slideshow' }).click()
@@ -55,26 +91,13 @@ test.describe('photos from a phone', () => {
     expect(images).toHaveLength(10)
     await expect(page.locator('.slideshow-result img')).toBeVisible({ timeout: 30_000 })
 
+    // What the service keeps is the same.
     for (const url of images) {
       const stored = await request.get(url)
       expect(stored.status()).toBe(200)
       const bytes = await stored.body()
-      const meta = await sharp(bytes).metadata()
-      // Upright by its pixels: portrait, no orientation tag, no EXIF (camera, GPS) at all.
-      expect(meta.format).toBe('jpeg')
-      expect(Math.max(meta.width!, meta.height!)).toBe(1600)
-      expect(meta.width).toBe(1200)
-      expect(meta.orientation).toBeUndefined()
-      expect(meta.exif).toBeUndefined()
-      expect(meta.xmp).toBeUndefined()
-      // The red band is at the top as shown: the first rows are red, the last ones are not.
-      const { data, info } = await sharp(bytes).resize(12, 16, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true })
-      const pixel = (x: number, y: number) => [...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3)]
-      const [r, g, b] = pixel(6, 1)
-      expect(r).toBeGreaterThan(150)
-      expect(g! + b!).toBeLessThan(150)
-      const [, g2, b2] = pixel(6, 14)
-      expect(g2! + b2!).toBeGreaterThan(150)
+      await expectRenderSizedWithoutMetadata(bytes)
+      await expectUpright(bytes)
     }
   })
 })

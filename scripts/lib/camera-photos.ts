@@ -1,4 +1,4 @@
-/** A phone's camera roll for the browser tests: ten photos as phones take them, made once per machine. */
+/** Photos as phones take them, for the browser tests and the upload measure: made once per machine and kept in the temporary folder. */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -9,7 +9,7 @@ import sharp from 'sharp'
  * camera and GPS tags. As shown, upright, its top fifth is red: stored, that band is its left
  * side. A gradient, a disc and grain, at a phone's quality, so its size is a phone photo's.
  */
-async function cameraPhoto(width: number, height: number, seed: number): Promise<Buffer> {
+export async function cameraPhoto(width: number, height: number, seed: number): Promise<Buffer> {
   const hue = (seed * 37) % 360
   const w = 400
   const h = Math.round((w * height) / width)
@@ -36,22 +36,29 @@ async function cameraPhoto(width: number, height: number, seed: number): Promise
 }
 
 /**
- * The ten photos on disk (the browser reads files from there rather than through the test's
- * channel), made once per machine: nine of 4000×3000 and one of 8000×6000.
+ * Photos of the given sizes on disk (the browser reads files from there rather than through a
+ * test's channel), made once per machine under `folder` of the temporary folder.
  */
-export async function cameraRoll(): Promise<string[]> {
-  const dir = path.join(os.tmpdir(), 'slideshow-camera-roll-v1')
-  const names = Array.from({ length: 10 }, (_, i) => path.join(dir, `IMG_${4001 + i}.jpg`))
+async function roll(folder: string, sizes: readonly (readonly [number, number])[], firstNumber: number): Promise<string[]> {
+  const dir = path.join(os.tmpdir(), folder)
+  const names = sizes.map((_, i) => path.join(dir, `IMG_${firstNumber + i}.jpg`))
   if (names.every((name) => fs.existsSync(name))) return names
   fs.mkdirSync(dir, { recursive: true })
   await Promise.all(
     names.map(async (name, i) => {
-      const bytes = i === 9 ? await cameraPhoto(8000, 6000, i) : await cameraPhoto(4000, 3000, i)
+      const [width, height] = sizes[i]!
       const partial = `${name}.${process.pid}`
-      fs.writeFileSync(partial, bytes)
+      fs.writeFileSync(partial, await cameraPhoto(width, height, firstNumber + i))
       fs.renameSync(partial, name)
     }),
   )
   return names
 }
 
+const TWELVE_MEGAPIXELS = [4000, 3000] as const
+
+/** A phone's camera roll: nine photos of 4000×3000 and one of 8000×6000 (48 megapixels, over 10 MB). */
+export const cameraRoll = () => roll('slideshow-camera-roll-v1', [...Array<typeof TWELVE_MEGAPIXELS>(9).fill(TWELVE_MEGAPIXELS), [8000, 6000]], 4001)
+
+/** Ten 12-megapixel photos, each under the 5 MB the page took before it prepared photos. */
+export const twelveMegapixelRoll = () => roll('slideshow-camera-roll-12mp-v1', Array<typeof TWELVE_MEGAPIXELS>(10).fill(TWELVE_MEGAPIXELS), 5001)
