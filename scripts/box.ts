@@ -9,10 +9,13 @@
  *   512 MB, 1 CPU, GIFFER_WORKERS=7     what "one thread per CPU but one" asked for on a box showing 8 CPUs
  *   256 MB, 1 CPU, hard times           renders timing out (GIFFER_JOB_TIMEOUT_MS=2500) beside log-ins of
  *                                       accounts whose password hashes were made on a 2 GB box (N=2^17)
+ *   256 MB, 1 CPU, every slideshow shape  slideshows only, every shape the page offers in turn, each of
+ *                                       which must be drawn (no 413, no 503)
  *
  * Each box gets BOX_SECONDS (60) of pages and JSON at 30 connections from many addresses, with
  * renders beside them, 4 at a time: countdowns, scrolling text, text previews and slideshows of
- * 10 uploaded 2400×1600 photos; then BOX_IDLE_SECONDS (30) of quiet. Prints the process's RSS at
+ * 10 uploaded photos as the slideshow page sends them (1600×1200 JPEGs with grain), the shapes
+ * in turn; then BOX_IDLE_SECONDS (30) of quiet. Prints the process's RSS at
  * start, its peak and after the pause, the cgroup's own peak and OOM kills, answers by route and
  * status, and what the renders were told; exits 1 on a missed goal. Needs root (cgroups).
  *
@@ -38,6 +41,7 @@ import { openDatabase } from '../server/dashboard/db.js'
 import { cgroupsAvailable, makeBox, type CgroupBox } from './lib/cgroup-box.js'
 import { freePort, root } from './lib/server-process.js'
 import { multipartForm, send, sleep, type Answer } from './lib/scale-run.js'
+import { ASPECTS, layoutOverflow, layoutTweak, LAYOUTS, PHOTO_JPEG_QUALITY, PHOTO_LONG_SIDE } from '../shared/generators/slideshow/slideshow.js'
 
 const MB = 2 ** 20
 const LOAD_SECONDS = Number(process.env.BOX_SECONDS ?? 60)
@@ -45,7 +49,8 @@ const IDLE_SECONDS = Number(process.env.BOX_IDLE_SECONDS ?? 30)
 const PAGE_CONNECTIONS = 30
 const RENDERS_AT_ONCE = Number(process.env.BOX_RENDERS ?? 4)
 const PHOTOS = 10
-const PHOTO_SIZE = { width: 2400, height: 1600 }
+/** As the slideshow page sends a phone's photo: its long side PHOTO_LONG_SIDE, JPEG at PHOTO_JPEG_QUALITY. */
+const PHOTO_SIZE = { width: PHOTO_LONG_SIDE, height: (PHOTO_LONG_SIDE * 3) / 4 }
 // How long the script waits for a child process before it gives up on it.
 const GIT_TIMEOUT_MS = 60_000
 const BUILD_TIMEOUT_MS = 15 * 60_000
@@ -61,6 +66,8 @@ interface BoxPlan {
   env: Record<string, string>
   /** Accounts whose hashes a 2 GB box made are logged in to throughout; some renders are meant to time out. */
   hardTimes?: boolean
+  /** Every render a slideshow, the shapes in turn: each must be drawn, none refused. */
+  everyShape?: boolean
 }
 
 const BOXES: BoxPlan[] = [
@@ -68,6 +75,20 @@ const BOXES: BoxPlan[] = [
   { name: '512 MB, 1 CPU', memoryMb: 512, cpus: 1, env: {} },
   { name: '512 MB, 1 CPU, GIFFER_WORKERS=7', memoryMb: 512, cpus: 1, env: { GIFFER_WORKERS: '7' } },
   { name: '256 MB, 1 CPU, hard times', memoryMb: 256, cpus: 1, env: { GIFFER_JOB_TIMEOUT_MS: '2500' }, hardTimes: true },
+  { name: '256 MB, 1 CPU, every slideshow shape', memoryMb: 256, cpus: 1, env: {}, everyShape: true },
+]
+
+/**
+ * Every shape the slideshow page offers, by what it draws: the slideshow of one in each aspect,
+ * a row of two (its widest cards), and the trio and the overlay in each layout, at the tallest
+ * aspect (their largest cards).
+ */
+const SHAPES: { name: string; path: string; body: Record<string, unknown> }[] = [
+  ...ASPECTS.map((aspect) => ({ name: `slideshow ${aspect}`, path: 'create-row', body: { count: 1, height: aspect } })),
+  { name: 'row of 2 9:16', path: 'create-row', body: { count: 2, height: '9:16' } },
+  ...(['trio', 'overlay'] as const).flatMap((mode) =>
+    LAYOUTS.map((layout) => ({ name: `${mode} ${layout} 9:16`, path: `create-${mode}`, body: { tweak: layoutTweak(layout), overflow: layoutOverflow(layout), height: '9:16' } })),
+  ),
 ]
 
 // The goals every box must meet.
@@ -373,12 +394,12 @@ async function pageLoad(port: number, seconds: number, tally: Tally): Promise<vo
   tally.pageRps = result.requests.average
 }
 
-/** Photos like a phone's: 2400×1600 JPEGs with detail (gradients and grain). */
+/** Photos as the slideshow page sends a phone's: render-sized JPEGs with detail (a colour and grain that no palette smooths). */
 async function makePhotos(): Promise<Buffer[]> {
   return Promise.all(
     Array.from({ length: PHOTOS }, (_, i) =>
       sharp({ create: { ...PHOTO_SIZE, channels: 3, background: { r: (40 * i) % 255, g: 120, b: 200 - 15 * i }, noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
-        .jpeg({ quality: 82 })
+        .jpeg({ quality: Math.round(PHOTO_JPEG_QUALITY * 100) })
         .toBuffer(),
     ),
   )
@@ -465,21 +486,25 @@ function renderRequest(n: number, photos: string[]): { kind: string; method: str
       return { kind: 'scrolling text', method: 'POST', path: '/giffer/scrollingtext/create', body: json({ text: `Free shipping on every order over $${n}`, divider: '★', font: 'roboto', font_size: 32 }) }
     case 2:
       return { kind: 'text preview', method: 'GET', path: `/giffer/text/preview?${new URLSearchParams({ text: `Best wishes\nfrom ${n}`, font: 'great-vibes', font_size: '72', stroke_width: '4' })}` }
-    default: {
-      const mode = ['create-row', 'create-trio', 'create-overlay'][Math.floor(n / 4) % 3]!
-      return { kind: 'slideshow', method: 'POST', path: `/giffer/slideshow/${mode}`, body: json({ images: photos, delay: 1000 + n, count: 1, radius: 16, height: '4:5' }) }
-    }
+    default:
+      return slideshowRequest(Math.floor(n / 4), photos)
   }
 }
 
-async function renderLoad(port: number, seconds: number, photos: string[], tally: Tally): Promise<void> {
+/** The `k`th slideshow: the shapes in turn. */
+function slideshowRequest(k: number, photos: string[]): { kind: string; method: string; path: string; body: string } {
+  const shape = SHAPES[k % SHAPES.length]!
+  return { kind: `slideshow ${shape.name}`, method: 'POST', path: `/giffer/slideshow/${shape.path}`, body: JSON.stringify({ images: photos, delay: 1000 + k, radius: 16, ...shape.body }) }
+}
+
+async function renderLoad(port: number, seconds: number, photos: string[], tally: Tally, everyShape = false): Promise<void> {
   const until = Date.now() + seconds * 1000
   let next = 0
   await Promise.all(
     Array.from({ length: RENDERS_AT_ONCE }, async (_, lane) => {
       while (Date.now() < until) {
         const n = next++
-        const request = renderRequest(n, photos)
+        const request = everyShape ? slideshowRequest(n, photos) : renderRequest(n, photos)
         let answer: Answer
         try {
           answer = await send(port, {
@@ -497,7 +522,7 @@ async function renderLoad(port: number, seconds: number, photos: string[], tally
         const code = answer.status === 200 ? '' : (/"code":"(\w+)"/.exec(answer.body.toString())?.[1] ?? '')
         const retry = answer.headers['retry-after'] ? ` Retry-After ${answer.headers['retry-after']}` : ''
         count(tally.renders, `${request.kind} ${answer.status} ${code}${retry}`.trim())
-        if (request.kind === 'slideshow' && answer.status === 200) tally.slideshowsDrawn++
+        if (request.kind.startsWith('slideshow') && answer.status === 200) tally.slideshowsDrawn++
         if (answer.status === 503) await sleep(Math.min(2_000, Number(answer.headers['retry-after'] ?? 1) * 1000))
       }
     }),
@@ -557,7 +582,7 @@ async function runBox(appDir: string, plan: BoxPlan, photos: Buffer[]): Promise<
     const tally: Tally = { answers: new Map(), renders: new Map(), logins: new Map(), slideshowsDrawn: 0, failedPages: 0, pageP99: 0, pageRps: 0, firstFailures: [] }
     await Promise.all([
       pageLoad(running.port, LOAD_SECONDS, tally),
-      renderLoad(running.port, LOAD_SECONDS, uploadSets[0]!, tally),
+      renderLoad(running.port, LOAD_SECONDS, uploadSets[0]!, tally, plan.everyShape),
       plan.hardTimes ? loginLoad(running.port, LOAD_SECONDS, bigHashEmails, tally) : Promise.resolve(),
     ])
     const afterLoad = rssMbOf(pid)
@@ -587,6 +612,18 @@ async function runBox(appDir: string, plan: BoxPlan, photos: Buffer[]): Promise<
       { ok: tally.failedPages === 0, text: `failed page and API answers: ${tally.failedPages} (goal 0)` },
       { ok: renderFailures.length === 0, text: `renders answered other than 200 or 503 with Retry-After: ${renderFailures.reduce((s, [, v]) => s + v, 0)} (goal 0)` },
       ...(plan.hardTimes ? [] : [{ ok: tally.slideshowsDrawn >= 1, text: `${PHOTOS}-photo slideshows drawn: ${tally.slideshowsDrawn} (goal at least 1)` }]),
+      ...(plan.everyShape
+        ? [
+            {
+              ok: SHAPES.every((shape) => tally.renders.has(`slideshow ${shape.name} 200`)),
+              text: `shapes drawn: ${SHAPES.filter((shape) => tally.renders.has(`slideshow ${shape.name} 200`)).length} of ${SHAPES.length} (goal all)`,
+            },
+            {
+              ok: [...tally.renders].every(([what]) => / 200$/.test(what)),
+              text: `slideshows refused or failed: ${[...tally.renders].filter(([what]) => !/ 200$/.test(what)).reduce((sum, [, times]) => sum + times, 0)} (goal 0)`,
+            },
+          ]
+        : []),
       { ok: cgroup.peakBytes <= PEAK_SHARE_MAX * plan.memoryMb * MB, text: `cgroup peak ${(cgroup.peakBytes / MB).toFixed(0)} MB (goal at most ${Math.floor(PEAK_SHARE_MAX * plan.memoryMb)} MB, 90 % of the box)` },
       { ok: startRss <= START_RSS_MAX_MB, text: `RSS at start ${startRss} MB (goal at most ${START_RSS_MAX_MB})` },
       {

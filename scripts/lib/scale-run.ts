@@ -86,6 +86,31 @@ export function multipartForm(fields: [string, string][], file: { field: string;
 }
 
 /**
+ * The fields and the file of a multipart/form-data body, as a browser posted it (a request caught
+ * on its way); null when the body is not one.
+ */
+export function readMultipartForm(contentType: string, body: Buffer): { fields: Record<string, string>; file: Buffer | null } | null {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType)
+  if (!boundary) return null
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`)
+  const fields: Record<string, string> = {}
+  let file: Buffer | null = null
+  for (let at = body.indexOf(delimiter); at >= 0; ) {
+    const next = body.indexOf(delimiter, at + delimiter.length)
+    if (next < 0) break
+    const part = body.subarray(at + delimiter.length + 2, next - 2)
+    const split = part.indexOf('\r\n\r\n')
+    const headers = part.subarray(0, split).toString()
+    const name = /name="([^"]*)"/.exec(headers)?.[1] ?? ''
+    const value = part.subarray(split + 4)
+    if (/filename="/.test(headers)) file = value
+    else fields[name] = value.toString()
+    at = next
+  }
+  return { fields, file }
+}
+
+/**
  * A photo-sized PNG that compresses as little as a photo does: two gradients under heavy grain.
  * Its size is about three bytes a pixel (1000 × 1000: 3 MB), so a run can ask for the size it needs.
  */

@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import type { Page, Request } from '@playwright/test'
 import sharp from 'sharp'
 import { cameraRoll } from '../../scripts/lib/camera-photos.js'
+import { readMultipartForm } from '../../scripts/lib/scale-run.js'
 import { expect, gotoHydrated, test } from './fixtures.js'
 
 const PATH = '/image-slideshow-gif-generator/'
@@ -27,10 +28,7 @@ async function catchUploads(page: Page): Promise<{ bodies: number[]; files: Buff
     if (request.method() === 'POST') {
       const body = request.postDataBuffer() ?? Buffer.alloc(0)
       caught.bodies.push(body.byteLength)
-      const boundary = `--${/boundary=(.+)$/.exec((await request.allHeaders())['content-type'] ?? '')?.[1]}`
-      const part = body.indexOf('name="file"')
-      const start = body.indexOf('\r\n\r\n', part) + 4
-      caught.files.push(body.subarray(start, body.indexOf(`\r\n${boundary}`, start)))
+      caught.files.push(readMultipartForm((await request.allHeaders())['content-type'] ?? '', body)?.file ?? Buffer.alloc(0))
     }
     await route.continue()
   })
