@@ -173,9 +173,7 @@ export async function renderSlideshow(job: SlideshowJob, readPhoto: PhotoReader)
   const imageOf = (frame: number, card: Card) => (((frame + card.offset) % n) + n) % n
 
   const small = { width: Math.max(1, Math.ceil(width * SAMPLE_SCALE)), height: Math.max(1, Math.ceil(height * SAMPLE_SCALE)) }
-  // Nearest pixels, not smoothed ones: the sample takes one pixel of the frame in each 4×4 block as it is.
-  const sampleCtx = createCanvas(small.width, small.height).getContext('2d')
-  sampleCtx.imageSmoothingEnabled = false
+  const sampleCtx = drawingContext(createCanvas(small.width, small.height))
   const bandRows = Math.min(BAND_ROWS, height)
   const bandCtx = drawingContext(createCanvas(width, bandRows))
   // The writer holds one frame back (to lengthen it if the next is the same): two index buffers take turns.
