@@ -105,6 +105,12 @@ export interface SlideshowJob {
   height: number
   overlayColor: Rgb
   overlayOpacity: number
+  /**
+   * Whether the photo the next frame adds is decoded while a frame is drawn (faster, one photo
+   * more in memory); unset is yes. The route turns it off for a job that fits the memory budget
+   * only without it.
+   */
+  decodeAhead?: boolean
 }
 
 /**

@@ -267,6 +267,11 @@ export class RenderPool {
     return new ServiceBusyError('render_timeout', 'Drawing this image took too long. Please try again.', RETRY_AFTER_SECONDS)
   }
 
+  /** Whether the job's estimated memory fits this server's whole budget: whether it can ever be drawn here. */
+  canEverDraw(job: RenderJob): boolean {
+    return this.budget.canEverHold(renderMemory(job).bytes)
+  }
+
   /**
    * Draws a job once a thread is free and its estimated memory fits; 503 `busy` when the queue is
    * full, 503 `render_timeout` past the time limit (waiting included), 413 when the job could never

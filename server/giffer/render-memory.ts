@@ -38,44 +38,56 @@ export interface RenderMemory {
  * The memory sharp takes to decode one photo and cut it to its card, beside the card's pixels it
  * returns: the resident rise measured around the decode, which already holds what the allocator
  * adds. A baseline JPEG is shrunk as it loads, but what it keeps while it reduces and crops to the
- * card's shape grows with the photo: up to 10 MB for 2400×1600 (4 MP), 16 MB for 4000×3000 and
- * 25 MB for 6000×4000, the most of any card shape; 6 MB and 1.1 bytes a pixel covers them all. A
- * WebP takes about a byte a pixel; a PNG two (ten PNGs of 3000×2000 rose 62-75 MB in a render
- * thread's company of libraries, against 69 estimated at three quarters of one). A progressive JPEG or an
- * interlaced PNG is decoded whole before it is shrunk: a 24-megapixel one took 68 and 83 MB, and
- * ten 12-megapixel progressive JPEGs up to 96 MB in all.
+ * card's shape grows with the photo: 2 to 4 MB for 1600×1200 (2 MP, as the page sends a photo),
+ * up to 8 MB for 2400×1600 (4 MP), 16 MB for 4000×3000 and 25 MB for 6000×4000, the most of any
+ * card shape; 6 MB and 1.1 bytes a pixel covers them all. Enlarging one to a taller card costs
+ * nothing more (libvips enlarges a few rows at a time: 1600×1200 cut to 900×1600 took 2 MB beside
+ * its card, 400×300 nothing). A WebP takes about a byte a pixel; a PNG three (ten PNGs of 3000×2000
+ * rose 62-79 MB in a render thread's company of libraries). A progressive JPEG or an interlaced PNG is decoded whole before it is shrunk, and what
+ * it is enlarged to is counted too: a 24-megapixel one took 68 and 83 MB, and ten 12-megapixel
+ * progressive JPEGs up to 96 MB in all.
  */
 function decodeWorkingBytes(photo: PhotoHeader, card: { width: number; height: number }): number {
   const pixels = photo.width * photo.height
-  // A photo smaller than its card (a tall shape) is enlarged before it is cut: 1.5 bytes an enlarged pixel, measured.
+  // Measured resident rises: the allocator's share is in them already.
+  if (photo.type === 'image/jpeg' && !photo.progressive) return Math.ceil(6 * MB + pixels * 1.1)
+  // A photo smaller than its card (a tall shape) is enlarged before it is cut: 1.5 bytes an enlarged pixel.
   const enlarge = Math.max(card.width / photo.width, card.height / photo.height)
   const enlarged = enlarge > 1 ? pixels * enlarge * enlarge * 1.5 : 0
-  // Measured resident rises: the allocator's share is in them already.
-  if (photo.type === 'image/jpeg' && !photo.progressive) return Math.ceil(6 * MB + pixels * 1.1 + enlarged)
   // Buffers decoded whole, or a byte or less a pixel: with the allocator's share on top.
-  const buffers = photo.progressive ? pixels * 4 : photo.type === 'image/png' ? pixels * 2 : pixels
+  const buffers = photo.progressive ? pixels * 4 : photo.type === 'image/png' ? pixels * 3 : pixels
   return Math.ceil((buffers + enlarged) * SLACK)
 }
 
+/**
+ * A slideshow's peak. The large buffers are each one allocation of their own, mapped straight
+ * from the system (MALLOC_MMAP_THRESHOLD_ of 32 KB) and given back whole when freed: the cards'
+ * canvases (a card no frame shows any more is freed at once) and the GIF's buffer (reserved at its
+ * bound, its pages taken only as they are written). The allocator's fifth is for the rest: the
+ * job's objects, the frame's smaller buffers, the file. Measured alone in a process: ten photos
+ * as the page sends them in 9:16 rose 46-58 MB against 63 estimated with the next photo decoded
+ * ahead, 33-38 against 58 without; ten of 2400×1600 in 4:5 36-46 against 53.
+ */
 function slideshowMemory(job: SlideshowJob): RenderMemory {
   const layout = slideshowLayout(job)
   const framePixels = layout.width * layout.height
   const biggest = layout.cards.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a))
   const cardPixels = biggest.width * biggest.height
   const frames = job.photos.length
-  // Each card shown holds its decoded photo (a canvas). While a frame is drawn, the photo the next
-  // frame adds is decoded beside it: its raw pixels as sharp returns them and its own canvas. And
-  // one card more for what frees late on a busy CPU (measured).
-  const cards = (layout.cards.length + 3) * cardPixels * PIXEL
+  // Each card shown holds its decoded photo (a canvas), and the photo being decoded its raw pixels
+  // as sharp returns them, plus one card more for the raw pixels of the one before, which a
+  // collection frees (measured on a busy CPU). Decoding ahead, the photo the next frame adds is
+  // decoded while a frame is drawn: its canvas too.
+  const cards = (layout.cards.length + 2 + (job.decodeAhead === false ? 0 : 1)) * cardPixels * PIXEL
   // The frame drawn small for its palette, a band of it drawn and read back at a time, and two
   // frames of palette indices (the one being written, the one the encoder holds back).
   const band = layout.width * Math.min(BAND_ROWS, layout.height) * PIXEL * 2
   const frame = Math.ceil(framePixels / 16) * PIXEL * 3 + band + framePixels * 2
   const decoding = Math.max(0, ...job.photos.map((photo) => decodeWorkingBytes(photo, biggest)))
-  // The file being decoded (the next frame's, while a frame is drawn): the next one is asked for only once it has been.
+  // The file being decoded: the next one is asked for only once it has been.
   const files = Math.max(0, ...job.photos.map((photo) => photo.size))
   return {
-    bytes: Math.ceil((JOB_BASE + cards + frame + files + gifBytesExpected(framePixels, frames)) * SLACK + decoding),
+    bytes: Math.ceil((JOB_BASE + frame + files) * SLACK + cards + gifBytesExpected(framePixels, frames) + decoding),
     reduce: 'use fewer photos or a wider shape (a lower height), or smaller photos',
   }
 }

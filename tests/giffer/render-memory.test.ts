@@ -21,6 +21,8 @@ const CASES = [
   'text image, 3 lines of 35 at 72 pt with an outline',
   'slideshow row 4:5 of 10 photos 2400×1600',
   'slideshow row 9:16 of 10 photos 2400×1600',
+  'slideshow row 9:16 of 10 photos as the page sends them',
+  'slideshow row 9:16 of 10 portrait photos as the page sends them, none decoded ahead',
   'slideshow trio of 10 photos 2400×1600',
   'slideshow overlay of 10 photos 2400×1600',
   'slideshow row 4:5 of 10 photos 4000×3000',

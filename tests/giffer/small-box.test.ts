@@ -3,6 +3,9 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { LocalUploadStore } from '../../server/giffer/uploads.js'
 import { binary, decodeGif, startGiffer, testSizing, type TestGiffer } from './setup.js'
+import type { PhotoHeader, SlideshowJob } from '../../server/giffer/jobs.js'
+import { renderMemory } from '../../server/giffer/render-memory.js'
+import { ASPECT_HEIGHTS, ASPECTS, LAYOUTS, layoutOverflow, layoutTweak, SLIDESHOW_WIDTH } from '../../shared/generators/slideshow/slideshow.js'
 
 const REFUSAL = 'This server has 180 MB of memory and needs at least 200 MB to draw images.'
 
@@ -66,5 +69,50 @@ describe('the image service of a site in a 180 MB box', () => {
   it('still refuses a live timer whose signature is wrong with 403', async () => {
     const res = await request(g.app).get('/giffer/countdown/live.gif').query({ until: '2030-01-01T00:00:00Z', sig: 'x'.repeat(32) })
     expect(res.status).toBe(403)
+  })
+})
+
+describe('a site in a 256 MB box and photos as the slideshow page sends them', () => {
+  /** A render-sized photo's header: landscape and portrait, at the largest file the page makes. */
+  const photo = (width: number, height: number): PhotoHeader => ({ type: 'image/jpeg', size: 1.5 * 2 ** 20, width, height, progressive: false })
+  const shapes = [
+    ...ASPECTS.map((aspect) => ({ name: `slideshow ${aspect}`, mode: 'row' as const, count: 1, tweak: 1, overflow: 0, height: ASPECT_HEIGHTS[aspect] })),
+    ...[2, 3, 4, 5].map((count) => ({ name: `row of ${count} 9:16`, mode: 'row' as const, count, tweak: 1, overflow: 0, height: 16 / 9 })),
+    ...(['trio', 'overlay'] as const).flatMap((mode) =>
+      LAYOUTS.map((layout) => ({ name: `${mode} ${layout} 9:16`, mode, count: 3, tweak: layoutTweak(layout), overflow: layoutOverflow(layout), height: 16 / 9 })),
+    ),
+  ]
+  const job = (shape: (typeof shapes)[number], photos: PhotoHeader[]): SlideshowJob => ({
+    kind: 'slideshow',
+    ...shape,
+    photos,
+    delayMs: 1500,
+    radius: 16,
+    width: SLIDESHOW_WIDTH,
+    background: [255, 255, 255],
+    borderWidth: 50,
+    borderColor: [0, 0, 0],
+    spacing: 0,
+    overlayColor: [0, 0, 0],
+    overlayOpacity: 0.5,
+  })
+
+  it.each(shapes.map((shape) => [shape.name, shape] as const))('draws ten in %s: the estimate fits the budget, decoding ahead or else without', (_name, shape) => {
+    const { budget } = testSizing({ role: 'site', memoryMb: 256 })
+    for (const photos of [Array(10).fill(photo(1600, 1200)), Array(10).fill(photo(1200, 1600))]) {
+      const ahead = budget.canEverHold(renderMemory(job(shape, photos)).bytes)
+      const without = budget.canEverHold(renderMemory({ ...job(shape, photos), decodeAhead: false }).bytes)
+      expect(ahead || without).toBe(true)
+    }
+  })
+
+  it('decodes ahead where the budget holds it, and draws the tallest shape without: one photo less in memory', () => {
+    const { budget } = testSizing({ role: 'site', memoryMb: 256 })
+    const photos = Array(10).fill(photo(1600, 1200))
+    const square = job(shapes.find((shape) => shape.name === 'slideshow 1:1')!, photos)
+    const tall = job(shapes.find((shape) => shape.name === 'slideshow 9:16')!, photos)
+    expect(budget.canEverHold(renderMemory(square).bytes)).toBe(true)
+    expect(budget.canEverHold(renderMemory(tall).bytes)).toBe(false)
+    expect(budget.canEverHold(renderMemory({ ...tall, decodeAhead: false }).bytes)).toBe(true)
   })
 })

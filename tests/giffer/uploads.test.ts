@@ -441,7 +441,7 @@ describe('a camera’s original sent through the upload API', () => {
       expect([data[0]! > 200, data[1]! < 60]).toEqual([true, true])
       expect(data[(7 * 4 + 1) * 3]).toBeLessThan(120)
 
-      await request(small.app).post('/giffer/slideshow/create-row').send({ images: urls, count: 1, width: 900, height: 5 / 4 }).expect(200).expect('Content-Type', 'image/gif')
+      await request(small.app).post('/giffer/slideshow/create-row').send({ images: urls, count: 1, width: 900, height: 16 / 9 }).expect(200).expect('Content-Type', 'image/gif')
     } finally {
       await small.close()
     }

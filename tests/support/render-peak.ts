@@ -88,6 +88,8 @@ const CASES: Record<string, Case> = {
   'slideshow row 9:16 of 10 photos 2400×1600': slideshowCase({ width: 2400, height: 1600, format: 'jpeg' }, { height: 16 / 9 }),
   'slideshow trio of 10 photos 2400×1600': slideshowCase({ width: 2400, height: 1600, format: 'jpeg' }, { mode: 'trio', count: 3 }),
   'slideshow overlay of 10 photos 2400×1600': slideshowCase({ width: 2400, height: 1600, format: 'jpeg' }, { mode: 'overlay', count: 3 }),
+  'slideshow row 9:16 of 10 photos as the page sends them': slideshowCase({ width: 1600, height: 1200, format: 'jpeg' }, { height: 16 / 9 }),
+  'slideshow row 9:16 of 10 portrait photos as the page sends them, none decoded ahead': slideshowCase({ width: 1200, height: 1600, format: 'jpeg' }, { height: 16 / 9, decodeAhead: false }),
   'slideshow row 4:5 of 10 photos 4000×3000': slideshowCase({ width: 4000, height: 3000, format: 'jpeg' }),
   'slideshow of 10 progressive JPEGs 4000×3000': slideshowCase({ width: 4000, height: 3000, format: 'jpeg', progressive: true }),
   'slideshow of 10 PNGs 3000×2000': slideshowCase({ width: 3000, height: 2000, format: 'png' }),

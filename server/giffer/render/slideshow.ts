@@ -182,7 +182,7 @@ export async function renderSlideshow(job: SlideshowJob, readPhoto: PhotoReader)
   try {
     for (let f = 0; f < frames; f++) {
       const held = await sources.forFrame(layout.cards.map((card) => imageOf(f, card)))
-      if (f + 1 < frames) sources.prefetch(layout.cards.map((card) => imageOf(f + 1, card)))
+      if (job.decodeAhead !== false && f + 1 < frames) sources.prefetch(layout.cards.map((card) => imageOf(f + 1, card)))
       const draw = (ctx: SKRSContext2D) => drawFrame(ctx, job, layout, (card) => held.get(imageOf(f, card))!)
 
       sampleCtx.save()

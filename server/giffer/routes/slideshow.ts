@@ -43,12 +43,15 @@ function slideshow(context: GifferContext, mode: SlideshowMode): Handler {
   return async (req, res) => {
     const request = parseRequest(slideshowSchema, req.body)
     // A box too small to draw refuses before reading any photo's header from the store.
-    renderPool(context)
+    const pool = renderPool(context)
     const signal = clientGone(res)
     const { keys, photos } = await uploadedPhotos(context, request.urls, signal).catch((error: unknown) => {
       throw signal.aborted ? signal.reason : error
     })
-    const job = request.job(mode, photos)
+    const planned = request.job(mode, photos)
+    // The next frame's photo is decoded ahead where the budget holds one photo more; a tall shape
+    // on a small box is drawn without it, a little slower, rather than refused.
+    const job = { ...planned, decodeAhead: pool.canEverDraw(planned) }
     // The photos' bytes are read only once the job has a thread and its memory, one at a time,
     // each as the object its header was read from (on S3, the one of that ETag).
     const read = async (index: number) => {
@@ -58,7 +61,8 @@ function slideshow(context: GifferContext, mode: SlideshowMode): Handler {
     }
     // The cache key names the uploads, not their bytes, and on S3 their ETags too: a photo replaced
     // in the bucket is drawn anew, never answered with the render of the one before.
-    const { photos: headers, ...descriptor } = job
+    // Decoding ahead or not draws the same image: not part of its key.
+    const { photos: headers, decodeAhead: _ahead, ...descriptor } = job
     const etags = headers.map((photo) => photo.etag ?? null)
     sendImage(req, res, await renderImage(context, 'slideshow', { ...descriptor, keys, etags }, job, { photos: read, signal }), IMMUTABLE)
   }
