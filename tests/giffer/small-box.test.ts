@@ -2,7 +2,10 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { LocalUploadStore } from '../../server/giffer/uploads.js'
-import { binary, decodeGif, startGiffer, testSizing, type TestGiffer } from './setup.js'
+import sharp from 'sharp'
+import { binary, decodeGif, startGiffer, testSizing, uploadFile, type TestGiffer } from './setup.js'
+import { RenderPool } from '../../server/giffer/pool.js'
+import { sizeProcess } from '../../server/process/sizing.js'
 import type { PhotoHeader, SlideshowJob } from '../../server/giffer/jobs.js'
 import { renderMemory } from '../../server/giffer/render-memory.js'
 import { ASPECT_HEIGHTS, ASPECTS, LAYOUTS, layoutOverflow, layoutTweak, SLIDESHOW_WIDTH } from '../../shared/generators/slideshow/slideshow.js'
@@ -114,5 +117,34 @@ describe('a site in a 256 MB box and photos as the slideshow page sends them', (
     expect(budget.canEverHold(renderMemory(square).bytes)).toBe(true)
     expect(budget.canEverHold(renderMemory(tall).bytes)).toBe(false)
     expect(budget.canEverHold(renderMemory({ ...tall, decodeAhead: false }).bytes)).toBe(true)
+  })
+})
+
+describe('decoding the next photo ahead', () => {
+  /** The slideshow job the pool is handed for ten photos, in a box of `cpus` CPUs and `memoryMb`. */
+  async function jobDrawn(cpus: number, memoryMb: number, height: number): Promise<SlideshowJob> {
+    const memoryBytes = memoryMb * 2 ** 20
+    const sizing = sizeProcess({ memoryBytes, memoryFrom: 'cgroup v2', cpus, cpusFrom: 'cgroup v2 quota', machine: { memoryBytes, cpus: 2 } }, 'site', { renders: true })
+    const g = await startGiffer(sizing)
+    const run = vi.spyOn(RenderPool.prototype, 'run')
+    try {
+      const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#3366aa' } }).jpeg().toBuffer()
+      const urls: string[] = []
+      for (let i = 0; i < 10; i++) urls.push(await uploadFile(g.app, photo))
+      await request(g.app).post('/giffer/slideshow/create-row').send({ images: urls, count: 1, height }).expect(200)
+      return run.mock.calls.map(([job]) => job).find((job): job is SlideshowJob => job.kind === 'slideshow')!
+    } finally {
+      run.mockRestore()
+      await g.close()
+    }
+  }
+
+  it('happens where a CPU is left beside the render threads and the budget holds one photo more', async () => {
+    expect((await jobDrawn(2, 256, 1)).decodeAhead).toBe(true)
+  })
+
+  it('does not on one CPU (it would only take turns with the drawing), nor for a shape the budget holds only without it', async () => {
+    expect((await jobDrawn(1, 256, 1)).decodeAhead).toBe(false)
+    expect((await jobDrawn(2, 256, 16 / 9)).decodeAhead).toBe(false)
   })
 })

@@ -39,6 +39,16 @@ async function uploadedPhotos(context: GifferContext, urls: string[], signal: Ab
   return { keys, photos }
 }
 
+/**
+ * Whether the next frame's photo is decoded while a frame is drawn: where the box has a CPU the
+ * render threads leave free (sharp decodes on a thread of its own; on one shared CPU it would only
+ * take turns with the drawing, holding one photo more for nothing). The job must also fit the
+ * memory budget with it: a tall shape on a small box is drawn without it rather than refused.
+ */
+function decodesAhead({ config: { sizing } }: GifferContext): boolean {
+  return sizing.box.cpus > sizing.renderThreads
+}
+
 function slideshow(context: GifferContext, mode: SlideshowMode): Handler {
   return async (req, res) => {
     const request = parseRequest(slideshowSchema, req.body)
@@ -49,9 +59,7 @@ function slideshow(context: GifferContext, mode: SlideshowMode): Handler {
       throw signal.aborted ? signal.reason : error
     })
     const planned = request.job(mode, photos)
-    // The next frame's photo is decoded ahead where the budget holds one photo more; a tall shape
-    // on a small box is drawn without it, a little slower, rather than refused.
-    const job = { ...planned, decodeAhead: pool.canEverDraw(planned) }
+    const job = { ...planned, decodeAhead: decodesAhead(context) && pool.canEverDraw(planned) }
     // The photos' bytes are read only once the job has a thread and its memory, one at a time,
     // each as the object its header was read from (on S3, the one of that ETag).
     const read = async (index: number) => {

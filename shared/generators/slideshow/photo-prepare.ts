@@ -84,7 +84,9 @@ async function decode(file: Blob, size: PreparedSize): Promise<ImageBitmap> {
     if (!(error instanceof TypeError)) throw new PhotoProblem('unreadable')
   }
   try {
-    return await createImageBitmap(file, { imageOrientation: 'from-image' })
+    // Without options, as the oldest supported browsers take it: upright by default (the
+    // standard's default orientation is the image's own), scaled by the canvas.
+    return await createImageBitmap(file)
   } catch {
     throw new PhotoProblem('unreadable')
   }
@@ -183,18 +185,28 @@ async function prepareOne(file: Blob, size: PreparedSize, signal: AbortSignal): 
 /** Photos are prepared one after another: each waits for the one before. */
 let line: Promise<unknown> = Promise.resolve()
 
+/** Runs `work` with a signal that aborts with `outer` or after PREPARE_TIMEOUT_MS, whichever comes first. */
 function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, outer: AbortSignal): Promise<T> {
-  const timeout = AbortSignal.timeout(PREPARE_TIMEOUT_MS)
-  const signal = AbortSignal.any([outer, timeout])
+  const inner = new AbortController()
   return new Promise<T>((resolve, reject) => {
-    const stop = () => {
-      // A photo that takes too long holds the worker: it is ended, and the next photo starts a fresh one.
-      if (timeout.aborted) stopWorker(new PhotoProblem(MESSAGES.uploadFailed))
-      reject(signal.reason)
+    const stop = (reason: unknown) => {
+      inner.abort(reason)
+      reject(reason)
     }
-    if (signal.aborted) return stop()
-    signal.addEventListener('abort', stop, { once: true })
-    work(signal).then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
+    const onAbort = () => stop(outer.reason)
+    const timer = setTimeout(() => {
+      // A photo that takes too long holds the worker: it is ended, and the next photo starts a fresh one.
+      stopWorker(new PhotoProblem(MESSAGES.uploadFailed))
+      stop(new DOMException('The photo took too long to prepare.', 'TimeoutError'))
+    }, PREPARE_TIMEOUT_MS)
+    if (outer.aborted) return onAbort()
+    outer.addEventListener('abort', onAbort, { once: true })
+    work(inner.signal)
+      .then(resolve, reject)
+      .finally(() => {
+        clearTimeout(timer)
+        outer.removeEventListener('abort', onAbort)
+      })
   })
 }
 
