@@ -75,7 +75,7 @@ export function createGifferContext(config: GifferConfig): GifferContext {
         keys,
         now: config.now,
         logger,
-        reduce: pool ? (bytes, photo) => reduceUpload(pool, bytes, photo) : undefined,
+        reduce: pool ? (bytes, photo, signal) => reduceUpload(pool, bytes, photo, signal) : undefined,
       })
   return {
     config,
@@ -99,8 +99,8 @@ export function createGifferContext(config: GifferConfig): GifferContext {
  * An upload made render-sized in a render thread, within the memory budget like any render: a
  * busy service answers 503, a photo this server could never reduce 413, each naming the file.
  */
-async function reduceUpload(pool: RenderPool, bytes: Uint8Array, photo: PhotoHeader): Promise<Uint8Array> {
-  const result = await pool.run({ kind: 'reduce-photo', photo, longSide: PHOTO_LONG_SIDE }, memoryPhotoReader([bytes])).catch((error: unknown) => {
+async function reduceUpload(pool: RenderPool, bytes: Uint8Array, photo: PhotoHeader, signal?: AbortSignal): Promise<Uint8Array> {
+  const result = await pool.run({ kind: 'reduce-photo', photo, longSide: PHOTO_LONG_SIDE }, memoryPhotoReader([bytes]), signal).catch((error: unknown) => {
     // Larger than this server's memory could ever reduce: the file is what to change.
     if (error instanceof HttpError && error.status === 413 && !error.field) throw new HttpError(413, error.code, error.message, 'file')
     throw error

@@ -8,17 +8,32 @@ import sharp from 'sharp'
 import { sniffImageType } from '../../shared/generators/slideshow/slideshow.js'
 import type { PhotoHeader } from './jobs.js'
 
+/** What a photo's header says, metadata only: its size as shown, and how it is stored. */
+export interface PhotoDimensions {
+  /** As shown, after its EXIF orientation. */
+  width: number
+  height: number
+  /** Progressive or interlaced: decoded whole rather than a few rows at a time. */
+  progressive: boolean
+  /**
+   * Turned by an EXIF orientation, or carrying metadata (EXIF with its camera and GPS tags, XMP,
+   * IPTC): what the local upload folder does not keep (`render/reduce-photo.ts`).
+   */
+  turnedOrTagged: boolean
+}
+
 /**
- * The dimensions an image's header gives (as shown, after its EXIF orientation) and whether it is
- * progressive or interlaced, or null when the bytes given do not reach them. sharp's metadata
- * only: no pixel is decoded.
+ * The dimensions an image's header gives (as shown, after its EXIF orientation), whether it is
+ * progressive or interlaced, and whether it is turned or tagged, or null when the bytes given do
+ * not reach them. sharp's metadata only: no pixel is decoded.
  */
-export async function dimensionsOf(input: string | Uint8Array): Promise<{ width: number; height: number; progressive: boolean } | null> {
+export async function dimensionsOf(input: string | Uint8Array): Promise<PhotoDimensions | null> {
   try {
     const meta = await sharp(input, { limitInputPixels: false }).metadata()
     const width = meta.autoOrient?.width ?? meta.width
     const height = meta.autoOrient?.height ?? meta.height
-    return width && height ? { width, height, progressive: Boolean(meta.isProgressive) } : null
+    const turnedOrTagged = (meta.orientation ?? 1) !== 1 || Boolean(meta.exif || meta.xmp || meta.iptc)
+    return width && height ? { width, height, progressive: Boolean(meta.isProgressive), turnedOrTagged } : null
   } catch {
     return null
   }
@@ -28,7 +43,7 @@ export async function dimensionsOf(input: string | Uint8Array): Promise<{ width:
 export async function headerOf(head: Uint8Array, size = head.byteLength): Promise<PhotoHeader | null> {
   const type = sniffImageType(head)
   const dimensions = type && (await dimensionsOf(head))
-  return type && dimensions ? { type, size, ...dimensions } : null
+  return type && dimensions ? { type, size, width: dimensions.width, height: dimensions.height, progressive: dimensions.progressive } : null
 }
 
 /**
@@ -42,12 +57,3 @@ export async function changedSince(header: PhotoHeader, bytes: Uint8Array): Prom
   return !now || now.type !== header.type || now.width !== header.width || now.height !== header.height || now.progressive !== header.progressive
 }
 
-/**
- * Whether a stored photo is to be reduced (`render/reduce-photo.ts`): larger than `longSide` on
- * a side, turned by an EXIF orientation, or carrying metadata (EXIF with its camera and GPS
- * tags, XMP, IPTC), none of which the service keeps. The page's own photos never are.
- */
-export async function needsReducing(input: string | Uint8Array, longSide: number): Promise<boolean> {
-  const meta = await sharp(input, { limitInputPixels: false }).metadata()
-  return Math.max(meta.width ?? 0, meta.height ?? 0) > longSide || (meta.orientation ?? 1) !== 1 || Boolean(meta.exif || meta.xmp || meta.iptc)
-}

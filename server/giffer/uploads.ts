@@ -29,7 +29,7 @@ import { HttpError, badRequest } from '../process/errors.js'
 import type { MemoryBudget } from '../process/memory-budget.js'
 import type { PhotoHeader } from './jobs.js'
 import { MAX_INPUT_PIXELS, MAX_UPLOAD_PIXELS } from './limits.js'
-import { dimensionsOf, headerOf, needsReducing } from './photo-header.js'
+import { dimensionsOf, headerOf, type PhotoDimensions } from './photo-header.js'
 import { signedByAny, type SigningKeys } from './signing.js'
 
 /**
@@ -129,16 +129,17 @@ export class UploadChanged extends HttpError {
 }
 
 /**
- * Refuses images whose header announces more pixels than may be decoded: a photo the local
+ * What the header of a received image says, refusing one that announces more pixels than may be decoded: a photo the local
  * folder reduces as it stores it may have as many as the page takes, any other as many as a
  * render thread decodes.
  */
-async function assertDecodableSize(input: string | Uint8Array, limit: number): Promise<void> {
+async function decodableDimensions(input: string | Uint8Array, limit: number): Promise<PhotoDimensions> {
   const dimensions = await dimensionsOf(input)
   if (!dimensions) throw new HttpError(415, 'unsupported_type', 'Unsupported file type: the image cannot be read.', 'file')
   if (dimensions.width * dimensions.height > limit) {
     throw new HttpError(413, 'too_many_pixels', `The image has more than ${limit} pixels.`, 'file')
   }
+  return dimensions
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -220,7 +221,7 @@ export interface LocalStoreOptions {
    * Makes a photo render-sized (`render/reduce-photo.ts`, in a render thread within the memory
    * budget). Unset where no image is drawn (a box too small): photos are kept as received.
    */
-  reduce?: (bytes: Uint8Array, header: PhotoHeader) => Promise<Uint8Array>
+  reduce?: (bytes: Uint8Array, header: PhotoHeader, signal?: AbortSignal) => Promise<Uint8Array>
 }
 
 /** How often the local folder drops expired uploads, and how old a half-received file may get. */
@@ -298,7 +299,7 @@ export class LocalUploadStore implements UploadStore {
    * The upload target: a multipart form whose fields come before the file, as with S3. The file
    * goes to a temporary name and only becomes the key once every check has passed.
    */
-  async receive(req: Request): Promise<string> {
+  async receive(req: Request, signal?: AbortSignal): Promise<string> {
     const contentType = req.headers['content-type'] ?? ''
     if (!/^multipart\/form-data/i.test(contentType)) throw new HttpError(415, 'unsupported_media_type', 'Post the upload as multipart/form-data.', 'body')
     const declared = Number(req.headers['content-length'])
@@ -327,8 +328,8 @@ export class LocalUploadStore implements UploadStore {
     const reducedFile = `${tmpFile}-reduced`
     try {
       const key = await this.readForm(req, parser, tmpFile)
-      await assertDecodableSize(tmpFile, this.options.reduce ? MAX_UPLOAD_PIXELS : MAX_INPUT_PIXELS)
-      const kept = await this.reduced(tmpFile, reducedFile)
+      const dimensions = await decodableDimensions(tmpFile, this.options.reduce ? MAX_UPLOAD_PIXELS : MAX_INPUT_PIXELS)
+      const kept = await this.reduced(tmpFile, reducedFile, nameOf(key).type, dimensions, signal)
       const target = this.fileOf(key)
       await mkdir(path.dirname(target), { recursive: true })
       const { size } = await stat(kept)
@@ -347,13 +348,12 @@ export class LocalUploadStore implements UploadStore {
    * written to `reducedFile`. The page sends photos reduced already; clients that send originals
    * get the same, so every render of the photo reads and decodes the small one.
    */
-  private async reduced(tmpFile: string, reducedFile: string): Promise<string> {
+  private async reduced(tmpFile: string, reducedFile: string, type: UploadType, photo: PhotoDimensions, signal?: AbortSignal): Promise<string> {
     const { reduce } = this.options
-    if (!reduce || !(await needsReducing(tmpFile, PHOTO_LONG_SIDE))) return tmpFile
+    if (!reduce || (Math.max(photo.width, photo.height) <= PHOTO_LONG_SIDE && !photo.turnedOrTagged)) return tmpFile
     const bytes = new Uint8Array(await readFile(tmpFile))
-    const header = await headerOf(bytes)
-    if (!header) throw new HttpError(415, 'unsupported_type', 'Unsupported file type: the image cannot be read.', 'file')
-    await writeFile(reducedFile, await reduce(bytes, header))
+    const header: PhotoHeader = { type, size: bytes.byteLength, width: photo.width, height: photo.height, progressive: photo.progressive }
+    await writeFile(reducedFile, await reduce(bytes, header, signal))
     return reducedFile
   }
 
@@ -493,7 +493,7 @@ export class LocalUploadStore implements UploadStore {
   async header(key: string): Promise<PhotoHeader | null> {
     const upload = await this.describe(key)
     const dimensions = upload && (await dimensionsOf(this.fileOf(key)))
-    return upload && dimensions ? { ...upload, ...dimensions } : null
+    return upload && dimensions ? { ...upload, width: dimensions.width, height: dimensions.height, progressive: dimensions.progressive } : null
   }
 
   /** The whole file. No ETag here: the render thread checks the bytes against the header before decoding them. */

@@ -43,7 +43,8 @@ export function uploadRoutes(router: Router, context: GifferContext): void {
   })
   router.post('/uploads', limitUploads, async (req, res) => {
     if (!local) throw new HttpError(404, 'not_found', 'Uploads go to S3: post them to the url from uploads/sign.')
-    const key = await local.receive(req)
+    // A client that leaves while its photo waits to be reduced takes it out of the line.
+    const key = await local.receive(req, clientGone(res))
     // As S3 does: 204, and where the file now is.
     res.status(204).set('Location', `${base}/${key}`).end()
   })
