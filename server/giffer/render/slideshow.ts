@@ -124,6 +124,11 @@ class CardSources {
     return this.held
   }
 
+  /** Whether a photo is being read and decoded ahead of the frame that needs it. */
+  get decodingAhead(): boolean {
+    return this.next !== null
+  }
+
   /** Starts reading and decoding the first photo of `indices` not held yet; `forFrame` takes it. */
   prefetch(indices: number[]): void {
     const index = indices.find((i) => !this.held.has(i))
@@ -200,7 +205,7 @@ export async function renderSlideshow(job: SlideshowJob, readPhoto: PhotoReader)
         bandCtx.restore()
         palette.indexBand(bandCtx.getImageData(0, 0, width, rows).data, index, top * width)
         // A turn of the loop, so that the next photo's read and decode move on beside the drawing.
-        await new Promise((resolve) => setImmediate(resolve))
+        if (sources.decodingAhead) await new Promise((resolve) => setImmediate(resolve))
       }
 
       const patch = { left: 0, top: 0, width, height, index, transparentIndex: palette.transparentIndex }
