@@ -413,10 +413,7 @@ describe('a busy server', () => {
       const heavy = request(g.app).post('/giffer/countdown/create').send({ delay: 86_400, days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds' })
       const held = heavy.then((res) => res.status)
       // The thread has taken it before the timer is asked for.
-      for (let waited = 0; g.giffer.stats?.running !== 1; waited += 5) {
-        if (waited > 5_000) throw new Error('the large countdown never started')
-        await new Promise((resolve) => setTimeout(resolve, 5))
-      }
+      await expect.poll(() => g.giffer.stats?.running, { timeout: 5_000, interval: 5 }).toBe(1)
       const busy = await fetchImage(g, path_(minted.url))
       expect(busy.status).toBe(200)
       expect(busy.headers['x-giffer-fallback']).toBe('last-drawn')
@@ -435,10 +432,7 @@ describe('a busy server', () => {
       const heavy = Array.from({ length: 3 }, (_, n) => request(g.app).post('/giffer/countdown/create').send({ delay: 86_400 + n, days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds' }))
       const held = Promise.all(heavy.map((req) => req.then((res) => res.status)))
       // The thread has taken the first and the line holds the second before any timer is asked for.
-      for (let waited = 0; g.giffer.stats?.running !== 1 || g.giffer.stats.queued !== 1; waited += 5) {
-        if (waited > 5_000) throw new Error('the large countdowns never filled the pool')
-        await new Promise((resolve) => setTimeout(resolve, 5))
-      }
+      await expect.poll(() => [g.giffer.stats?.running, g.giffer.stats?.queued], { timeout: 5_000, interval: 5 }).toEqual([1, 1])
       const looks = await Promise.all(
         Array.from({ length: 12 }, (_, n) => mint(g, { kind: 'evergreen', for: 3600 + 60 * n, color: `#0000${(16 + n).toString(16)}` })),
       )
