@@ -43,10 +43,13 @@ function isSignature(value: unknown): value is Signature {
   return typeof url === 'string' && typeof key === 'string' && key.endsWith(FILENAME_PLACEHOLDER) && !!fields && typeof fields === 'object'
 }
 
-async function requestSignature(signal?: AbortSignal): Promise<Signature> {
+/** The longest a signature is waited for: it is shared by the photos asking at once, none of which may end the wait alone. */
+const SIGN_TIMEOUT_MS = 30_000
+
+async function requestSignature(): Promise<Signature> {
   let response: Response
   try {
-    response = await fetch(`${GIFFER_BASE}uploads/sign`, { method: 'POST', headers: { Accept: 'application/json' }, signal })
+    response = await fetch(`${GIFFER_BASE}uploads/sign`, { method: 'POST', headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(SIGN_TIMEOUT_MS) })
   } catch (error) {
     throw new UploadError(`Failed to get presign. ${error instanceof Error ? error.message : String(error)}`, 'sign')
   }
