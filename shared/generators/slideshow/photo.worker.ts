@@ -1,9 +1,9 @@
 /**
  * The photo worker: decodes, reduces and encodes one photo at a time for the page
- * (`photo-prepare.ts`), away from the page's thread. A worker without `OffscreenCanvas` answers
+ * (`photo-render.ts`, asked by `photo-prepare.ts`), away from the page's thread. A worker without `OffscreenCanvas` answers
  * `unsupported`, and the page prepares photos itself from then on.
  */
-import { renderPrepared, type PrepareReply, type PrepareRequest } from './photo-prepare.js'
+import { renderPrepared, UnreadablePhoto, type PrepareReply, type PrepareRequest } from './photo-render.js'
 
 const scope = globalThis as unknown as { onmessage: ((event: MessageEvent<PrepareRequest>) => void) | null; postMessage(reply: PrepareReply): void }
 
@@ -16,8 +16,7 @@ scope.onmessage = (event) => {
   renderPrepared(file, size, quality).then(
     ({ photo, thumbnail }) => scope.postMessage({ id, photo, thumbnail }),
     (error: unknown) => {
-      const unreadable = error instanceof Error && error.name === 'PhotoProblem'
-      scope.postMessage({ id, error: unreadable ? 'unreadable' : 'unsupported', message: error instanceof Error ? error.message : String(error) })
+      scope.postMessage({ id, error: error instanceof UnreadablePhoto ? 'unreadable' : 'unsupported', message: error instanceof Error ? error.message : String(error) })
     },
   )
 }
