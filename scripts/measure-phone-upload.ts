@@ -10,19 +10,21 @@
  * be there (`npm run build`). Each build is measured three times, taking turns; medians.
  */
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm, symlink } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { chromium, type Browser } from '@playwright/test'
 import { browserPath } from './lib/browser.js'
 import { twelveMegapixelRoll } from './lib/camera-photos.js'
+import { addWorktree, type Worktree } from './lib/git-worktree.js'
 import { root, startSite, stop } from './lib/server-process.js'
 import { HYDRATION_ELEMENT_ID } from '../shared/site.js'
 
 const exec = promisify(execFile)
 const BEFORE = process.argv[2] ?? 'cf4ed91'
 const RUNS = 3
+const BUILD_TIMEOUT_MS = 5 * 60_000
 const LINK = { offline: false, latency: 40, downloadThroughput: 10_000_000 / 8, uploadThroughput: 10_000_000 / 8 }
 
 interface Measure {
@@ -63,15 +65,13 @@ async function measure(browser: Browser, origin: string, photos: string[]): Prom
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'phone-upload-'))
-const tree = path.join(dir, 'before')
-let added = false
+let before: Worktree | null = null
 const sites: Awaited<ReturnType<typeof startSite>>[] = []
 try {
   const photos = await twelveMegapixelRoll()
-  await exec('git', ['worktree', 'add', '--detach', tree, BEFORE], { cwd: root })
-  added = true
-  await symlink(path.join(root, 'node_modules'), path.join(tree, 'node_modules'), 'dir')
-  await exec(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts'], { cwd: tree })
+  before = await addWorktree(BEFORE, path.join(dir, 'before'))
+  const tree = before.dir
+  await exec(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts'], { cwd: tree, timeout: BUILD_TIMEOUT_MS })
   const env = { LOG_LEVEL: 'warn', UPLOADS_PER_ADDRESS: '100000' }
   const builds = [
     { label: `before (${BEFORE}): photos sent as chosen`, site: await startSite({ ...env, DATA_DIR: path.join(dir, 'data-before') }, tree) },
@@ -95,6 +95,6 @@ try {
   }
 } finally {
   await Promise.all(sites.map((site) => stop(site.child)))
-  if (added) await exec('git', ['worktree', 'remove', '--force', tree], { cwd: root }).catch(() => undefined)
+  await before?.remove()
   await rm(dir, { recursive: true, force: true })
 }

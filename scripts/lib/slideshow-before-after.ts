@@ -10,16 +10,15 @@
  * allocator settings, from the `start` script of its package.json; the sides take turns run by
  * run, so what else the machine does lands on all of them alike.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdir, mkdtemp, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import { projectRoot } from '../../server/project-root.js'
+import { addWorktree, type Worktree } from './git-worktree.js'
 import { asPageSendsIt, BENCH_ASPECTS, benchPhoto, CAMERA_PHOTO, MEDIUM_PHOTO, type BenchAspect } from './bench-photos.js'
 
-const git = promisify(execFile)
 const PHOTOS = 10
 const RUNNER = path.join(projectRoot, 'scripts', 'lib', 'slideshow-bench-runner.ts')
 
@@ -80,19 +79,16 @@ function median(values: number[]): number {
 export async function benchSlideshowBeforeAfter(runs: number, warmup: number): Promise<{ title: string; rows: string[][] }> {
   const baseline = process.env.BENCH_BASELINE ?? '84faed7'
   const dir = await mkdtemp(path.join(os.tmpdir(), 'giffer-slideshow-bench-'))
-  const worktree = path.join(dir, 'baseline')
   const runners: Runner[] = []
-  let worktreeAdded = false
+  let baselineTree: Worktree | null = null
   try {
     const camera = await Promise.all(Array.from({ length: PHOTOS }, (_, i) => benchPhoto(i, CAMERA_PHOTO)))
     const cameraDir = await writePhotos(path.join(dir, 'camera'), camera)
     const mediumDir = await writePhotos(path.join(dir, 'medium'), await Promise.all(Array.from({ length: PHOTOS }, (_, i) => benchPhoto(i, MEDIUM_PHOTO))))
     const pageDir = await writePhotos(path.join(dir, 'page'), await Promise.all(camera.map(asPageSendsIt)))
 
-    await git('git', ['worktree', 'add', '--detach', worktree, baseline], { cwd: projectRoot })
-    worktreeAdded = true
-    // The dependencies are the same in both builds.
-    await symlink(path.join(projectRoot, 'node_modules'), path.join(worktree, 'node_modules'), 'dir')
+    baselineTree = await addWorktree(baseline, path.join(dir, 'baseline'))
+    const worktree = baselineTree.dir
 
     const sides: Side[] = [
       { label: `before (${baseline}): camera photos`, tree: worktree, photos: cameraDir },
@@ -128,10 +124,7 @@ export async function benchSlideshowBeforeAfter(runs: number, warmup: number): P
     return { title, rows }
   } finally {
     for (const { child } of runners) if (child.exitCode === null) child.kill()
-    if (worktreeAdded) {
-      await unlink(path.join(worktree, 'node_modules')).catch(() => {})
-      await git('git', ['worktree', 'remove', '--force', worktree], { cwd: projectRoot }).catch((error: Error) => console.warn(`git worktree remove: ${error.message}`))
-    }
+    await baselineTree?.remove()
     await rm(dir, { recursive: true, force: true })
   }
 }

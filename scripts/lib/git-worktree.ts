@@ -1,0 +1,34 @@
+/**
+ * An earlier build's checkout beside this one, for a before-and-after measure: a git worktree of
+ * `ref` that shares this checkout's node_modules (the measures that use it compare builds whose
+ * dependencies are the same). `remove` takes it away, its link to node_modules first.
+ */
+import { execFile } from 'node:child_process'
+import { symlink, unlink } from 'node:fs/promises'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { projectRoot } from '../../server/project-root.js'
+
+const exec = promisify(execFile)
+/** How long a git command may take before the measure gives up on it. */
+const GIT_TIMEOUT_MS = 60_000
+
+export interface Worktree {
+  dir: string
+  remove(): Promise<void>
+}
+
+export async function addWorktree(ref: string, dir: string): Promise<Worktree> {
+  await exec('git', ['worktree', 'add', '--detach', dir, ref], { cwd: projectRoot, timeout: GIT_TIMEOUT_MS })
+  const remove = async () => {
+    await unlink(path.join(dir, 'node_modules')).catch(() => {})
+    await exec('git', ['worktree', 'remove', '--force', dir], { cwd: projectRoot, timeout: GIT_TIMEOUT_MS }).catch((error: Error) => console.warn(`git worktree remove: ${error.message}`))
+  }
+  try {
+    await symlink(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir')
+  } catch (error) {
+    await remove()
+    throw error
+  }
+  return { dir, remove }
+}
