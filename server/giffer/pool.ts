@@ -174,6 +174,9 @@ interface RenderThread {
   exiting: Promise<void> | null
 }
 
+/** The pixels live outside these heaps; a small young generation keeps each idle thread small. */
+export const RENDER_THREAD_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 }
+
 /** How long a stopped thread may take to exit before the pool says so (its memory stays counted). */
 const SLOW_EXIT_MS = 10_000
 
@@ -232,8 +235,7 @@ export class RenderPool {
       maxThreads: 1,
       idleTimeout: 60_000,
       maxQueue: 1,
-      // The pixels live outside these heaps; a small young generation keeps each idle thread small.
-      resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 },
+      resourceLimits: RENDER_THREAD_LIMITS,
       // Render threads yield the CPU to the event loop: pages keep answering while images are drawn.
       niceIncrement: RENDER_NICENESS,
       // Between jobs a thread must return to its event loop: the canvas library frees its pixel

@@ -49,8 +49,9 @@ export interface RenderMemory {
  */
 function decodeWorkingBytes(photo: PhotoHeader, card: { width: number; height: number }): number {
   const pixels = photo.width * photo.height
-  // Measured resident rises: the allocator's share is in them already.
-  if (photo.type === 'image/jpeg' && !photo.progressive) return Math.ceil(6 * MB + pixels * 1.1)
+  // Resident rises measured in a quiet process; in a busy one the collection that frees the pixels
+  // sharp returned lags behind: the allocator's fifth on top, as for the other buffers.
+  if (photo.type === 'image/jpeg' && !photo.progressive) return Math.ceil((6 * MB + pixels * 1.1) * SLACK)
   // A photo smaller than its card (a tall shape) is enlarged before it is cut: 1.5 bytes an enlarged pixel.
   const enlarge = Math.max(card.width / photo.width, card.height / photo.height)
   const enlarged = enlarge > 1 ? pixels * enlarge * enlarge * 1.5 : 0
@@ -64,9 +65,10 @@ function decodeWorkingBytes(photo: PhotoHeader, card: { width: number; height: n
  * from the system (MALLOC_MMAP_THRESHOLD_ of 32 KB) and given back whole when freed: the cards'
  * canvases (a card no frame shows any more is freed at once) and the GIF's buffer (reserved at its
  * bound, its pages taken only as they are written). The allocator's fifth is for the rest: the
- * job's objects, the frame's smaller buffers, the file. Measured alone in a process: ten photos
- * as the page sends them in 9:16 rose 46-58 MB against 63 estimated with the next photo decoded
- * ahead, 33-38 against 58 without; ten of 2400×1600 in 4:5 36-46 against 53.
+ * job's objects, the frame's smaller buffers, the file. Measured in a thread limited as the render
+ * threads are, alone in its process: ten photos as the page sends them in 9:16 rose 43-46 MB
+ * against 68 estimated with the next photo decoded ahead, 42-45 against 62 without; ten of
+ * 2400×1600 in 4:5 40-55 against 58, in the overlay 27-41 against 42.
  */
 function slideshowMemory(job: SlideshowJob): RenderMemory {
   const layout = slideshowLayout(job)

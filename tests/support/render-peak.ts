@@ -1,19 +1,22 @@
 /**
- * Run by tests/giffer/render-memory.test.ts, one process per case: draws one large job in this
- * thread, after a small one of the same kind (so the libraries and fonts are loaded), and prints
+ * Run by tests/giffer/render-memory.test.ts, one process per case: draws one large job in a
+ * worker thread limited as the render threads are, after a small one of the same kind (so the libraries and fonts are loaded), and prints
  * `{"peakBytes","estimateBytes"}`: how far the process's resident memory rose above where it was
  * before the job, and what the render pool's estimate says the job needs. Linux only (it resets
  * the kernel's high-water mark through /proc/self/clear_refs).
  *
  *   node --expose-gc --import tsx tests/support/render-peak.ts <case>
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { isMainThread, parentPort, Worker } from 'node:worker_threads'
 import sharp from 'sharp'
 import type { CountdownJob, ReducePhotoJob, RenderJob, ScrollingTextJob, SlideshowJob, TextPreviewJob } from '../../server/giffer/jobs.js'
 import { reducePhoto } from '../../server/giffer/render/reduce-photo.js'
 import { PHOTO_LONG_SIDE } from '../../shared/generators/slideshow/slideshow.js'
 import { memoryPhotoReader } from '../../server/giffer/photo-source.js'
 import { renderMemory } from '../../server/giffer/render-memory.js'
+import { RENDER_THREAD_LIMITS } from '../../server/giffer/pool.js'
 import { renderCountdown } from '../../server/giffer/render/countdown.js'
 import { renderScrollingText } from '../../server/giffer/render/scrolling-text.js'
 import { renderSlideshow } from '../../server/giffer/render/slideshow.js'
@@ -26,15 +29,40 @@ sharp.cache(false)
 
 const kilobytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))?.[1]) * 1024
 
+/**
+ * Where made photos are kept for the next case that needs the same ones (`RENDER_PEAK_PHOTOS`):
+ * making ten noisy 12-megapixel photos takes longer than drawing them, and they are made the same
+ * way every time, before anything is measured.
+ */
+const PHOTO_FOLDER = process.env.RENDER_PEAK_PHOTOS
+
 type Photo = { width: number; height: number; format: 'jpeg' | 'png'; progressive?: boolean }
 
+/**
+ * `count` photos of grain no palette smooths (the worst case for the GIF and the JPEG decoder):
+ * one field of noise is made, the slowest step, and photo `i` is the window of it moved `i`
+ * columns along, so no two photos (or frames) are the same.
+ */
 async function photos({ width, height, format, progressive = false }: Photo, count: number): Promise<Uint8Array[]> {
-  return Promise.all(
-    Array.from({ length: count }, async (_, i) => {
-      const image = sharp({ create: { width, height, channels: 3, background: { r: (40 * i) % 255, g: 120, b: 200 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
-      return new Uint8Array(await (format === 'jpeg' ? image.jpeg({ quality: 82, progressive }) : image.png({ progressive, compressionLevel: 1 })).toBuffer())
-    }),
-  )
+  const name = (i: number) => PHOTO_FOLDER && path.join(PHOTO_FOLDER, `${width}x${height}-${format}${progressive ? '-progressive' : ''}-${i}`)
+  if (Array.from({ length: count }, (_, i) => name(i)).every((kept) => kept && existsSync(kept))) {
+    return Array.from({ length: count }, (_, i) => new Uint8Array(readFileSync(name(i) as string)))
+  }
+  const field = { width: width + count - 1, height, channels: 3 as const }
+  const noise = await sharp({ create: { ...field, background: { r: 0, g: 120, b: 200 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } } }).raw().toBuffer()
+  const made: Uint8Array[] = []
+  for (let i = 0; i < count; i++) {
+    const image = sharp(noise, { raw: field }).extract({ left: i, top: 0, width, height })
+    const bytes = new Uint8Array(await (format === 'jpeg' ? image.jpeg({ quality: 82, progressive }) : image.png({ progressive, compressionLevel: 1 })).toBuffer())
+    const kept = name(i)
+    if (kept) {
+      // Whole or not at all: another case may be reading the folder.
+      writeFileSync(`${kept}.${process.pid}`, bytes)
+      renameSync(`${kept}.${process.pid}`, kept)
+    }
+    made.push(bytes)
+  }
+  return made
 }
 
 const slideshowStyle = { kind: 'slideshow', mode: 'row', delayMs: 1000, radius: 16, width: 900, background: [255, 255, 255], borderWidth: 2, borderColor: [0, 0, 0], spacing: 0, count: 1, tweak: 1.3, overflow: 0, height: 1.25, overlayColor: [0, 0, 0], overlayOpacity: 0.5 } as const
@@ -101,14 +129,36 @@ if (!chosen) {
   console.error(`unknown case ${JSON.stringify(name)}; one of: ${Object.keys(CASES).join(', ')}`)
   process.exit(2)
 }
-await (await chosen(true)).draw()
-const { job, draw } = await chosen(false)
-for (let i = 0; i < 3; i++) {
-  ;(globalThis as { gc?: () => void }).gc?.()
-  await new Promise((resolve) => setTimeout(resolve, 50))
+
+if (isMainThread) {
+  // The job is drawn in a worker thread with the render threads' heap limits (a young generation
+  // of 8 MB, where the main thread's may grow to several times that), and measured from here: this
+  // thread only waits while it draws, so the process's rise is the drawing's.
+  // A worker does not inherit this thread's TypeScript loader: it registers its own first.
+  const load = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}) })`
+  const worker = new Worker(load, { eval: true, argv: [name], resourceLimits: RENDER_THREAD_LIMITS })
+  const next = () =>
+    new Promise<{ estimateBytes?: number }>((resolve, reject) => {
+      worker.once('message', resolve)
+      worker.once('error', reject)
+    })
+  await next()
+  writeFileSync('/proc/self/clear_refs', '5')
+  const before = kilobytes('VmRSS')
+  worker.postMessage('draw')
+  const { estimateBytes } = await next()
+  const peakBytes = kilobytes('VmHWM') - before
+  await worker.terminate()
+  console.log(JSON.stringify({ peakBytes, estimateBytes }))
+} else {
+  await (await chosen(true)).draw()
+  const { job, draw } = await chosen(false)
+  for (let i = 0; i < 3; i++) {
+    ;(globalThis as { gc?: () => void }).gc?.()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  parentPort!.postMessage({})
+  await new Promise((resolve) => parentPort!.once('message', resolve))
+  await draw()
+  parentPort!.postMessage({ estimateBytes: renderMemory(job).bytes })
 }
-writeFileSync('/proc/self/clear_refs', '5')
-const before = kilobytes('VmRSS')
-await draw()
-const peakBytes = kilobytes('VmHWM') - before
-console.log(JSON.stringify({ peakBytes, estimateBytes: renderMemory(job).bytes }))
