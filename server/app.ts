@@ -53,7 +53,7 @@ export interface AppOverrides {
   /** Replaces the partner tracking call made for a visitor's first `?ref=`. */
   trackReferral?: TrackingOptions['trackReferral']
   /** Settings of the local dashboard that tests change (a database in memory, a cheaper scrypt, limits). */
-  dashboard?: Partial<Pick<DashboardOptions, 'databaseFile' | 'scryptCost' | 'limits' | 'now'>>
+  dashboard?: Partial<Pick<DashboardOptions, 'databaseFile' | 'scryptCost' | 'limits' | 'now' | 'mailRetry'>>
   /** The box the process sizes itself for; unset: read from its cgroup (server/process/box.ts). Tests give a small one. */
   box?: Box
 }

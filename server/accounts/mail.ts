@@ -46,17 +46,25 @@ abstract class QueuedMailer implements Mailer {
  * minutes apart, for a day; then it is dropped, with an error line. A mail being sent is claimed
  * for a minute, so processes sharing the database never send it twice.
  */
-export const MAIL_RETRY = {
+export const MAIL_RETRY: MailRetry = {
   firstDelayMs: 1_000,
   maxDelayMs: 5 * 60_000,
   giveUpAfterMs: 24 * 60 * 60_000,
   claimMs: 60_000,
   /** Mails handed to the server per pass, at most. */
   batch: 20,
-} as const
+}
 
-export function retryDelayMs(attempts: number): number {
-  return Math.min(MAIL_RETRY.maxDelayMs, MAIL_RETRY.firstDelayMs * 2 ** Math.min(attempts - 1, 20))
+export interface MailRetry {
+  readonly firstDelayMs: number
+  readonly maxDelayMs: number
+  readonly giveUpAfterMs: number
+  readonly claimMs: number
+  readonly batch: number
+}
+
+export function retryDelayMs(attempts: number, retry: MailRetry = MAIL_RETRY): number {
+  return Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** Math.min(attempts - 1, 20))
 }
 
 /**
@@ -77,6 +85,8 @@ export class SmtpMailer implements Mailer {
     private readonly from: string,
     private readonly logger: Logger,
     private readonly now: () => number,
+    /** The schedule of tries; tests run the same schedule on a shorter time scale. */
+    private readonly retry: MailRetry = MAIL_RETRY,
   ) {
     // Time limits well under nodemailer's minutes: a silent server must not hold a send for long.
     this.transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as Parameters<typeof nodemailer.createTransport>[0])
@@ -126,10 +136,10 @@ export class SmtpMailer implements Mailer {
 
   private async pass(): Promise<void> {
     const now = this.now()
-    const due = this.db.prepare('SELECT id, recipient, subject, text, attempts, next_attempt_at, created_at FROM mail_queue WHERE next_attempt_at <= ? ORDER BY id LIMIT ?').all(now, MAIL_RETRY.batch)
+    const due = this.db.prepare('SELECT id, recipient, subject, text, attempts, next_attempt_at, created_at FROM mail_queue WHERE next_attempt_at <= ? ORDER BY id LIMIT ?').all(now, this.retry.batch)
     for (const row of due) {
       // Claimed by this process, or by another one first (then left to it).
-      const claimed = this.db.prepare('UPDATE mail_queue SET next_attempt_at = ? WHERE id = ? AND next_attempt_at = ?').run(now + MAIL_RETRY.claimMs, row.id!, row.next_attempt_at!)
+      const claimed = this.db.prepare('UPDATE mail_queue SET next_attempt_at = ? WHERE id = ? AND next_attempt_at = ?').run(now + this.retry.claimMs, row.id!, row.next_attempt_at!)
       if (Number(claimed.changes) !== 1) continue
       await this.attempt(row)
     }
@@ -145,12 +155,12 @@ export class SmtpMailer implements Mailer {
     } catch (error) {
       const now = this.now()
       const reason = error instanceof Error ? error.message : String(error)
-      if (now - Number(row.created_at) >= MAIL_RETRY.giveUpAfterMs) {
+      if (now - Number(row.created_at) >= this.retry.giveUpAfterMs) {
         this.db.prepare('DELETE FROM mail_queue WHERE id = ?').run(row.id!)
         this.logger.error({ subject, attempts, reason }, 'mail given up: the SMTP server did not take it within a day')
         return
       }
-      const retryInMs = retryDelayMs(attempts)
+      const retryInMs = retryDelayMs(attempts, this.retry)
       this.db.prepare('UPDATE mail_queue SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?').run(attempts, now + retryInMs, reason.slice(0, 500), row.id!)
       // The first failure of a mail is worth a line; the later ones only at debug level.
       const level = attempts === 1 ? 'warn' : 'debug'
@@ -183,6 +193,8 @@ export class OutboxMailer extends QueuedMailer {
     private readonly db: Database,
     logger: Logger,
     private readonly now: () => number,
+    /** The schedule of tries; tests run the same schedule on a shorter time scale. */
+    private readonly retry: MailRetry = MAIL_RETRY,
   ) {
     super(logger)
   }

@@ -13,7 +13,7 @@ import { Accounts } from '../accounts/accounts.js'
 import { databaseThrottle, sharedThrottle } from '../accounts/login-throttle.js'
 import type { AiSettings } from './config.js'
 import { openDatabase, type Database } from './db.js'
-import { OutboxMailer, SmtpMailer, type Mailer } from '../accounts/mail.js'
+import { OutboxMailer, SmtpMailer, type Mailer, type MailRetry } from '../accounts/mail.js'
 import { costForBudget, PasswordHasher, type ScryptCost } from '../accounts/passwords.js'
 import type { MemoryBudget } from '../process/memory-budget.js'
 import { accountLimiters, DEFAULT_LIMITS, type AccountLimiters, type DashboardLimits } from '../accounts/rate-limits.js'
@@ -41,6 +41,8 @@ export interface DashboardOptions {
   limits?: Partial<DashboardLimits>
   /** Tests lower the scrypt cost; unset: the strongest of the equal settings the memory budget allows (server/accounts/passwords.ts). */
   scryptCost?: ScryptCost
+  /** When mail the SMTP server did not take is tried again; unset: the production schedule (server/accounts/mail.ts). */
+  mailRetry?: MailRetry
   /** The native memory password hashes share (in the site, with renders); unset: no limit beyond two hashes at once. */
   budget?: MemoryBudget
   /** A language model for the subject line generator; unset: the offline composer alone. */
@@ -87,7 +89,7 @@ export function createDashboardContext(options: DashboardOptions): DashboardCont
   const db = openDatabase(file)
   const sessions = new Sessions(db, sessionCookie(options.siteOrigin.startsWith('https:')), now)
   const outbox = options.smtpUrl ? null : new OutboxMailer(db, logger, now)
-  const mailer = options.smtpUrl ? new SmtpMailer(db, options.smtpUrl, options.mailFrom, logger, now) : outbox!
+  const mailer = options.smtpUrl ? new SmtpMailer(db, options.smtpUrl, options.mailFrom, logger, now, options.mailRetry) : outbox!
   const hasher = new PasswordHasher(options.scryptCost ?? (options.budget ? costForBudget(options.budget.totalBytes) : undefined), { budget: options.budget, logger })
   const counters = options.sharedCounters ?? null
   const throttle = counters ? sharedThrottle(counters, databaseThrottle(db)) : databaseThrottle(db)

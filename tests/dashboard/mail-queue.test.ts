@@ -11,7 +11,7 @@ import { pino } from 'pino'
 import request from 'supertest'
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { SmtpMailer } from '../../server/accounts/mail.js'
+import { MAIL_RETRY, SmtpMailer } from '../../server/accounts/mail.js'
 import { openDatabase } from '../../server/dashboard/db.js'
 import { freePort } from '../../scripts/lib/server-process.js'
 import { dashboardSite, ORIGIN, register } from './helpers.js'
@@ -49,19 +49,27 @@ afterEach(async () => {
   for (const stop of stops.splice(0)) await stop()
 })
 
+/** How many times shorter than production the outage and its retry schedule are. */
+const TIME_SCALE = 20
+
 const resetsTo = (inbox: Received[], email: string) => inbox.filter((mail) => mail.to === email && /Reset your Poplift password/.test(mail.subject))
 
 describe('account mail through a queue that outlives outages', () => {
-  it('keeps a reset mail while the SMTP server refuses connections for 30 s, and delivers it once when it is back', async () => {
+  it('keeps a reset mail while the SMTP server refuses connections for 30 s (at a twentieth of the production schedule), and delivers it once when it is back', async () => {
     const port = await freePort()
-    const site = dashboardSite({ SMTP_URL: `smtp://127.0.0.1:${port}` })
+    // The production schedule (tries after 1, 2, 4, 8 and 16 s: five refusals in 30 s) a twentieth
+    // as long: the same tries and the same refusals, in 1.5 s.
+    const mailRetry = { ...MAIL_RETRY, firstDelayMs: MAIL_RETRY.firstDelayMs / TIME_SCALE, maxDelayMs: MAIL_RETRY.maxDelayMs / TIME_SCALE }
+    const site = dashboardSite({ SMTP_URL: `smtp://127.0.0.1:${port}` }, { mailRetry })
     stops.push(() => site.close())
     const { email } = await register(site.app)
     await request(site.app).post('/app/api/v1/users/password_reset?dual=1').set(ORIGIN).send({ email }).expect(200)
     await site.dashboard!.context.accounts.idle()
     expect(Number(site.db.prepare('SELECT COUNT(*) AS n FROM mail_queue').get()?.n)).toBe(1)
 
-    await new Promise((resolve) => setTimeout(resolve, 30_000))
+    await new Promise((resolve) => setTimeout(resolve, 30_000 / TIME_SCALE))
+    // Tried again while refused, not only once.
+    expect(Number(site.db.prepare('SELECT attempts FROM mail_queue').get()?.attempts)).toBeGreaterThanOrEqual(2)
     const smtp = await startSmtp(port)
     stops.push(smtp.close)
     await vi.waitFor(() => expect(resetsTo(smtp.inbox, email)).toHaveLength(1), { timeout: 20_000, interval: 100 })
