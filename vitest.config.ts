@@ -1,11 +1,14 @@
 import os from 'node:os'
 import { defineConfig } from 'vitest/config'
 
+const ALL = ['tests/**/*.test.ts', 'tests/**/*.test.tsx']
+const NEVER = ['tests/e2e/**', 'node_modules/**']
+
 /**
  * Files that measure the machine: resident memory after hundreds of renders, render peaks, how
  * long a job waits for a thread or its memory, answers within a second. Other files running
  * beside them would be measured too (a starved CPU stretches every wait), so they run after the
- * rest, one file at a time, as the whole suite did before.
+ * rest, one file at a time.
  */
 const MEASURED = [
   'tests/giffer/memory.test.ts',
@@ -18,8 +21,18 @@ const MEASURED = [
 ]
 
 /**
- * The rest run side by side: most of their time is spent waiting on servers, sockets and child
- * processes they start, so one file more than the machine has cores keeps the CPU busy.
+ * Files that replace a module (`vi.mock`) or change the process's environment for all their
+ * tests: each gets modules and an environment of its own, as every file did before.
+ */
+const OWN_MODULES = ['tests/giffer/upload-limits.test.ts', 'tests/routes/site-sizing.test.ts', 'tests/giffer/s3-uploads.test.ts', 'tests/unit/box-script.test.ts']
+
+/**
+ * The rest share their modules within a worker (`isolate: false`): the server's modules are
+ * loaded once per worker rather than once per file, which was half of the time in all. Nothing of
+ * a file outlives it there: every app, server and database a test makes is its own, and spies on
+ * shared modules are put back before each test (`restoreMocks`). They run side by side, one more
+ * than the machine has cores: much of their time is spent waiting on servers, sockets and child
+ * processes they start.
  */
 const SIDE_BY_SIDE = Math.max(2, os.availableParallelism() + 1)
 
@@ -29,8 +42,12 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'side by side', include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'], exclude: ['tests/e2e/**', 'node_modules/**', ...MEASURED], maxWorkers: SIDE_BY_SIDE, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'measured', include: MEASURED, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: { name: 'shared modules', include: ALL, exclude: [...NEVER, ...MEASURED, ...OWN_MODULES], isolate: false, restoreMocks: true, maxWorkers: SIDE_BY_SIDE, sequence: { groupOrder: 0 } },
+      },
+      { extends: true, test: { name: 'own modules', include: OWN_MODULES, exclude: NEVER, maxWorkers: SIDE_BY_SIDE, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'measured', include: MEASURED, exclude: NEVER, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },
 })
