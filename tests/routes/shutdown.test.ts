@@ -125,32 +125,6 @@ describe('server process', () => {
     expect(Date.now() - signalled).toBeLessThan(5_000)
   }, 30_000)
 
-  it('reports each service it calls in /readyz, and stays ready while they are away: pages need none of them', async () => {
-    const { child, port } = await startServer({ GIFFER_URL: 'http://127.0.0.1:9', DASHBOARD_URL: 'http://127.0.0.1:9/app' })
-    try {
-      const ready = await get(port, '/readyz')
-      expect(ready.status).toBe(200)
-      expect(JSON.parse(ready.body)).toEqual({
-        status: 'ready',
-        dependencies: { giffer: { reachable: false, optional: true }, dashboard: { reachable: false, optional: true } },
-      })
-    } finally {
-      child.kill('SIGKILL')
-    }
-  }, 30_000)
-
-  it('closes a socket whose headers trickle in within 20 s, with 408', async () => {
-    const { child, port } = await startServer()
-    try {
-      const { closed } = trickle(port)
-      const { afterMs, answer } = await closed
-      expect(afterMs).toBeLessThan(20_000)
-      expect(answer).toMatch(/^HTTP\/1\.1 408/)
-    } finally {
-      child.kill('SIGKILL')
-    }
-  }, 30_000)
-
   it('on SIGTERM does not wait for a request whose headers never arrived: exits 0 in under 3 s', async () => {
     const { child, port } = await startServer()
     const { closed } = trickle(port)
@@ -186,7 +160,35 @@ describe('server process', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*Connection: close[\s\S]*slow$/)
   })
 
-  it('refuses to start with a bad variable and names it', async () => {
+  // The tests from here on only start a process and read what it says or answers: they wait on
+  // it (a trickling client waits out the 15 s header limit) and time nothing, so they run at once.
+  it.concurrent('reports each service it calls in /readyz, and stays ready while they are away: pages need none of them', async () => {
+    const { child, port } = await startServer({ GIFFER_URL: 'http://127.0.0.1:9', DASHBOARD_URL: 'http://127.0.0.1:9/app' })
+    try {
+      const ready = await get(port, '/readyz')
+      expect(ready.status).toBe(200)
+      expect(JSON.parse(ready.body)).toEqual({
+        status: 'ready',
+        dependencies: { giffer: { reachable: false, optional: true }, dashboard: { reachable: false, optional: true } },
+      })
+    } finally {
+      child.kill('SIGKILL')
+    }
+  }, 30_000)
+
+  it.concurrent('closes a socket whose headers trickle in within 20 s, with 408', async () => {
+    const { child, port } = await startServer()
+    try {
+      const { closed } = trickle(port)
+      const { afterMs, answer } = await closed
+      expect(afterMs).toBeLessThan(20_000)
+      expect(answer).toMatch(/^HTTP\/1\.1 408/)
+    } finally {
+      child.kill('SIGKILL')
+    }
+  }, 30_000)
+
+  it.concurrent('refuses to start with a bad variable and names it', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       cwd: ROOT,
       env: { ...process.env, PORT: 'eighty' },
@@ -199,7 +201,7 @@ describe('server process', () => {
     expect(stderr).toContain('PORT')
   }, 30_000)
 
-  it('started with PUBLIC_URL=https://example.com and nothing else, refuses, saying GIFFER_SECRET is needed and why', async () => {
+  it.concurrent('started with PUBLIC_URL=https://example.com and nothing else, refuses, saying GIFFER_SECRET is needed and why', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       cwd: ROOT,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'https://example.com' },
@@ -212,7 +214,7 @@ describe('server process', () => {
     expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^GIFFER_SECRET: required when the image service's links are public \(https:\/\/example\.com\)/)])
   }, 30_000)
 
-  it('with what a public site needs, starts and reports its risks in one line: an open /metrics, mail kept in the outbox', async () => {
+  it.concurrent('with what a public site needs, starts and reports its risks in one line: an open /metrics, mail kept in the outbox', async () => {
     const { child, port, lines } = await startServer({ PUBLIC_URL: 'https://example.com', GIFFER_SECRET: 'a-secret-of-the-deployment' })
     try {
       expect((await get(port, '/healthz')).status).toBe(200)
@@ -228,7 +230,7 @@ describe('server process', () => {
     }
   }, 30_000)
 
-  it('sizes itself once at start: one line says what its box is and what it chose', async () => {
+  it.concurrent('sizes itself once at start: one line says what its box is and what it chose', async () => {
     const { child, port, lines } = await startServer({ GIFFER_WORKERS: '1' })
     try {
       // The image service and the dashboard in the process are made by now: neither sizes again.
@@ -241,7 +243,7 @@ describe('server process', () => {
     }
   }, 30_000)
 
-  it('with nothing set, reports nothing: a local start stays as it was', async () => {
+  it.concurrent('with nothing set, reports nothing: a local start stays as it was', async () => {
     const { child, port, lines } = await startServer()
     try {
       expect((await get(port, '/healthz')).status).toBe(200)
