@@ -39,6 +39,26 @@ const PHOTO_FOLDER = process.env.RENDER_PEAK_PHOTOS
 type Photo = { width: number; height: number; format: 'jpeg' | 'png'; progressive?: boolean }
 
 /**
+ * Grain around 128 with a spread of 30, as libvips' Gaussian noise has, but made here in a tenth
+ * of its time (seconds for a 12-megapixel field there): each value is the sum of four random
+ * bytes (xorshift), which is close to normal, scaled to that spread. The same seed every time.
+ */
+function grain(length: number): Uint8Array {
+  const out = new Uint8Array(length)
+  // Four bytes of mean 127.5 and variance (256² − 1) / 12 each.
+  const scale = 30 / Math.sqrt((4 * (256 * 256 - 1)) / 12)
+  let x = 0x9e3779b9
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    const sum = (x & 255) + ((x >>> 8) & 255) + ((x >>> 16) & 255) + ((x >>> 24) & 255)
+    out[i] = Math.max(0, Math.min(255, Math.round(128 + (sum - 510) * scale)))
+  }
+  return out
+}
+
+/**
  * `count` photos of grain no palette smooths (the worst case for the GIF and the JPEG decoder):
  * one field of noise is made, the slowest step, and photo `i` is the window of it moved `i`
  * columns along, so no two photos (or frames) are the same.
@@ -49,7 +69,7 @@ async function photos({ width, height, format, progressive = false }: Photo, cou
     return Array.from({ length: count }, (_, i) => new Uint8Array(readFileSync(name(i) as string)))
   }
   const field = { width: width + count - 1, height, channels: 3 as const }
-  const noise = await sharp({ create: { ...field, background: { r: 0, g: 120, b: 200 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } } }).raw().toBuffer()
+  const noise = grain(field.width * field.height * field.channels)
   const made: Uint8Array[] = []
   for (let i = 0; i < count; i++) {
     const image = sharp(noise, { raw: field }).extract({ left: i, top: 0, width, height })
