@@ -1,10 +1,11 @@
 /**
  * The render pool admits a job when its estimated peak of native memory fits the budget, so the
  * estimate must never be short of what drawing really takes. Each case is drawn in a process of
- * its own, in a thread limited as the render threads are (tests/support/render-peak.ts) with the allocator settings the Procfile gives, and the
- * rise of its resident memory is held against the estimate: the largest jobs of every generator,
- * tall slideshows, phone-sized photos (what sharp keeps while it cuts one grows with its pixels), photos that are decoded whole (progressive JPEG, PNG), and a camera's
- * original reduced as it is stored.
+ * its own, in a thread limited as the render threads are (tests/support/render-peak.ts), with the
+ * allocator settings the Procfile gives, and the rise of its resident memory is held against the
+ * estimate: the largest jobs of every generator, tall slideshows, phone-sized photos (what sharp
+ * keeps while it cuts one grows with its pixels), photos that are decoded whole (progressive JPEG,
+ * PNG), and a camera's original reduced as it is stored.
  */
 import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'

@@ -1,6 +1,7 @@
 /**
  * Run by tests/giffer/render-memory.test.ts, one process per case: draws one large job in a
- * worker thread limited as the render threads are, after a small one of the same kind (so the libraries and fonts are loaded), and prints
+ * worker thread limited as the render threads are, after a small one of the same kind (so the
+ * libraries and fonts are loaded), and prints
  * `{"peakBytes","estimateBytes"}`: how far the process's resident memory rose above where it was
  * before the job, and what the render pool's estimate says the job needs. Linux only (it resets
  * the kernel's high-water mark through /proc/self/clear_refs).
