@@ -162,6 +162,8 @@ describe('server process', () => {
 
   // The tests from here on only start a process and read what it says or answers: they wait on
   // it (a trickling client waits out the 15 s header limit) and time nothing, so they run at once.
+  // Started together on a busy machine, a process may take 10 s or more to listen: each has a
+  // minute in all.
   it.concurrent('reports each service it calls in /readyz, and stays ready while they are away: pages need none of them', async () => {
     const { child, port } = await startServer({ GIFFER_URL: 'http://127.0.0.1:9', DASHBOARD_URL: 'http://127.0.0.1:9/app' })
     try {
@@ -174,7 +176,7 @@ describe('server process', () => {
     } finally {
       child.kill('SIGKILL')
     }
-  }, 30_000)
+  }, 60_000)
 
   it.concurrent('closes a socket whose headers trickle in within 20 s, with 408', async () => {
     const { child, port } = await startServer()
@@ -186,7 +188,7 @@ describe('server process', () => {
     } finally {
       child.kill('SIGKILL')
     }
-  }, 30_000)
+  }, 60_000)
 
   it.concurrent('refuses to start with a bad variable and names it', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -199,7 +201,7 @@ describe('server process', () => {
     const [code] = await once(child, 'exit')
     expect(code).toBe(1)
     expect(stderr).toContain('PORT')
-  }, 30_000)
+  }, 60_000)
 
   it.concurrent('started with PUBLIC_URL=https://example.com and nothing else, refuses, saying GIFFER_SECRET is needed and why', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -212,7 +214,7 @@ describe('server process', () => {
     const [code] = await once(child, 'exit')
     expect(code).toBe(1)
     expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^GIFFER_SECRET: required when the image service's links are public \(https:\/\/example\.com\)/)])
-  }, 30_000)
+  }, 60_000)
 
   it.concurrent('with what a public site needs, starts and reports its risks in one line: an open /metrics, mail kept in the outbox', async () => {
     const { child, port, lines } = await startServer({ PUBLIC_URL: 'https://example.com', GIFFER_SECRET: 'a-secret-of-the-deployment' })
@@ -228,7 +230,7 @@ describe('server process', () => {
     } finally {
       child.kill('SIGKILL')
     }
-  }, 30_000)
+  }, 60_000)
 
   it.concurrent('sizes itself once at start: one line says what its box is and what it chose', async () => {
     const { child, port, lines } = await startServer({ GIFFER_WORKERS: '1' })
@@ -241,7 +243,7 @@ describe('server process', () => {
     } finally {
       child.kill('SIGKILL')
     }
-  }, 30_000)
+  }, 60_000)
 
   it.concurrent('with nothing set, reports nothing: a local start stays as it was', async () => {
     const { child, port, lines } = await startServer()
@@ -251,7 +253,7 @@ describe('server process', () => {
     } finally {
       child.kill('SIGKILL')
     }
-  }, 30_000)
+  }, 60_000)
 })
 
 describe('request targets', () => {
