@@ -6,7 +6,8 @@ const NEVER = ['tests/e2e/**', 'node_modules/**']
 
 /**
  * Files that measure the machine: resident memory after hundreds of renders, render peaks, how
- * long a job waits for a thread or its memory, answers within a second. Other files running
+ * long a job waits for a thread or its memory, what a pool held full answers in time (a live
+ * timer's still frame), answers within a second. Other files running
  * beside them would be measured too (a starved CPU stretches every wait), so they run after the
  * rest, one file at a time.
  */
@@ -17,6 +18,7 @@ const MEASURED = [
   'tests/giffer/pool.test.ts',
   'tests/giffer/main.test.ts',
   'tests/giffer/first-opens.test.ts',
+  'tests/giffer/live-timer-kinds.test.ts',
   'tests/routes/fuzz.test.ts',
 ]
 
