@@ -193,8 +193,6 @@ export class OutboxMailer extends QueuedMailer {
     private readonly db: Database,
     logger: Logger,
     private readonly now: () => number,
-    /** The schedule of tries; tests run the same schedule on a shorter time scale. */
-    private readonly retry: MailRetry = MAIL_RETRY,
   ) {
     super(logger)
   }
