@@ -49,7 +49,8 @@ export default defineConfig({
         test: { name: 'shared modules', include: ALL, exclude: [...NEVER, ...MEASURED, ...OWN_MODULES], isolate: false, restoreMocks: true, maxWorkers: SIDE_BY_SIDE, sequence: { groupOrder: 0 } },
       },
       { extends: true, test: { name: 'own modules', include: OWN_MODULES, exclude: NEVER, maxWorkers: SIDE_BY_SIDE, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'measured', include: MEASURED, exclude: NEVER, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+      // Two concurrent tests at a time within a file: the render peaks, each measured in a process of its own.
+      { extends: true, test: { name: 'measured', include: MEASURED, exclude: NEVER, maxWorkers: 1, maxConcurrency: 2, sequence: { groupOrder: 1 } } },
     ],
   },
 })

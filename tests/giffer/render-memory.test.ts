@@ -38,24 +38,10 @@ const CASES = [
 ]
 
 /**
- * Cases taking turns two at a time. Each is a process of its own and measures its own resident
- * memory, which whatever runs beside it does not change; the photos made for one case are kept in
- * a folder for the next that draws the same ones.
+ * Cases run two at a time (the measured group's `maxConcurrency` in vitest.config.ts). Each is a
+ * process of its own and measures its own resident memory, which whatever runs beside it does not
+ * change; the photos made for one case are kept in a folder for the next that draws the same ones.
  */
-const SIDE_BY_SIDE = 2
-let running = 0
-const turns: (() => void)[] = []
-async function inTurn<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= SIDE_BY_SIDE) await new Promise<void>((resolve) => turns.push(resolve))
-  running++
-  try {
-    return await work()
-  } finally {
-    running--
-    turns.shift()?.()
-  }
-}
-
 describe.skipIf(process.platform !== 'linux')('render memory estimates', () => {
   let photos = ''
   beforeAll(() => {
@@ -64,15 +50,13 @@ describe.skipIf(process.platform !== 'linux')('render memory estimates', () => {
   afterAll(() => rmSync(photos, { recursive: true, force: true }))
 
   it.concurrent.each(CASES)('%s: the estimate covers the memory drawing it takes', async (name) => {
-    const { stdout } = await inTurn(() =>
-      run(process.execPath, ['--expose-gc', '--import', 'tsx', 'tests/support/render-peak.ts', name], {
-        cwd: projectRoot,
-        env: { ...process.env, ...PRODUCTION_ENV, RENDER_PEAK_PHOTOS: photos },
-        timeout: 60_000,
-      }),
-    )
+    const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', 'tests/support/render-peak.ts', name], {
+      cwd: projectRoot,
+      env: { ...process.env, ...PRODUCTION_ENV, RENDER_PEAK_PHOTOS: photos },
+      timeout: 60_000,
+    })
     const { peakBytes, estimateBytes } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { peakBytes: number; estimateBytes: number }
     expect(peakBytes).toBeGreaterThan(0)
     expect(peakBytes / MB).toBeLessThanOrEqual(estimateBytes / MB)
-  }, 180_000)
+  }, 90_000)
 })

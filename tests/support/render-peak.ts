@@ -158,11 +158,9 @@ if (isMainThread) {
   // A worker does not inherit this thread's TypeScript loader: it registers its own first.
   const load = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}) })`
   const worker = new Worker(load, { eval: true, argv: [name], resourceLimits: RENDER_THREAD_LIMITS })
-  const next = () =>
-    new Promise<{ estimateBytes?: number }>((resolve, reject) => {
-      worker.once('message', resolve)
-      worker.once('error', reject)
-    })
+  const exited = new Promise<never>((_, reject) => worker.once('exit', (code) => reject(new Error(`the drawing thread exited (${code}) before it answered`))))
+  worker.once('error', (error) => console.error(error))
+  const next = () => Promise.race([new Promise<{ estimateBytes?: number }>((resolve) => worker.once('message', resolve)), exited])
   await next()
   writeFileSync('/proc/self/clear_refs', '5')
   const before = kilobytes('VmRSS')
