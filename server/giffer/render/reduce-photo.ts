@@ -26,5 +26,7 @@ export async function reducePhoto(job: ReducePhotoJob, readPhoto: PhotoReader): 
     throw new RenderRefused({ status: 422, code: 'image_unreadable', message: 'The image could not be read as a picture.', field: 'file' })
   }
   const { data, info } = output
-  return { ok: true, body: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), contentType: job.photo.type, width: info.width, height: info.height, frames: 1 }
+  // A copy in memory of its own: libvips owns the buffer it returned, and Node (from 22) will not
+  // move such a buffer to the main thread.
+  return { ok: true, body: new Uint8Array(data), contentType: job.photo.type, width: info.width, height: info.height, frames: 1 }
 }
