@@ -1,11 +1,12 @@
 import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
-import { browserPath } from './scripts/lib/browser.js'
+import { testBrowserPath } from './scripts/lib/browser.js'
 
 /**
- * Browser tests run the built site (`npm run build`) in Chromium: `CHROME_PATH`, Debian's, or
- * Playwright's own (scripts/ensure-browser.ts, run by `npm test`, makes sure one is there).
+ * Browser tests run the built site (`npm run build`) in Chromium: `CHROME_PATH`, Debian's headless
+ * shell (or its full browser), or Playwright's own (scripts/ensure-browser.ts, run by `npm test`,
+ * makes sure one is there).
  */
 const PORT = Number(process.env.E2E_PORT ?? 3210)
 /** A fresh local dashboard for every run: accounts and mail start empty. */
@@ -34,7 +35,7 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${PORT}`,
     launchOptions: {
-      executablePath: browserPath(),
+      executablePath: testBrowserPath(),
       args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-dev-shm-usage'],
     },
   },
