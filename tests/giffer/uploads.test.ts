@@ -445,7 +445,9 @@ describe('a camera’s original sent through the upload API', () => {
     } finally {
       await small.close()
     }
-  })
+    // Ten camera originals made, posted and reduced one after another, then a slideshow drawn:
+    // about 6 s on a quiet machine, 15 s beside the other test files.
+  }, 60_000)
 
   it('is kept as it came where it is already render-sized, upright and without metadata (what the page sends)', async () => {
     const page = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#3366aa' } }).jpeg({ quality: 85 }).toBuffer()
