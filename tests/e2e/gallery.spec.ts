@@ -206,8 +206,8 @@ test.describe('widget gallery', () => {
     const opened = page.context().waitForEvent('page')
     await cards.nth(3).click({ modifiers: ['ControlOrMeta'] })
     const tab = await opened
-    await tab.waitForLoadState()
-    expect(new URL(tab.url()).pathname).toBe(`/p/${ids[3]}`)
+    // A new tab starts on about:blank and is loaded there before it navigates to the link.
+    await expect(tab).toHaveURL(`/p/${ids[3]}`)
     await expect(dialog(page)).toBeHidden()
     await expect(page).toHaveURL('/p/')
   })
