@@ -1,5 +1,6 @@
 import os from 'node:os'
 import { defineConfig } from 'vitest/config'
+import { reactRouterProduction } from './scripts/lib/client-build.js'
 
 const ALL = ['tests/**/*.test.ts', 'tests/**/*.test.tsx']
 const NEVER = ['tests/e2e/**', 'node_modules/**']
@@ -41,6 +42,7 @@ const SIDE_BY_SIDE = Math.max(2, os.availableParallelism() + 1)
 export default defineConfig({
   test: {
     environment: 'node',
+    setupFiles: ['tests/support/production-react.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [
@@ -53,4 +55,8 @@ export default defineConfig({
       { extends: true, test: { name: 'measured', include: MEASURED, exclude: NEVER, maxWorkers: 1, maxConcurrency: 2, sequence: { groupOrder: 1 } } },
     ],
   },
+  // React Router's production build, as every bundle of the site uses (tests/support/production-react.ts says why).
+  resolve: { alias: reactRouterProduction },
+  // JSX compiles to the production runtime's calls (the development runtime's `jsxDEV` is not in it).
+  oxc: { jsx: { development: false } },
 })
