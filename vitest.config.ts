@@ -6,15 +6,19 @@ const ALL = ['tests/**/*.test.ts', 'tests/**/*.test.tsx']
 const NEVER = ['tests/e2e/**', 'node_modules/**']
 
 /**
- * Files that measure the machine: resident memory after hundreds of renders, render peaks, how
- * long a job waits for a thread or its memory, what a pool held full answers in time (a live
- * timer's still frame), answers within a second. Other files running
- * beside them would be measured too (a starved CPU stretches every wait), so they run after the
- * rest, one file at a time.
+ * Files that measure memory: resident memory after hundreds of renders in one thread, and render
+ * peaks, each case a process of its own measuring its own rise. What runs beside them does not
+ * change what they measure, only how long it takes; they run after the shared files, side by side.
  */
-const MEASURED = [
-  'tests/giffer/memory.test.ts',
-  'tests/giffer/render-memory.test.ts',
+const MEMORY = ['tests/giffer/memory.test.ts', 'tests/giffer/render-memory.test.ts']
+
+/**
+ * Files that measure time: how long a job waits for a thread or its memory, what a pool held
+ * full answers in time (a live timer's still frame), answers within a second, processes that
+ * must start and stop within their limits. Other files running beside them would be measured
+ * too (a starved CPU stretches every wait), so they run last, one file at a time.
+ */
+const TIMED = [
   'tests/giffer/pool-scheduling.test.ts',
   'tests/giffer/pool.test.ts',
   'tests/giffer/main.test.ts',
@@ -43,16 +47,19 @@ export default defineConfig({
   test: {
     environment: 'node',
     setupFiles: ['tests/support/production-react.ts'],
+    // The server entries bundled once per run, for the tests that start them as processes.
+    globalSetup: ['tests/support/server-build.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [
       {
         extends: true,
-        test: { name: 'shared modules', include: ALL, exclude: [...NEVER, ...MEASURED, ...OWN_MODULES], isolate: false, restoreMocks: true, maxWorkers: SIDE_BY_SIDE, sequence: { groupOrder: 0 } },
+        test: { name: 'shared modules', include: ALL, exclude: [...NEVER, ...MEMORY, ...TIMED, ...OWN_MODULES], isolate: false, restoreMocks: true, maxWorkers: SIDE_BY_SIDE, sequence: { groupOrder: 0 } },
       },
       { extends: true, test: { name: 'own modules', include: OWN_MODULES, exclude: NEVER, maxWorkers: SIDE_BY_SIDE, sequence: { groupOrder: 0 } } },
       // Two concurrent tests at a time within a file: the render peaks, each measured in a process of its own.
-      { extends: true, test: { name: 'measured', include: MEASURED, exclude: NEVER, maxWorkers: 1, maxConcurrency: 2, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'memory', include: MEMORY, exclude: NEVER, maxWorkers: 2, maxConcurrency: 2, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'timed', include: TIMED, exclude: NEVER, maxWorkers: 1, sequence: { groupOrder: 2 } } },
     ],
   },
   // React Router's production build, as every bundle of the site uses (tests/support/production-react.ts says why).

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
 import * as esbuild from 'esbuild'
 import { build, type OutputChunk, type RolldownOutput } from 'rolldown'
-import { BROWSER_OUTPUT, BROWSER_TARGETS, browserInput, reactRouterProduction, SERVER_ONLY_IMPORT, serverOnlyMessage } from './lib/client-build.js'
+import { BROWSER_OUTPUT, BROWSER_TARGETS, browserInput, SERVER_ONLY_IMPORT, serverOnlyMessage } from './lib/client-build.js'
+import { SERVER_BUILD_OPTIONS } from './lib/server-build.js'
 import { pages } from '../shared/pages.js'
 import { DASHBOARD_STATIC_BUILD, DASHBOARD_STATIC_FILES, DASHBOARD_STATIC_MANIFEST, SCRIPT_BUILD_OPTIONS, sourceOf, type DashboardStaticFile } from '../server/dashboard/static-files.js'
 
@@ -198,26 +199,7 @@ async function buildDashboardStatic() {
 }
 
 async function buildServer() {
-  const entries = {
-    main: 'server/main.ts',
-    giffer: 'server/giffer/main.ts',
-    dashboard: 'server/dashboard/main.ts',
-    'render.worker': 'server/giffer/render.worker.ts',
-  }
-  await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: entries,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    alias: reactRouterProduction,
-    jsx: 'automatic',
-    outdir: path.join(dist, 'server'),
-    sourcemap: 'linked',
-    logLevel: 'warning',
-  })
+  await esbuild.build({ ...SERVER_BUILD_OPTIONS, outdir: path.join(dist, 'server'), sourcemap: 'linked' })
 }
 
 fs.mkdirSync(dist, { recursive: true })

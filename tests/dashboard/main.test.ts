@@ -5,6 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { projectRoot } from '../../server/project-root.js'
+import { serverScript } from '../support/server-build.js'
 import { startStandalone } from '../support/standalone.js'
 
 describe('standalone dashboard (npm run dashboard)', () => {
@@ -64,7 +65,7 @@ describe('standalone dashboard (npm run dashboard)', () => {
   }, 40_000)
 
   it('refuses to start in production without PUBLIC_URL, since reset links point there', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/dashboard/main.ts'], {
+    const child = spawn(process.execPath, [serverScript('server/dashboard/main.ts')], {
       cwd: projectRoot,
       env: { ...process.env, NODE_ENV: 'production', DASHBOARD_PORT: '0', PUBLIC_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,7 +78,7 @@ describe('standalone dashboard (npm run dashboard)', () => {
   }, 30_000)
 
   it('refuses to start with a bad variable and names it', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/dashboard/main.ts'], {
+    const child = spawn(process.execPath, [serverScript('server/dashboard/main.ts')], {
       cwd: projectRoot,
       env: { ...process.env, DASHBOARD_PORT: 'eighty', SMTP_URL: 'not a url' },
       stdio: ['ignore', 'pipe', 'pipe'],

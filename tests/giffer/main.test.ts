@@ -6,11 +6,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { projectRoot } from '../../server/project-root.js'
+import { serverScript } from '../support/server-build.js'
 import { startStandalone } from '../support/standalone.js'
 
 /** Runs the service expecting it to refuse to start: its exit code and what it printed. */
 function refusal(env: NodeJS.ProcessEnv): { status: number | null; stderr: string } {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/giffer/main.ts'], {
+  const run = spawnSync(process.execPath, [serverScript('server/giffer/main.ts')], {
     cwd: projectRoot,
     env: { ...process.env, GIFFER_PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: '', GIFFER_PUBLIC_URL: '', GIFFER_SECRET: '', ...env },
     encoding: 'utf8',

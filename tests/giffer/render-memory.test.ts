@@ -15,8 +15,25 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectRoot } from '../../server/project-root.js'
 import { PRODUCTION_ENV } from '../../scripts/lib/server-process.js'
+import { bundleInCache } from '../support/server-build.js'
 
 const run = promisify(execFile)
+
+/** tests/support/render-peak.ts bundled, as the server's code is: each case's process starts without compiling it. */
+async function renderPeakScript(): Promise<string> {
+  const dir = await bundleInCache('render-peak', {
+    absWorkingDir: projectRoot,
+    entryPoints: { 'render-peak': 'tests/support/render-peak.ts' },
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  })
+  return path.join(dir, 'render-peak.mjs')
+}
 const MB = 2 ** 20
 
 const CASES = [
@@ -44,13 +61,15 @@ const CASES = [
  */
 describe.skipIf(process.platform !== 'linux')('render memory estimates', () => {
   let photos = ''
-  beforeAll(() => {
+  let script = ''
+  beforeAll(async () => {
     photos = mkdtempSync(path.join(os.tmpdir(), 'render-peak-photos-'))
+    script = await renderPeakScript()
   })
   afterAll(() => rmSync(photos, { recursive: true, force: true }))
 
   it.concurrent.each(CASES)('%s: the estimate covers the memory drawing it takes', async (name) => {
-    const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', 'tests/support/render-peak.ts', name], {
+    const { stdout } = await run(process.execPath, ['--expose-gc', script, name], {
       cwd: projectRoot,
       env: { ...process.env, ...PRODUCTION_ENV, RENDER_PEAK_PHOTOS: photos },
       timeout: 60_000,

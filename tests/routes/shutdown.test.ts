@@ -6,11 +6,12 @@ import readline from 'node:readline'
 import { describe, expect, it, vi } from 'vitest'
 import { pino } from 'pino'
 import { createHttpServer } from '../../server/process/http-server.js'
+import { serverScript } from '../support/server-build.js'
 import { ROOT, testApp } from './app.js'
 
-/** Starts the real server entry and resolves once it logs the port it listens on. */
+/** Starts the real server entry (as `npm start` runs it) and resolves once it logs the port it listens on. */
 async function startServer(env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [serverScript('server/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', SHUTDOWN_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -191,7 +192,7 @@ describe('server process', () => {
   }, 60_000)
 
   it.concurrent('refuses to start with a bad variable and names it', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, [serverScript('server/main.ts')], {
       cwd: ROOT,
       env: { ...process.env, PORT: 'eighty' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -204,7 +205,7 @@ describe('server process', () => {
   }, 60_000)
 
   it.concurrent('started with PUBLIC_URL=https://example.com and nothing else, refuses, saying GIFFER_SECRET is needed and why', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, [serverScript('server/main.ts')], {
       cwd: ROOT,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'https://example.com' },
       stdio: ['ignore', 'pipe', 'pipe'],

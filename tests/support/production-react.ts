@@ -15,3 +15,6 @@ try {
 } finally {
   process.env.NODE_ENV = nodeEnv
 }
+
+// A module, so that it may wait at its top level.
+export {}

@@ -1,7 +1,8 @@
-/** A standalone entry (`server/giffer/main.ts`, `server/dashboard/main.ts`) run from source as its own process. */
+/** A standalone entry (`server/giffer/main.ts`, `server/dashboard/main.ts`) run as its own process, bundled as `npm start` runs it. */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { projectRoot } from '../../server/project-root.js'
+import { serverScript } from './server-build.js'
 
 export interface StandaloneProcess {
   child: ChildProcess
@@ -12,8 +13,8 @@ export interface StandaloneProcess {
 }
 
 /** Starts `entry` and resolves once it logs `{name} listening` with its port (port 0: any free one). */
-export function startStandalone(entry: string, name: string, env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<StandaloneProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: projectRoot, env: { ...process.env, SHUTDOWN_DELAY_MS: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+export function startStandalone(entry: 'server/giffer/main.ts' | 'server/dashboard/main.ts', name: string, env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<StandaloneProcess> {
+  const child = spawn(process.execPath, [serverScript(entry)], { cwd: projectRoot, env: { ...process.env, SHUTDOWN_DELAY_MS: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   const logged: string[] = []
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
