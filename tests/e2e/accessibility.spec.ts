@@ -21,6 +21,8 @@ const emailTemplates = readData<{ templates: { id: string; groups: string[] }[] 
 const emailGroup = 'welcome-email-templates'
 const email = emailTemplates.find((template) => template.groups.includes(emailGroup))!
 
+test.use({ axe: true })
+
 /** The page around the preview frames; what the frames show is not this spec's concern. */
 const expectAccessible = (page: Page) => expectNoAxeViolations(page, { frames: false })
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { test as base, expect, type Page } from '@playwright/test'
 import { parse as parseYaml } from 'yaml'
 import { HYDRATION_ELEMENT_ID } from '../../shared/site.js'
+import { AXE_SOURCE } from './axe.js'
 
 export { expect }
 
@@ -114,7 +115,13 @@ interface ConsoleGuard {
  * Every test fails when the page logs a console error or warning, or throws: hydration
  * mismatches ("Minified React error #418", "Hydration failed") surface this way.
  */
-export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
+export const test = base.extend<{ consoleGuard: ConsoleGuard; axe: boolean }>({
+  /** Loads axe-core into every document of the test's pages, before their own scripts (tests/e2e/axe.ts). */
+  axe: [false, { option: true }],
+  context: async ({ context, axe }, use) => {
+    if (axe) await context.addInitScript({ path: AXE_SOURCE })
+    await use(context)
+  },
   consoleGuard: [
     async ({ page }, use) => {
       const problems: string[] = []
