@@ -16,7 +16,8 @@ const MEMORY = ['tests/giffer/memory.test.ts', 'tests/giffer/render-memory.test.
  * Files that measure time: how long a job waits for a thread or its memory, what a pool held
  * full answers in time (a live timer's still frame), answers within a second, processes that
  * must start and stop within their limits. Other files running beside them would be measured
- * too (a starved CPU stretches every wait), so they run last, one file at a time.
+ * too (a starved CPU stretches every wait), so they run last, one file at a time, in one worker
+ * that keeps its modules from one file to the next, as the shared files do (none replaces a module).
  */
 const TIMED = [
   'tests/giffer/pool-scheduling.test.ts',
@@ -59,7 +60,7 @@ export default defineConfig({
       { extends: true, test: { name: 'own modules', include: OWN_MODULES, exclude: NEVER, maxWorkers: SIDE_BY_SIDE, sequence: { groupOrder: 0 } } },
       // Two concurrent tests at a time within a file: the render peaks, each measured in a process of its own.
       { extends: true, test: { name: 'memory', include: MEMORY, exclude: NEVER, maxWorkers: 2, maxConcurrency: 2, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'timed', include: TIMED, exclude: NEVER, maxWorkers: 1, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: 'timed', include: TIMED, exclude: NEVER, isolate: false, restoreMocks: true, maxWorkers: 1, sequence: { groupOrder: 2 } } },
     ],
   },
   // React Router's production build, as every bundle of the site uses (tests/support/production-react.ts says why).
