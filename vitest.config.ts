@@ -26,6 +26,7 @@ const TIMED = [
   'tests/giffer/first-opens.test.ts',
   'tests/giffer/live-timer-kinds.test.ts',
   'tests/routes/fuzz.test.ts',
+  'tests/dashboard/login-timing.test.ts',
 ]
 
 /**
