@@ -61,9 +61,17 @@ export async function bundleInCache(name: string, options: esbuild.BuildOptions)
   return dir
 }
 
-/** vitest's global setup: builds the server bundle, or finds it built, and tells the test files where. */
+/**
+ * The bundle of this run, kept on the main process's global object: vitest runs the global setup
+ * once for each group, each time from a fresh copy of this module, and one build serves them all.
+ */
+const BUILT = Symbol.for('tests/support/server-build')
+
+/** vitest's global setup: builds the server bundle (once a run), or finds it built, and tells the test files where. */
 export async function setup(project: TestProject): Promise<void> {
-  project.provide('serverBuild', await bundleInCache('server-under-test', SERVER_BUILD_OPTIONS))
+  const shared = globalThis as { [BUILT]?: Promise<string> }
+  shared[BUILT] ??= bundleInCache('server-under-test', SERVER_BUILD_OPTIONS)
+  project.provide('serverBuild', await shared[BUILT])
 }
 
 /** The bundled file of a server entry, by its source (`server/main.ts`…), to start with `node`. */
