@@ -28,6 +28,8 @@ const AFTER_TYPECHECK: Phase[] = [
   { name: 'browser tests', steps: [[TSX, 'scripts/ensure-browser.ts'], [bin('@playwright/test/cli.js'), 'test']] },
 ]
 
+/** How long a phase's process has to stop once another phase has failed. */
+const STOP_GRACE_MS = 10_000
 /** Processes running now, stopped when another phase fails. */
 const running = new Set<ChildProcess>()
 let failed: string | null = null
@@ -60,7 +62,11 @@ async function runPhase(phase: Phase): Promise<boolean> {
   times.set(phase.name, seconds(performance.now() - began))
   if (code === 0 || failed) return code === 0
   failed = phase.name
-  for (const child of running) child.kill('SIGTERM')
+  for (const child of running) {
+    child.kill('SIGTERM')
+    // A process that does not stop when asked is ended, so that the run never waits for it.
+    setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS).unref()
+  }
   return false
 }
 
