@@ -14,27 +14,18 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectRoot } from '../../server/project-root.js'
+import { SERVER_BUILD_OPTIONS } from '../../scripts/lib/server-build.js'
 import { PRODUCTION_ENV } from '../../scripts/lib/server-process.js'
 import { bundleInCache } from '../support/server-build.js'
 
 const run = promisify(execFile)
+const MB = 2 ** 20
 
-/** tests/support/render-peak.ts bundled, as the server's code is: each case's process starts without compiling it. */
+/** tests/support/render-peak.ts bundled as the server's code is: each case's process starts without compiling it. */
 async function renderPeakScript(): Promise<string> {
-  const dir = await bundleInCache('render-peak', {
-    absWorkingDir: projectRoot,
-    entryPoints: { 'render-peak': 'tests/support/render-peak.ts' },
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  })
+  const dir = await bundleInCache('render-peak', { ...SERVER_BUILD_OPTIONS, entryPoints: { 'render-peak': 'tests/support/render-peak.ts' }, outExtension: { '.js': '.mjs' } })
   return path.join(dir, 'render-peak.mjs')
 }
-const MB = 2 ** 20
 
 const CASES = [
   'countdown',
