@@ -26,6 +26,16 @@ export const GIFFER_DEFAULTS = {
   uploadsPerAddress: 60,
   /** Recipients an evergreen timer keeps (a large list's send), all timers together, and the days each is kept past its deadline. */
   liveTimerKeys: { perTimer: 200_000, total: 1_000_000, keepAfterDays: 30 },
+  /**
+   * New recipient keys one address may add to one evergreen timer per minute; past it a new key
+   * shares the deadline of the keys past a cap. Mail proxies fetch for many recipients from few
+   * addresses: Apple Mail's privacy protection loads every image at delivery, so a send of
+   * 500,000 Apple readers delivered within ten minutes is 50,000 first opens a minute, which 25
+   * of its addresses carry at this rate. Gmail's proxy fetches at the open, spread over hours.
+   */
+  liveNewKeysPerAddress: 2_000,
+  /** Live-timer links one address may mint per 10 minutes (each change on the generator page mints one). */
+  liveMintsPerAddress: 120,
 } as const
 
 /**
@@ -62,6 +72,16 @@ export const gifferEnvSchema = z.object({
   LIVE_TIMER_KEYS_MAX: z.coerce.number().int().min(1).max(1_000_000_000).optional(),
   /** Days a recipient's deadline is kept after it has passed (30): a re-open then still shows the timer ended. */
   LIVE_TIMER_KEEP_DAYS: z.coerce.number().int().min(1).max(3_650).optional(),
+  /** New recipient keys one address may add to one evergreen timer per minute (2000). */
+  LIVE_TIMER_NEW_KEYS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000_000).optional(),
+  /** Live-timer links one address may mint per 10 minutes (120). */
+  LIVE_TIMER_MINTS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).optional(),
+  /**
+   * The bearer token of `POST countdown/live-deadline`, with which a shop's back end sets
+   * recipients' deadlines ahead. Unset: that API is off. A secret of its own, not GIFFER_SECRET:
+   * whoever holds it can set deadlines, not sign timers or uploads.
+   */
+  LIVE_TIMER_PRESET_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   /**
    * The local upload folder's total (MB); unset: a quarter of its disk, at most 2048. An upload is
    * taken while the largest file still fits, so at least the 5 MB of one.
@@ -133,6 +153,12 @@ export interface GifferOptions {
   redis?: Redis
   /** How many recipients evergreen timers keep, and for how long past their deadlines. */
   liveTimerKeys?: Partial<LiveTimerKeys>
+  /** New recipient keys one address may add to one evergreen timer per minute. */
+  liveNewKeysPerAddress?: number
+  /** Live-timer links one address may mint per 10 minutes. */
+  liveMintsPerAddress?: number
+  /** The bearer token of the pre-set API (`POST countdown/live-deadline`); unset: the API is off. */
+  presetToken?: string
   logger: Logger
   /** Told what each job cost (the metrics' wait and render times). */
   renderObserver?: RenderObserver
@@ -148,6 +174,8 @@ export interface GifferSettings extends GifferOptions {
   releaseIdleMs: number
   uploadsPerAddress: number
   liveTimerKeys: LiveTimerKeys
+  liveNewKeysPerAddress: number
+  liveMintsPerAddress: number
   now: () => number
 }
 
@@ -176,6 +204,8 @@ export function withDefaults(options: GifferOptions): GifferSettings {
       total: options.liveTimerKeys?.total ?? GIFFER_DEFAULTS.liveTimerKeys.total,
       keepAfterDays: options.liveTimerKeys?.keepAfterDays ?? GIFFER_DEFAULTS.liveTimerKeys.keepAfterDays,
     },
+    liveNewKeysPerAddress: options.liveNewKeysPerAddress ?? GIFFER_DEFAULTS.liveNewKeysPerAddress,
+    liveMintsPerAddress: options.liveMintsPerAddress ?? GIFFER_DEFAULTS.liveMintsPerAddress,
     now: options.now ?? Date.now,
   }
 }
@@ -232,6 +262,9 @@ export function gifferOptionsFromEnv(
     uploadCeiling: uploadCeilingFromEnv(env),
     uploadsPerAddress: env.UPLOADS_PER_ADDRESS,
     liveTimerKeys: { perTimer: env.LIVE_TIMER_KEYS_PER_TIMER, total: env.LIVE_TIMER_KEYS_MAX, keepAfterDays: env.LIVE_TIMER_KEEP_DAYS },
+    liveNewKeysPerAddress: env.LIVE_TIMER_NEW_KEYS_PER_ADDRESS,
+    liveMintsPerAddress: env.LIVE_TIMER_MINTS_PER_ADDRESS,
+    presetToken: env.LIVE_TIMER_PRESET_TOKEN,
   })
 }
 

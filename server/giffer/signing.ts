@@ -13,11 +13,16 @@ export function signingKeys(secret: string, previous?: string): SigningKeys {
   return { current: secret, accepted: previous ? [secret, previous] : [secret] }
 }
 
-/** Whether `given` is what `sign` makes with one of the accepted keys, compared in constant time. */
-export function signedByAny(given: string, keys: SigningKeys, sign: (secret: string) => string): boolean {
+/** The accepted key with which `sign` makes `given`, compared in constant time; undefined when none does. */
+export function signerOf(given: string, keys: SigningKeys, sign: (secret: string) => string): string | undefined {
   const candidate = Buffer.from(given)
-  return keys.accepted.some((secret) => {
+  return keys.accepted.find((secret) => {
     const expected = Buffer.from(sign(secret))
     return expected.length === candidate.length && timingSafeEqual(expected, candidate)
   })
+}
+
+/** Whether `given` is what `sign` makes with one of the accepted keys. */
+export function signedByAny(given: string, keys: SigningKeys, sign: (secret: string) => string): boolean {
+  return signerOf(given, keys, sign) !== undefined
 }

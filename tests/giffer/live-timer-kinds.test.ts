@@ -6,7 +6,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { nextOccurrence, readRecipientDeadline } from '../../server/giffer/live/deadlines.js'
 import { startRedis, type TestRedis } from '../support/redis.js'
-import { SECRET, binary, decodeGif, differingPixels, startGiffer, type TestGiffer } from './setup.js'
+import { PRESET_TOKEN, SECRET, binary, decodeGif, differingPixels, startGiffer, type TestGiffer } from './setup.js'
 
 const HOUR = 3_600_000
 const path_ = (url: string) => {
@@ -167,10 +167,10 @@ describe('evergreen timers', () => {
     expect(await showsSeconds(g, (await fetchImage(g, path_(minted.url) + 'erin')).body, 1800)).toBe(true)
   })
 
-  it("lets a shop's back end set a key's deadline ahead, with the signing secret, and never moves it", async () => {
-    const minted = await mint(g, { kind: 'evergreen', for: 3600 })
+  it("lets a shop's back end set a key's deadline ahead, with the pre-set token, and never moves it", async () => {
+    const minted = await mint(g, { kind: 'evergreen', for: 4 * 3600 })
     const until = new Date(clock.at + 2 * HOUR).toISOString()
-    const preset = (body: object, secret: string | null = SECRET) => {
+    const preset = (body: object, secret: string | null = PRESET_TOKEN) => {
       const req = request(g.app).post('/giffer/countdown/live-deadline')
       return (secret === null ? req : req.set('Authorization', `Bearer ${secret}`)).send(body)
     }
@@ -191,6 +191,12 @@ describe('evergreen timers', () => {
     const past = await preset({ url: minted.url, r: 'order-44', until: new Date(clock.at - 1000).toISOString() })
     expect(past.status).toBe(400)
     expect(past.body.error.field).toBe('until')
+    // No recipient gets longer than the timer's own time from a first open.
+    const beyond = await preset({ url: minted.url, r: 'order-45', until: new Date(clock.at + 4 * HOUR + 1000).toISOString() })
+    expect(beyond.status).toBe(400)
+    expect(beyond.body.error).toMatchObject({ field: 'until', message: "until: must be at most the timer's own time ahead (14400 seconds from now)" })
+    // The signing secret is not the pre-set token.
+    expect((await preset({ url: minted.url, r: 'order-46', until }, SECRET)).status).toBe(403)
   })
 
   it('shows a new key past the per-timer or total cap the full time, unstored, never an error', async () => {

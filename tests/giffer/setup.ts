@@ -14,6 +14,8 @@ import { sizeProcess, type ProcessRole, type ProcessSizing } from '../../server/
 
 export const PUBLIC_ORIGIN = 'http://site.test'
 export const SECRET = 'test-secret-not-for-production'
+/** The pre-set API's token in the test giffer. */
+export const PRESET_TOKEN = 'test-preset-token-not-for-production'
 
 export interface TestGiffer {
   app: express.Express
@@ -45,6 +47,8 @@ export async function startGiffer(overrides: Partial<GifferOptions> = {}): Promi
     jobTimeoutMs: 30_000,
     // Tests sign and upload far more from one address than a visitor: the limits have tests of their own.
     uploadsPerAddress: 100_000,
+    liveMintsPerAddress: 100_000,
+    presetToken: PRESET_TOKEN,
     logger: pino({ level: 'silent' }),
     ...overrides,
   })

@@ -20,6 +20,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import { openSqlite, transaction } from '../../process/sqlite.js'
+import { Throttle } from '../../process/throttle.js'
 
 export interface FirstOpenLimits {
   /** Keys kept per timer; a new key past it is shown the full time without being stored. */
@@ -92,19 +93,14 @@ function checkNow(nowMs: number): void {
 
 /** Says a full timer at most once a minute per timer, and a full store at most once a minute. */
 function capWarnings(logger: Logger, limits: FirstOpenLimits, where: string) {
-  const timersWarnedAt = new Map<string, number>()
-  let storeWarnedAt = -Infinity
+  const warnings = new Throttle(CAP_WARNING_INTERVAL_MS)
   return (outcome: 'timer_full' | 'store_full', timer: string, nowMs: number) => {
     if (outcome === 'store_full') {
-      if (nowMs - storeWarnedAt < CAP_WARNING_INTERVAL_MS) return
-      storeWarnedAt = nowMs
+      if (!warnings.allow(nowMs, '')) return
       logger.warn({ total: limits.total, store: where }, 'live timers: the first-open store is full; new recipients of evergreen timers see the full time, unstored, until entries are forgotten')
       return
     }
-    if (nowMs - (timersWarnedAt.get(timer) ?? -Infinity) < CAP_WARNING_INTERVAL_MS) return
-    // Only the timers warned about within the minute are remembered.
-    for (const [warned, at] of timersWarnedAt) if (nowMs - at >= CAP_WARNING_INTERVAL_MS) timersWarnedAt.delete(warned)
-    timersWarnedAt.set(timer, nowMs)
+    if (!warnings.allow(nowMs, timer)) return
     logger.warn({ timer, perTimer: limits.perTimer, store: where }, 'live timers: an evergreen timer keeps as many recipients as it may; new ones see the full time, unstored')
   }
 }

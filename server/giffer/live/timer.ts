@@ -17,7 +17,7 @@ import { nearestWeight } from '../fonts.js'
 import type { CountdownJob, Rgb } from '../jobs.js'
 import { z } from 'zod'
 import { countdownJob, liveStyleSchema, wholeNumber, type CountdownStyle } from '../schemas.js'
-import { signedByAny, type SigningKeys } from '../signing.js'
+import { signerOf, type SigningKeys } from '../signing.js'
 import { isTimeZone, nextOccurrence, parseDeadline, parseTimeOfDay, readRecipientDeadline, type TimeOfDay } from './deadlines.js'
 
 const SIGNATURE_CHARS = 32
@@ -100,7 +100,7 @@ export function signLiveParams(params: Record<string, string>, secret: string): 
 
 /** The key, of those accepted (the current one, and the previous one while a new one is rolled in), that signed these parameters. */
 function signingSecret(params: Record<string, string>, keys: SigningKeys): string {
-  const secret = keys.accepted.find((candidate) => signedByAny(params.sig ?? '', { current: candidate, accepted: [candidate] }, (key) => signLiveParams(params, key)))
+  const secret = signerOf(params.sig ?? '', keys, (key) => signLiveParams(params, key))
   if (!secret) throw new HttpError(403, 'bad_signature', 'This timer link is not valid: it was changed or not made here.', 'sig')
   return secret
 }

@@ -1,0 +1,26 @@
+/**
+ * The answer of a live timer that shows nothing: a transparent 1×1 image in the format the URL
+ * asks for. A timer set to hide shows it once its time is up, and a timer that cannot be drawn
+ * now shows it, kept by no one, rather than an error a mail proxy would keep. The site's proxy
+ * answers it too when the image service behind it is slow or down.
+ */
+export const TRANSPARENT_PIXEL = {
+  gif: Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'),
+  png: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR4nGNgAAIAAAUAAXpeqz8AAAAASUVORK5CYII=', 'base64'),
+}
+
+export type LiveFormat = keyof typeof TRANSPARENT_PIXEL
+
+/** The paths of live-timer images under the image service's root, by format. */
+const LIVE_IMAGE_PATH = /^\/countdown\/live\.(gif|png)$/
+
+/** The format of a live-timer image path (the image service's own, without its mount prefix), or null for any other path. */
+export function liveImageFormat(path: string): LiveFormat | null {
+  const match = LIVE_IMAGE_PATH.exec(path)
+  return match ? (match[1] as LiveFormat) : null
+}
+
+/** The headers of a transparent pixel, with the cache rule given. */
+export function pixelHeaders(format: LiveFormat, cacheControl: string): Record<string, string> {
+  return { 'Content-Type': `image/${format}`, 'Content-Length': String(TRANSPARENT_PIXEL[format].length), 'Cache-Control': cacheControl, 'Cross-Origin-Resource-Policy': 'cross-origin' }
+}
