@@ -132,14 +132,19 @@ const RECYCLE_COOLDOWN_MS = 30_000
 
 /**
  * A small job that must not wait behind the line (a live timer's still frame, whose answer goes
- * to a mail proxy that keeps whatever it gets): it goes ahead of every job that is not urgent, has
- * a line of its own as long as the ordinary one, and its own time limit.
+ * to a mail proxy that keeps whatever it gets): it goes ahead of every job that is not urgent, and
+ * has its own time limit. Urgent jobs are a small share of the pool (`urgentShare`): past it, one
+ * is refused as busy at once, so that a stream of them (each recipient's own date a new image)
+ * can never hold back the other generators.
  */
 export interface UrgentOptions {
   urgent?: boolean
   /** Its time limit, waiting included; the pool's own by default. */
   timeoutMs?: number
 }
+
+/** Urgent jobs waiting or drawing at once: a quarter of the threads, at least one. */
+export const urgentShare = (workers: number) => Math.max(1, Math.floor(workers / 4))
 
 interface WaitingJob {
   job: RenderJob
@@ -297,7 +302,8 @@ export class RenderPool {
     }
     if (signal?.aborted) return Promise.reject(new ClientGone())
     const urgentWaiting = this.waiting.filter((entry) => entry.urgent).length
-    const full = urgent ? urgentWaiting >= this.options.queueMax : this.running + this.waiting.length - urgentWaiting >= this.options.workers + this.options.queueMax
+    const urgentInFlight = urgentWaiting + this.threads.filter((thread) => thread.job?.urgent).length
+    const full = urgent ? urgentInFlight >= urgentShare(this.options.workers) : this.running + this.waiting.length - urgentWaiting >= this.options.workers + this.options.queueMax
     if (full) {
       this.shed.busy++
       return Promise.reject(new ServiceBusyError('busy', 'The image service is busy. Please try again in a moment.', RETRY_AFTER_SECONDS))

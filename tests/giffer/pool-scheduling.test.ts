@@ -7,7 +7,7 @@ import { pino } from 'pino'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { CountdownJob, ScrollingTextJob, SlideshowJob } from '../../server/giffer/jobs.js'
 import { ClientGone } from '../../server/giffer/errors.js'
-import { RenderPool, type RenderPoolOptions } from '../../server/giffer/pool.js'
+import { RenderPool, urgentShare, type RenderPoolOptions } from '../../server/giffer/pool.js'
 import { renderMemory } from '../../server/giffer/render-memory.js'
 import { MemoryBudget } from '../../server/process/memory-budget.js'
 
@@ -79,6 +79,26 @@ describe('render pool queue', () => {
     }
     expect(p.stats).toMatchObject({ running: 0, queued: 0, completed: 3 })
   })
+
+  it('gives urgent jobs a quarter of the threads, at least one', () => {
+    expect([1, 2, 3, 4, 7, 8, 16].map(urgentShare)).toEqual([1, 1, 1, 1, 1, 2, 4])
+  })
+
+  it.each([
+    [1, 1],
+    [4, 1],
+  ])('with %i threads, lets %i urgent jobs wait or draw at once, ahead of the line, and refuses more as busy at once', async (workers, share) => {
+    const p = startPool({ workers, queueMax: 64 })
+    // Ordinary jobs fill every thread and a line behind them.
+    const ordinary = Array.from({ length: workers * 3 }, (_, n) => p.run({ ...smallCountdown(n), frames: 60, scale: 2 }).then(() => 'drawn'))
+    const urgent = Array.from({ length: share + 3 }, (_, n) => p.run(smallCountdown(1_000 + n), undefined, undefined, { urgent: true }).then(() => 'drawn', (e: { code?: string }) => e.code))
+    const outcomes = await Promise.all(urgent)
+    expect(outcomes.filter((o) => o === 'drawn')).toHaveLength(share)
+    expect(outcomes.filter((o) => o === 'busy')).toHaveLength(3)
+    expect(await Promise.all(ordinary)).toEqual(Array(workers * 3).fill('drawn'))
+    // Once they are done, urgent jobs are taken again.
+    expect(await p.run(smallCountdown(2_000), undefined, undefined, { urgent: true }).then((r) => r.ok)).toBe(true)
+  }, 60_000)
 
   it('times out a job that waits too long in the queue, without stopping the one drawing', async () => {
     const p = startPool({ jobTimeoutMs: 600, queueMax: 64 })
