@@ -61,10 +61,11 @@ describe('fonts', () => {
 })
 
 describe('countdown arithmetic', () => {
-  it('splits seconds into days, hours, minutes and seconds, never below zero nor above 99 days', () => {
+  it('splits seconds into days, hours, minutes and seconds, never below zero nor above 999 days 23:59:59', () => {
     expect(countdownParts(3 * 86400 + 5 * 3600 + 7 * 60 + 9)).toEqual({ days: 3, hours: 5, minutes: 7, seconds: 9 })
     expect(countdownParts(-5)).toEqual({ days: 0, hours: 0, minutes: 0, seconds: 0 })
-    expect(countdownParts(200 * 86400).days).toBe(99)
+    expect(countdownParts(200 * 86400).days).toBe(200)
+    expect(countdownParts(5000 * 86400)).toEqual({ days: 999, hours: 23, minutes: 59, seconds: 59 })
   })
 })
 

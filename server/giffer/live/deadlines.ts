@@ -10,18 +10,16 @@ const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))
 
 const DAY_MS = 86_400_000
 
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone })
-    return true
-  } catch {
-    return false
-  }
-}
+/** Formatters cached at most: a zone name can be written in any letter case, and each spelling is a name of its own. */
+const ZONE_FORMATTERS_MAX = 1_000
+/** One formatter per zone name: building one costs far more than using it, and a recurring timer reads its zone on every open. */
+const zoneFormatters = new Map<string, Intl.DateTimeFormat>()
 
-/** The calendar date and wall-clock time in `zone` at the instant `utcMs`. */
-function wallClock(utcMs: number, zone: string) {
-  const parts = new Intl.DateTimeFormat('en-US', {
+/** The formatter of `zone`'s calendar and 24-hour clock; throws a RangeError for an unknown zone (which is not kept). */
+function zoneFormatter(zone: string): Intl.DateTimeFormat {
+  let formatter = zoneFormatters.get(zone)
+  if (formatter) return formatter
+  formatter = new Intl.DateTimeFormat('en-US', {
     timeZone: zone,
     hourCycle: 'h23',
     year: 'numeric',
@@ -30,7 +28,25 @@ function wallClock(utcMs: number, zone: string) {
     hour: '2-digit',
     minute: '2-digit',
     second: '2-digit',
-  }).formatToParts(new Date(utcMs))
+  })
+  // The oldest name gives way: the zones in real use come back at once.
+  if (zoneFormatters.size >= ZONE_FORMATTERS_MAX) zoneFormatters.delete(zoneFormatters.keys().next().value!)
+  zoneFormatters.set(zone, formatter)
+  return formatter
+}
+
+export function isTimeZone(zone: string): boolean {
+  try {
+    zoneFormatter(zone)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The calendar date and wall-clock time in `zone` at the instant `utcMs`. */
+function wallClock(utcMs: number, zone: string) {
+  const parts = zoneFormatter(zone).formatToParts(new Date(utcMs))
   const get = (type: string) => Number(parts.find((part) => part.type === type)?.value)
   return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') }
 }
@@ -45,9 +61,10 @@ export function zoneOffsetMs(utcMs: number, zone: string): number {
  * The instant a deadline names. Either an ISO 8601 date-time with an offset (`…Z`,
  * `…+02:00`), or a wall-clock date-time (`2025-12-24T18:00`, or a date meaning midnight)
  * together with an IANA time zone (`Europe/Berlin`): a deadline without a zone is refused
- * rather than guessed. A wall-clock time skipped by a DST change is read an hour on (02:30 as
- * 03:30, as the clocks show it after the jump); a repeated one is one of its two instants. `field` names the parameter in
- * the errors.
+ * rather than guessed. A wall-clock time the clocks skip when they go forward is read later by
+ * the length of the jump, as the clocks show it after it (New York's or Berlin's 02:30 as 03:30,
+ * Lord Howe's 02:15 as 02:45); a time they show twice when they go back is the first of the two.
+ * `field` names the parameter in the errors.
  */
 export function parseDeadline(until: string, tz: string | undefined, field = 'until'): number {
   const withOffset = OFFSET_DATE_TIME.exec(until)
@@ -66,10 +83,18 @@ export function parseDeadline(until: string, tz: string | undefined, field = 'un
   return wallClockInstant(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)), tz)
 }
 
-/** The instant a wall-clock time (given as if it were UTC) names in `tz`: two passes settle the offset in force then. */
+/**
+ * The instant a wall-clock time (given as if it were UTC) names in `tz`. The zone's offsets a day
+ * before and a day after it (clocks change far less often than that) are each tried: those the
+ * zone really has at the instant they give are the answers, the earlier one when the clocks show
+ * the time twice. None when the clocks skip it: read with the offset before the jump, it lands as
+ * far after the jump as the time was after the gap's start.
+ */
 function wallClockInstant(wall: number, tz: string): number {
-  const first = wall - zoneOffsetMs(wall, tz)
-  return wall - zoneOffsetMs(first, tz)
+  const before = zoneOffsetMs(wall - DAY_MS, tz)
+  const after = zoneOffsetMs(wall + DAY_MS, tz)
+  const instants = [wall - before, wall - after].filter((instant) => zoneOffsetMs(instant, tz) === wall - instant)
+  return instants.length > 0 ? Math.min(...instants) : wall - before
 }
 
 function validCalendar(match: RegExpExecArray): boolean {
@@ -124,8 +149,9 @@ export function parseTimeOfDay(text: string): TimeOfDay | null {
 /**
  * The next instant after `nowMs` when the clocks of `tz` show `at` on one of `weekdays`
  * (0 Sunday … 6 Saturday). Days are counted on the zone's calendar, so a schedule keeps its wall
- * clock across DST changes; a time the clocks skip that day is read an hour on, as the clocks
- * show it after the jump (02:30 becomes 03:30).
+ * clock across DST changes. A time the clocks skip that day is read later by the length of the
+ * jump, as the clocks show it after it (02:30 becomes 03:30 where they jump an hour, 02:45 where
+ * they jump half an hour); a time they show twice comes once, at the first of the two.
  */
 export function nextOccurrence(nowMs: number, at: TimeOfDay, weekdays: readonly number[], tz: string): number {
   const today = wallClock(nowMs, tz)

@@ -1,5 +1,5 @@
 import type { SKRSContext2D } from '@napi-rs/canvas'
-import { COUNTDOWN_SIZE, countdownHeight, DELAY_MAX_SECONDS } from '../../../shared/generators/countdown/countdown.js'
+import { COUNTDOWN_MAX_SECONDS, COUNTDOWN_SIZE, countdownHeight } from '../../../shared/generators/countdown/countdown.js'
 import { findFont, type FontEntry } from '../fonts.js'
 import type { CountdownJob, RenderedImage } from '../jobs.js'
 import { MAX_JOB_PIXELS } from '../limits.js'
@@ -16,7 +16,10 @@ const CELL_PAD = 2
 const CAPTION_SIZE = 16
 const CAPTION_GAP = 10
 const FRAME_MS = 1000
-const DIGIT_CELLS = 8
+/** Digits of hours, minutes and seconds; the days have two or three before them. */
+const CLOCK_DIGITS = 6
+/** From this many days on, frame 0 needs a third digit of days. */
+const THREE_DIGIT_DAYS = 100
 /** The end message shrinks to this size on one line before it is wrapped onto two. */
 const MESSAGE_MIN_SIZE = 10
 const MESSAGE_LINE_HEIGHT = 1.2
@@ -28,9 +31,9 @@ export interface CountdownParts {
   seconds: number
 }
 
-/** Days, hours, minutes and seconds left; days stop at 99 so that two digits always fit. */
+/** Days, hours, minutes and seconds left; days stop at 999 (23:59:59) so that three digits always fit. */
 export function countdownParts(totalSeconds: number): CountdownParts {
-  const s = Math.max(0, Math.min(Math.floor(totalSeconds), DELAY_MAX_SECONDS + 86_399))
+  const s = Math.max(0, Math.min(Math.floor(totalSeconds), COUNTDOWN_MAX_SECONDS))
   return {
     days: Math.floor(s / 86_400),
     hours: Math.floor((s % 86_400) / 3_600),
@@ -39,9 +42,19 @@ export function countdownParts(totalSeconds: number): CountdownParts {
   }
 }
 
-function digitsOf(totalSeconds: number): number[] {
+/**
+ * How many digits the days take in the whole image: three when frame 0 shows 100 days or more,
+ * so that the digits never move within a GIF (its later frames show 099, 098…), otherwise two.
+ */
+function dayDigitsOf(remainingSeconds: number): number {
+  return countdownParts(remainingSeconds).days >= THREE_DIGIT_DAYS ? 3 : 2
+}
+
+/** The digit in each cell: the days in `dayDigits` digits, then two each of hours, minutes and seconds. */
+function digitsOf(totalSeconds: number, dayDigits: number): number[] {
   const p = countdownParts(totalSeconds)
-  return [p.days, p.hours, p.minutes, p.seconds].flatMap((n) => [Math.floor(n / 10), n % 10])
+  const days = Array.from({ length: dayDigits }, (_, i) => Math.floor(p.days / 10 ** (dayDigits - 1 - i)) % 10)
+  return [...days, ...[p.hours, p.minutes, p.seconds].flatMap((n) => [Math.floor(n / 10), n % 10])]
 }
 
 /** Antialiasing levels between background and text colour: at scale 2 the mail client's downscaling adds more. */
@@ -69,16 +82,18 @@ interface CountdownLayout {
   cellW: number
   cellH: number
   sepW: number
-  groupW: number
+  /** Digits in each group: days, hours, minutes, seconds. */
+  groupDigits: number[]
+  /** Left edge of each group's first cell. */
+  groupX: number[]
   baseline: number
   top: number
-  left: number
-  /** Left edge of each of the eight digit cells. */
+  /** Left edge of each digit cell, the days' first. */
   cellX: number[]
 }
 
-/** Fits eight digit cells and three separators into the width, centred, captions below. */
-function countdownLayout(job: CountdownJob, font: FontEntry, W: number, H: number, hasCaptions: boolean): CountdownLayout {
+/** Fits the digit cells (two or three of days, six of the clock) and three separators into the width, centred, captions below. */
+function countdownLayout(job: CountdownJob, font: FontEntry, W: number, H: number, hasCaptions: boolean, dayDigits: number): CountdownLayout {
   const s = job.scale
   const { ctx: probe } = maskCanvas(1, 1)
   const measure = (size: number) => {
@@ -88,8 +103,9 @@ function countdownLayout(job: CountdownJob, font: FontEntry, W: number, H: numbe
   }
   let digitPx = DIGIT_SIZE_MAX * s
   let m = measure(digitPx)
+  const cells = dayDigits + CLOCK_DIGITS
   const available = W - 2 * MARGIN * s
-  const needed = DIGIT_CELLS * m.cell + 3 * (m.colon + 2 * SEPARATOR_PAD * s)
+  const needed = cells * m.cell + 3 * (m.colon + 2 * SEPARATOR_PAD * s)
   if (needed > available) {
     digitPx = Math.floor((digitPx * available) / needed)
     m = measure(digitPx)
@@ -105,21 +121,23 @@ function countdownLayout(job: CountdownJob, font: FontEntry, W: number, H: numbe
   const captionPx = CAPTION_SIZE * s
   const contentH = cellH + (hasCaptions ? CAPTION_GAP * s + Math.ceil(captionPx * 1.25) : 0)
   const top = Math.max(0, Math.floor((H - contentH) / 2))
-  const groupW = 2 * cellW + sepW
-  const left = Math.floor((W - (DIGIT_CELLS * cellW + 3 * sepW)) / 2)
-  const cellX = Array.from({ length: DIGIT_CELLS }, (_, i) => left + Math.floor(i / 2) * groupW + (i % 2) * cellW)
-  return { W, H, hasCaptions, digitPx, advances: m.advances, widestDigit: m.cell, cellW, cellH, sepW, groupW, baseline, top, left, cellX }
+  const groupDigits = [dayDigits, 2, 2, 2]
+  const left = Math.floor((W - (cells * cellW + 3 * sepW)) / 2)
+  const groupX = groupDigits.map((_, g) => left + groupDigits.slice(0, g).reduce((x, digits) => x + digits * cellW + sepW, 0))
+  const cellX = groupDigits.flatMap((digits, g) => Array.from({ length: digits }, (_, i) => groupX[g]! + i * cellW))
+  return { W, H, hasCaptions, digitPx, advances: m.advances, widestDigit: m.cell, cellW, cellH, sepW, groupDigits, groupX, baseline, top, cellX }
 }
 
 /** The parts that never change, separators and captions, as palette indices. */
 function drawStill(job: CountdownJob, font: FontEntry, layout: CountdownLayout, lut: Uint8Array): Uint8Array {
   const s = job.scale
-  const { W, H, groupW, sepW, cellW, cellH, left, top } = layout
+  const { W, H, groupDigits, groupX, sepW, cellW, cellH, top } = layout
   const still = maskCanvas(W, H)
   still.ctx.font = cssFont(font, job.weight, layout.digitPx)
   still.ctx.textAlign = 'center'
-  for (let g = 0; g < 3; g++) {
-    still.ctx.fillText(':', left + (g + 1) * groupW - sepW / 2, top + layout.baseline)
+  // Each separator in the middle of the gap before the next group.
+  for (let g = 1; g < 4; g++) {
+    still.ctx.fillText(':', groupX[g]! - sepW / 2, top + layout.baseline)
   }
   if (layout.hasCaptions) {
     const captionPx = CAPTION_SIZE * s
@@ -129,12 +147,12 @@ function drawStill(job: CountdownJob, font: FontEntry, layout: CountdownLayout, 
       let size = captionPx
       still.ctx.font = cssFont(font, job.weight, size)
       const width = still.ctx.measureText(caption).width
-      const room = groupW - sepW / 2
+      const room = groupDigits[g]! * cellW + sepW / 2
       if (width > room) {
         size = Math.max(6 * s, Math.floor((size * room) / width))
         still.ctx.font = cssFont(font, job.weight, size)
       }
-      still.ctx.fillText(caption, left + g * groupW + cellW, top + cellH + CAPTION_GAP * s + Math.ceil(size * 0.95))
+      still.ctx.fillText(caption, groupX[g]! + (groupDigits[g]! * cellW) / 2, top + cellH + CAPTION_GAP * s + Math.ceil(size * 0.95))
     })
   }
   return mapThrough(alphaOf(still.ctx, W, H), lut)
@@ -264,7 +282,8 @@ function drawMessage(message: MessageLayout, job: CountdownJob, font: FontEntry,
 
 /**
  * A countdown GIF: one frame a second starting at `remainingSeconds`, frame 0 showing the real
- * starting time (Outlook shows only the first frame). Each digit is drawn once per job; a
+ * starting time (Outlook shows only the first frame), its days in two digits or, from 100 days,
+ * three (up to 999 days 23:59:59, the most it draws). Each digit is drawn once per job; a
  * frame repaints only the pixels that differ from the frame before, and frames that do not
  * change (after zero) are merged into the previous one. With an end message, the message takes
  * the place of zero: alone once time is up, or as the last frame drawn.
@@ -280,7 +299,8 @@ export async function renderCountdown(job: CountdownJob): Promise<RenderedImage>
   const frames = Math.max(1, job.frames)
   assertJobSize(W, H, frames, MAX_JOB_PIXELS)
 
-  const layout = countdownLayout(job, font, W, H, hasCaptions)
+  const dayDigits = dayDigitsOf(job.remainingSeconds)
+  const layout = countdownLayout(job, font, W, H, hasCaptions, dayDigits)
   const levels = rampLevels(s)
   const palette: RgbColor[] = colourRamp(job.background, job.color, levels)
   const lut = coverageLut(levels)
@@ -298,7 +318,7 @@ export async function renderCountdown(job: CountdownJob): Promise<RenderedImage>
   }
 
   // Frame 0 shows the starting time in full.
-  const shown = digitsOf(job.remainingSeconds)
+  const shown = digitsOf(job.remainingSeconds, dayDigits)
   shown.forEach((digit, cell) => paint(cell, digit))
   if (job.format === 'png') return pngOf(current, palette, W, H)
 
@@ -324,6 +344,7 @@ interface Painter {
 /** Frames 1…: each repaints the bounding box of what changed; an unchanged frame lengthens the one before. */
 function addLaterFrames(gif: GifWriter, job: CountdownJob, layout: CountdownLayout, painter: Painter, frames: number): void {
   const { cellX, W, H, top } = layout
+  const dayDigits = layout.groupDigits[0]!
   let shown = painter.shown
   for (let t = 1; t < frames; t++) {
     if (painter.paintMessage && job.remainingSeconds - t === 0) {
@@ -334,9 +355,9 @@ function addLaterFrames(gif: GifWriter, job: CountdownJob, layout: CountdownLayo
       for (let rest = t + 1; rest < frames; rest++) gif.addFrame(null, FRAME_MS)
       return
     }
-    const next = digitsOf(job.remainingSeconds - t)
+    const next = digitsOf(job.remainingSeconds - t, dayDigits)
     let box: Box | null = null
-    for (let cell = 0; cell < DIGIT_CELLS; cell++) {
+    for (let cell = 0; cell < cellX.length; cell++) {
       const before = shown[cell]!
       const after = next[cell]!
       if (before === after) continue

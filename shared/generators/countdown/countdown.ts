@@ -20,6 +20,13 @@ export const DELAY_CAPS: DelayCaps = { days: 99, hours: 2376, minutes: 142_560 }
 /** The longest delay in seconds (99 days): what the image service accepts. */
 export const DELAY_MAX_SECONDS = DELAY_CAPS.days * MINUTES_PER_UNIT.days * 60
 
+/**
+ * The longest time left a countdown image draws, in seconds: 999 days 23:59:59, three digits of
+ * days. A live timer's deadline may lie further ahead than the generator's delay; what is left
+ * beyond this is drawn as this.
+ */
+export const COUNTDOWN_MAX_SECONDS = 1000 * MINUTES_PER_UNIT.days * 60 - 1
+
 /** Frames of a countdown GIF, one a second. */
 export const COUNTDOWN_DURATION = 120
 /** Pixels per CSS pixel of the GIF: sharp on high-density screens. */
