@@ -25,6 +25,7 @@ const TIMED = [
   'tests/giffer/main.test.ts',
   'tests/giffer/first-opens.test.ts',
   'tests/giffer/live-timer-kinds.test.ts',
+  'tests/giffer/proxy.test.ts',
   'tests/routes/fuzz.test.ts',
   'tests/dashboard/login-timing.test.ts',
 ]

@@ -20,6 +20,7 @@ import { pageForms } from './accounts/forms.js'
 import type { DashboardOptions } from './dashboard/context.js'
 import { createGifferRouter, type GifferRouter } from './giffer/router.js'
 import { gifferBrowserOrigins, gifferOptionsFromEnv, renderSizingFromEnv } from './giffer/config.js'
+import { liveImageFormat, LIVE_PROXY_WAIT_MS, sendUndrawnPixel } from './giffer/live/pixel.js'
 import { clientAddress, createLogger, requestIdOf, requestLog, requestLogger, type TrustProxy } from './process/logger.js'
 import { untrustedForwardingWarning } from './process/proxy-trust.js'
 import { httpDependency, liveness, Readiness } from './process/readiness.js'
@@ -209,7 +210,10 @@ function mountFront(app: Express, { config, logger, metrics, client, readiness }
  */
 function mountGiffer(app: Express, { config, logger, metrics, sizing, budget, sharedCounters }: Site): { close(): Promise<void> } {
   if (config.GIFFER_URL) {
-    app.use('/giffer', createUpstreamProxy({ target: config.GIFFER_URL, name: 'giffer', timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }))
+    // A live timer in an email answers an image in time even when the image service does not:
+    // a mail proxy keeps an error image (server/giffer/live/pixel.ts).
+    const liveTimers = { matches: liveImageFormat, waitMs: LIVE_PROXY_WAIT_MS, send: sendUndrawnPixel }
+    app.use('/giffer', createUpstreamProxy({ target: config.GIFFER_URL, name: 'giffer', timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger, fallback: liveTimers }))
     return { close: async () => {} }
   }
   let giffer: GifferRouter | undefined
@@ -219,7 +223,7 @@ function mountGiffer(app: Express, { config, logger, metrics, sizing, budget, sh
     publicOrigin: config.publicOrigin,
     siteOrigin: config.publicOrigin,
     logger,
-    renderObserver: metrics.watchGiffer(() => giffer?.stats),
+    renderObserver: metrics.watchGiffer(() => giffer),
     sizing,
     budget,
     rateLimitStore: sharedCounters ? (name) => sharedCounters.rateLimitStore(name) : undefined,

@@ -8,6 +8,7 @@ import type { Box } from '../process/box.js'
 import { HttpError, ServiceBusyError } from '../process/errors.js'
 import { RenderCache, renderKey, type CachedRender } from './cache.js'
 import { redisFirstOpens, sqliteFirstOpens, type FirstOpenStore } from './live/first-opens.js'
+import { NewKeyBudget, type UnstoredCounts } from './live/key-limits.js'
 import type { GifferConfig } from './config.js'
 import type { PhotoHeader, RenderJob } from './jobs.js'
 import { memoryPhotoReader, type PhotoReader } from './photo-source.js'
@@ -40,6 +41,8 @@ export interface GifferContext {
   local: LocalUploadStore | null
   /** Evergreen live timers' first opens: in Redis when the processes share one, else in a SQLite file in the state folder. */
   firstOpens: FirstOpenStore
+  /** What bounds evergreen timers' new keys beyond the store's caps, and the count of keys left unstored. */
+  live: { newKeys: NewKeyBudget; unstoredKeys: UnstoredCounts }
   /** Origins whose upload URLs slideshows accept, besides relative URLs. */
   ownOrigins: string[]
   /** The site's origin, allowed to read answers of the local upload target on another origin; null on the same one. */
@@ -89,6 +92,10 @@ export function createGifferContext(config: GifferConfig): GifferContext {
     store: config.s3 ? new S3UploadStore({ ...config.s3, logger, budget: config.budget }) : local!,
     local,
     firstOpens: firstOpenStore(config, logger),
+    live: {
+      newKeys: new NewKeyBudget(config.liveNewKeysPerAddress, config.rateLimitStore?.('liveNewKeys')),
+      unstoredKeys: { timer_full: 0, store_full: 0, address_limit: 0 },
+    },
     ownOrigins: [config.publicOrigin, ...(config.siteOrigin && !ownOrigin ? [config.siteOrigin] : [])],
     corsOrigin: ownOrigin ? null : config.siteOrigin!,
     now: config.now,

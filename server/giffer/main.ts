@@ -56,7 +56,7 @@ const giffer = createGifferRouter(
     publicPath: publicUrl.pathname.replace(/\/+$/, ''),
     siteOrigin: env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : undefined,
     logger,
-    renderObserver: gifferMetrics(registry, () => giffer.stats),
+    renderObserver: gifferMetrics(registry, () => giffer.stats, () => giffer.unstoredKeys),
     sizing,
     budget,
     rateLimitStore: sharedCounters ? (name) => sharedCounters.rateLimitStore(name) : undefined,

@@ -5,6 +5,7 @@
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
 import type { RenderJob } from './jobs.js'
+import { UNSTORED_REASONS, type UnstoredCounts } from './live/key-limits.js'
 import type { PoolStats, RenderObserver, ShedCode } from './pool.js'
 
 /** Every generator, so each `kind` shows from the first scrape (a missing series reads as "no data"). */
@@ -18,7 +19,7 @@ const JOB_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
  * Registers the giffer's families. `stats` gives the pool's numbers, or undefined while the
  * service has not started (the site starts it on the first image): everything reads 0 then.
  */
-export function gifferMetrics(registry: Registry, stats: () => PoolStats | undefined): RenderObserver {
+export function gifferMetrics(registry: Registry, stats: () => PoolStats | undefined, unstoredKeys: () => UnstoredCounts | undefined): RenderObserver {
   const gauge = (name: string, help: string, read: (pool: PoolStats) => number) =>
     new Gauge({
       name,
@@ -56,6 +57,18 @@ export function gifferMetrics(registry: Registry, stats: () => PoolStats | undef
       const shed = stats()?.shed
       this.reset()
       for (const code of Object.keys(SHED_CODES) as ShedCode[]) this.inc({ code }, shed?.[code] ?? 0)
+    },
+  })
+
+  new Counter({
+    name: 'giffer_live_keys_unstored_total',
+    help: 'New recipient keys of evergreen live timers not stored, by reason: timer_full, store_full (a cap reached) or address_limit (one address added its share to one timer this minute). They share their timer\'s overflow deadline.',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      const counts = unstoredKeys()
+      this.reset()
+      for (const reason of UNSTORED_REASONS) this.inc({ reason }, counts?.[reason] ?? 0)
     },
   })
 

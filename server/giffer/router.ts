@@ -21,6 +21,7 @@ import { HttpError } from '../process/errors.js'
 import { resolveGifferConfig, type GifferOptions } from './config.js'
 import { createGifferContext, type GifferContext } from './context.js'
 import { gifferErrorHandler } from './errors.js'
+import type { UnstoredCounts } from './live/key-limits.js'
 import type { PoolStats } from './pool.js'
 import { countdownRoutes } from './routes/countdown.js'
 import { metaRoutes } from './routes/meta.js'
@@ -34,6 +35,8 @@ export interface GifferRouter extends express.Router {
   close(): Promise<void>
   /** The render pool's numbers; undefined in a box too small to draw images, which starts no pool. */
   readonly stats: PoolStats | undefined
+  /** Evergreen timers' recipient keys left unstored since the start, by why. */
+  readonly unstoredKeys: UnstoredCounts
 }
 
 const ROUTES: ((router: express.Router, context: GifferContext) => void)[] = [
@@ -54,9 +57,11 @@ export function createGifferRouter(options: GifferOptions): GifferRouter {
 
   router.close = async () => {
     context.store.close()
+    context.live.newKeys.close()
     await context.firstOpens.close()
     await context.pool?.close()
   }
   Object.defineProperty(router, 'stats', { get: () => context.pool?.stats })
+  Object.defineProperty(router, 'unstoredKeys', { get: () => context.live.unstoredKeys })
   return router
 }

@@ -104,11 +104,14 @@ export function errorAnswer(error: unknown): ErrorAnswer {
 
 /**
  * Logs a failed request at the level it deserves: a fault of ours (5xx) at error level with its
- * stack; a client's mistake (4xx) is already in the request line, so only at debug level here.
+ * stack; a client's mistake (4xx) is already in the request line, so only at debug level here, by
+ * the code and field it was answered with. Never the client's error itself: a body parser's error
+ * carries the body it refused (as `body`, and V8 quotes its start in a JSON error's message),
+ * which may hold a password or a recipient's address.
  */
 export function logRequestError(req: Request, answer: ErrorAnswer, error: unknown, message: string): void {
   if (answer.status >= 500 && !answer.retryAfterSeconds) req.log?.error({ err: error }, message)
-  else req.log?.debug({ code: answer.code, field: answer.field, err: error }, 'client error')
+  else req.log?.debug({ code: answer.code, field: answer.field }, 'client error')
 }
 
 /**

@@ -14,6 +14,9 @@ const REDACTED_PATHS = [
   'headers.authorization',
 ]
 
+/** What a log line shows in place of a value it must not carry. */
+const REDACTED = '[redacted]'
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 
 /**
@@ -24,7 +27,7 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
  * is a development dependency, absent where the site is deployed.
  */
 export function createLogger(config: { LOG_LEVEL: LogLevel; NODE_ENV: 'development' | 'production' | 'test' }): Logger {
-  const options = { level: config.LOG_LEVEL, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
+  const options = { level: config.LOG_LEVEL, redact: { paths: REDACTED_PATHS, censor: REDACTED } }
   if (config.NODE_ENV === 'development') return pino({ ...options, transport: { target: 'pino-pretty', options: { destination: 1, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } })
   const destination = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_MAX })
   const logger = pino(options, destination)
@@ -65,11 +68,62 @@ export function logFatalErrors(logger: Logger): void {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
-/** Query parameters that carry secrets (a reset link's token): logged as `[redacted]`. */
-const SECRET_PARAMETERS = /([?&](?:token|password)=)[^&#]*/gi
+/**
+ * Query parameters whose values never reach a log, in any process: secrets (a reset link's
+ * `token`, a `password`) and a person's data (a live timer's recipient key `r`, which sending
+ * platforms fill with the subscriber's e-mail address, and a recipient's own date `until`). `r`
+ * is also the referral code of the partner track call, hidden with the rest. Listed in lower case.
+ */
+const HIDDEN_PARAMETERS = new Set(['token', 'password', 'r', 'until'])
 
-/** A request URL fit for the log. */
-export const loggableUrl = (url: string) => url.replace(SECRET_PARAMETERS, '$1[redacted]')
+/**
+ * The characters a hidden name can begin with as written: the first letter of each, either case,
+ * and what encodes a letter or a space (`%`, `+`). Any other name is passed over without decoding,
+ * which keeps the common URL cheap.
+ */
+const HIDDEN_NAME_START = new Set([...[...HIDDEN_PARAMETERS].flatMap((name) => [name[0]!, name[0]!.toUpperCase()]), '%', '+'].map((char) => char.charCodeAt(0)))
+
+/**
+ * Whether a query parameter's name, as written in the URL, is one of HIDDEN_PARAMETERS as the
+ * server reads it: `+` as a space, percent-decoded (`%72` is `r`), in any case, with an array
+ * suffix (`r[]`, `r[0]`) or stray spaces. Only %XX of ASCII is decoded: no other byte can be part
+ * of an ASCII name, and a malformed escape then stays as written instead of throwing.
+ */
+function isHiddenName(raw: string): boolean {
+  let name = raw
+  if (name.includes('+')) name = name.replaceAll('+', ' ')
+  if (name.includes('%')) name = name.replace(/%[0-7][0-9a-f]/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)))
+  const bracket = name.indexOf('[')
+  if (bracket !== -1) name = name.slice(0, bracket)
+  return HIDDEN_PARAMETERS.has(name.trim().toLowerCase())
+}
+
+/**
+ * A request URL fit for the log: the value of each hidden parameter replaced whole, as written,
+ * up to the next `&` (`r=[redacted]`), so no encoding of it, valid or not, reaches the line. A `#`
+ * does not end a value: a value read past it is hidden too. Every request goes through this, so a
+ * URL without a query costs one search, and one without hidden parameters is returned as given.
+ */
+export function loggableUrl(url: string): string {
+  const query = url.indexOf('?')
+  if (query === -1) return url
+  let kept = ''
+  let copied = 0
+  let start = query + 1
+  while (start < url.length) {
+    let end = url.indexOf('&', start)
+    if (end === -1) end = url.length
+    if (HIDDEN_NAME_START.has(url.charCodeAt(start))) {
+      const equals = url.indexOf('=', start)
+      if (equals !== -1 && equals < end && isHiddenName(url.slice(start, equals))) {
+        kept += url.slice(copied, equals + 1) + REDACTED
+        copied = end
+      }
+    }
+    start = end + 1
+  }
+  return copied === 0 ? url : kept + url.slice(copied)
+}
 
 /** How often repeated load-shedding answers are summed up in one line. */
 export const BACK_PRESSURE_INTERVAL_MS = 10_000

@@ -10,7 +10,8 @@ import { pageIdAt } from '../../shared/pages.js'
 import { VISIT_BEACON_PATH } from '../../shared/tracking/tracking.js'
 import { EMAIL_ASSETS_PATH } from '../gallery/email-catalog.js'
 import { gifferMetrics } from '../giffer/metrics.js'
-import type { PoolStats, RenderObserver } from '../giffer/pool.js'
+import type { RenderObserver } from '../giffer/pool.js'
+import type { GifferRouter } from '../giffer/router.js'
 import { countEach, metricsEndpoint, requestTimer } from './metrics.js'
 import type { PageCache } from '../ssr/page-cache.js'
 
@@ -82,6 +83,6 @@ export function siteMetrics({ publicNames, cache, token }: SiteMetricsOptions) {
     /** What countRequests does for one request, for answers sent before Express (server/process/answer-memory.ts). */
     countRequest,
     /** Adds the in-process image service's families; gives what its render pool reports to. */
-    watchGiffer: (stats: () => PoolStats | undefined): RenderObserver => gifferMetrics(registry, stats),
+    watchGiffer: (giffer: () => Pick<GifferRouter, 'stats' | 'unstoredKeys'> | undefined): RenderObserver => gifferMetrics(registry, () => giffer()?.stats, () => giffer()?.unstoredKeys),
   }
 }

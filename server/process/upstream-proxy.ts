@@ -6,7 +6,7 @@ import type { Logger } from 'pino'
 import { errorBody } from './errors.js'
 import { loggableUrl } from './logger.js'
 
-export interface UpstreamProxyOptions {
+export interface UpstreamProxyOptions<Match> {
   /** The upstream origin (and optional base path), e.g. `http://giffer.internal:3001`. */
   target: string
   /** Names the upstream in logs and error messages ("giffer", "dashboard"). */
@@ -14,6 +14,35 @@ export interface UpstreamProxyOptions {
   /** The upstream must start answering within this time, else 504. */
   timeoutMs: number
   logger: Logger
+  /** Paths whose clients must get an answer of their own shape, in time, whatever the upstream does. */
+  fallback?: UpstreamFallback<Match>
+}
+
+/** Why the proxy answered in the upstream's place: it was slow, could not be reached, or answered 5xx or 429. */
+export type UpstreamFailure = 'upstream_timeout' | 'upstream_unavailable' | 'upstream_error'
+
+/**
+ * GETs of some paths never see a 502, a 504 or the upstream's own 5xx and 429: the proxy waits
+ * for the upstream's response headers `waitMs` in all (from the request's arrival, whatever the
+ * idle timeout), and when it is slow, cannot be reached or answers 5xx or 429, `send` answers in
+ * its place. Any other answer of the upstream (2xx, 3xx, 4xx) passes through unchanged.
+ */
+export interface UpstreamFallback<Match> {
+  /** What `send` needs for a GET of this path (the upstream's own, without the mount prefix), or null: the usual answers. */
+  matches(path: string): Match | null
+  waitMs: number
+  /** Writes the whole answer before it returns: the proxy then writes nothing more. */
+  send(res: ServerResponse, match: Match, reason: UpstreamFailure): void
+}
+
+/** A GET the fallback covers, while it waits for the upstream. */
+interface Guard<Match> {
+  match: Match
+  deadline: NodeJS.Timeout
+  /** The request to the upstream, once it has a socket: destroyed when the fallback answers first. */
+  proxyReq?: ClientRequest
+  /** The fallback has answered: nothing of the upstream is written after it. */
+  answered: boolean
 }
 
 type MountedRequest = IncomingMessage & { baseUrl?: string; originalUrl?: string; id?: string }
@@ -31,12 +60,13 @@ export function rescopeCookiePath(cookie: string, prefix: string): string {
 
 /**
  * Forwards a mounted path to an upstream service (`app.use('/giffer', proxy)`: the prefix is
- * already stripped). A slow upstream gets a 504 JSON body, an unreachable or failing one a 502;
- * cookies it sets are scoped to the site (no Domain, Path under the mount prefix), and its
- * redirects within its own base path stay under the prefix.
+ * already stripped). A slow upstream gets a 504 JSON body, an unreachable or failing one a 502,
+ * except on the paths of `fallback`; cookies it sets are scoped to the site (no Domain, Path
+ * under the mount prefix), and its redirects within its own base path stay under the prefix.
  */
-export function createUpstreamProxy({ target, name, timeoutMs, logger }: UpstreamProxyOptions): RequestHandler {
+export function createUpstreamProxy<Match>({ target, name, timeoutMs, logger, fallback }: UpstreamProxyOptions<Match>): RequestHandler {
   const timedOut = new WeakSet<IncomingMessage>()
+  const guards = new WeakMap<IncomingMessage, Guard<Match>>()
   const targetUrl = new URL(target)
   const targetOrigin = targetUrl.origin
   const targetBase = targetUrl.pathname.replace(/\/+$/, '')
@@ -53,6 +83,37 @@ export function createUpstreamProxy({ target, name, timeoutMs, logger }: Upstrea
     return path
   }
 
+  const warn = (req: MountedRequest, fields: Record<string, unknown>) =>
+    logger.warn({ ...fields, upstream: name, url: loggableUrl(req.originalUrl ?? req.url ?? '') }, 'upstream request failed')
+
+  /** The fallback answers in the upstream's place, once, logged as any failed upstream request. */
+  function answerInstead(req: MountedRequest, res: ServerResponse, guard: Guard<Match>, reason: UpstreamFailure, fields: Record<string, unknown>): void {
+    clearTimeout(guard.deadline)
+    guard.answered = true
+    warn(req, { ...fields, fallback: reason })
+    fallback!.send(res, guard.match, reason)
+  }
+
+  /** Starts the deadline of a GET the fallback covers. */
+  function guardRequest(req: MountedRequest, res: ServerResponse): void {
+    if (!fallback || req.method !== 'GET') return
+    const url = req.url ?? '/'
+    const query = url.indexOf('?')
+    const match = fallback.matches(query === -1 ? url : url.slice(0, query))
+    if (match === null) return
+    const guard: Guard<Match> = {
+      match,
+      answered: false,
+      deadline: setTimeout(() => {
+        answerInstead(req, res, guard, 'upstream_timeout', { err: new Error(`${name} sent no answer within ${fallback.waitMs} ms`), timedOut: true })
+        // Its socket goes with it: a late answer is neither waited for nor written.
+        guard.proxyReq?.destroy()
+      }, fallback.waitMs),
+    }
+    guards.set(req, guard)
+    res.once('close', () => clearTimeout(guard.deadline))
+  }
+
   const proxy = createProxyMiddleware<MountedRequest, ServerResponse>({
     target,
     changeOrigin: true,
@@ -60,6 +121,8 @@ export function createUpstreamProxy({ target, name, timeoutMs, logger }: Upstrea
     cookieDomainRewrite: '',
     on: {
       proxyReq(proxyReq: ClientRequest, req: MountedRequest) {
+        const guard = guards.get(req)
+        if (guard) guard.proxyReq = proxyReq
         // The upstream's log lines carry the site's id for the request (it trusts the site's address).
         if (req.id) proxyReq.setHeader('X-Request-Id', req.id)
         // A body already parsed by the site (express.json) is written again for the upstream.
@@ -69,7 +132,18 @@ export function createUpstreamProxy({ target, name, timeoutMs, logger }: Upstrea
           proxyReq.destroy(new Error(`${name} did not answer within ${timeoutMs} ms`))
         })
       },
-      proxyRes(proxyRes: IncomingMessage, req: MountedRequest) {
+      proxyRes(proxyRes: IncomingMessage, req: MountedRequest, res: ServerResponse) {
+        const guard = guards.get(req)
+        if (guard) {
+          clearTimeout(guard.deadline)
+          const status = proxyRes.statusCode ?? 502
+          if (status >= 500 || status === 429) {
+            answerInstead(req, res, guard, 'upstream_error', { status })
+            // Read and dropped: the connection to the upstream stays usable.
+            proxyRes.resume()
+            return
+          }
+        }
         const prefix = req.baseUrl ?? ''
         const cookies = proxyRes.headers['set-cookie']
         if (cookies) proxyRes.headers['set-cookie'] = cookies.map((cookie) => rescopeCookiePath(cookie, prefix))
@@ -77,8 +151,15 @@ export function createUpstreamProxy({ target, name, timeoutMs, logger }: Upstrea
         if (prefix && location) proxyRes.headers.location = siteLocation(location, prefix)
       },
       error(error: Error, req: MountedRequest, res: ServerResponse | Socket) {
+        const guard = guards.get(req)
+        // The fallback has answered: this is the upstream request it cut short, already logged.
+        if (guard?.answered) return
         const slow = timedOut.has(req)
-        logger.warn({ err: error, upstream: name, url: loggableUrl(req.originalUrl ?? req.url ?? ''), timedOut: slow }, 'upstream request failed')
+        if (guard && 'setHeader' in res && !res.headersSent) {
+          answerInstead(req, res, guard, slow ? 'upstream_timeout' : 'upstream_unavailable', { err: error, timedOut: slow })
+          return
+        }
+        warn(req, { err: error, timedOut: slow })
         if (!('setHeader' in res)) {
           res.destroy()
           return
@@ -95,8 +176,12 @@ export function createUpstreamProxy({ target, name, timeoutMs, logger }: Upstrea
         res.end(JSON.stringify(body))
       },
     },
-  })
-  return proxy as unknown as RequestHandler
+  }) as unknown as RequestHandler
+  if (!fallback) return proxy
+  return (req, res, next) => {
+    guardRequest(req, res)
+    proxy(req, res, next)
+  }
 }
 
 /** A path of a service configured by its base URL (`http://dash.internal/app`), resolved under that base whether or not it ends in a slash. */

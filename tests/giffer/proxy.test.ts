@@ -1,10 +1,14 @@
+import { once } from 'node:events'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Writable } from 'node:stream'
 import express from 'express'
 import { pino } from 'pino'
 import request from 'supertest'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { TRANSPARENT_PIXEL } from '../../server/giffer/live/pixel.js'
 import { createUpstreamProxy, rescopeCookiePath } from '../../server/process/upstream-proxy.js'
+import { testApp } from '../routes/app.js'
 
 /** A throwaway upstream on a free loopback port. */
 function listen(handler: http.RequestListener): Promise<{ server: http.Server; origin: string }> {
@@ -126,6 +130,190 @@ describe('upstream proxy', () => {
     expect((await request(site).get('/giffer/redirect?to=/login')).headers.location).toBe('/giffer/login')
     expect((await request(site).get(`/giffer/redirect?to=${encodeURIComponent(`${upstream.origin}/app/home`)}`)).headers.location).toBe('/giffer/app/home')
     expect((await request(site).get('/giffer/redirect?to=https://accounts.example/x')).headers.location).toBe('https://accounts.example/x')
+  })
+})
+
+/** Reads an answer's body as bytes, whatever its type. */
+function binary(req: request.Test) {
+  return req.buffer(true).parse((stream, done) => {
+    const chunks: Buffer[] = []
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+    stream.on('end', () => done(null, Buffer.concat(chunks)))
+  })
+}
+
+describe('live timers through the site’s proxy', () => {
+  /** The image service as a test needs it: `?answer=` says what it does with a request. */
+  let giffer: { server: http.Server; origin: string }
+  /** Requests the image service never answers, and those of them whose connection the site has closed. */
+  const unanswered = new Set<http.ServerResponse>()
+  const closedByTheSite: string[] = []
+  const DRAWN = Buffer.from('GIF89a drawn by the image service')
+
+  beforeAll(async () => {
+    giffer = await listen((req, res) => {
+      switch (new URL(req.url ?? '/', 'http://giffer').searchParams.get('answer')) {
+        case 'never':
+          unanswered.add(res)
+          res.on('close', () => closedByTheSite.push(req.url ?? ''))
+          return
+        case 'busy':
+          res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '5' })
+          res.end('{"error":{"code":"busy","message":"Busy."}}')
+          return
+        case 'limited':
+          res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '5' })
+          res.end('{"error":{"code":"rate_limited","message":"Too many."}}')
+          return
+        case 'forbidden':
+          res.writeHead(403, { 'Content-Type': 'application/json' })
+          res.end('{"error":{"code":"bad_signature","message":"This timer link is not valid.","field":"sig"}}')
+          return
+        case 'unchanged':
+          res.writeHead(304, { ETag: '"drawn"' })
+          res.end()
+          return
+        default:
+          res.writeHead(200, { 'Content-Type': 'image/gif', 'Cache-Control': 'public, max-age=10' })
+          res.end(DRAWN)
+      }
+    })
+  })
+
+  afterAll(async () => {
+    for (const res of unanswered) res.destroy()
+    await new Promise((resolve) => giffer.server.close(resolve))
+  })
+
+  /** A GET through the site's app, timed; the body as bytes. */
+  async function open(site: ReturnType<typeof testApp>, path: string) {
+    const started = Date.now()
+    const res = await binary(request(site).get(path))
+    return { res, elapsedMs: Date.now() - started }
+  }
+
+  const expectPixel = (res: { status: number; headers: Record<string, unknown>; body: unknown }, format: 'gif' | 'png', reason: string) => {
+    expect(res.status).toBe(200)
+    expect(res.headers).toMatchObject({ 'content-type': `image/${format}`, 'cache-control': 'no-store', 'x-giffer-undrawn': reason })
+    expect((res.body as Buffer).equals(TRANSPARENT_PIXEL[format])).toBe(true)
+  }
+
+  /** The site's app on a loopback port, reached as a mail proxy does: over connections kept open from one image to the next. */
+  async function mailProxyOf(site: ReturnType<typeof testApp>) {
+    const server = http.createServer(site)
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    const { port } = server.address() as AddressInfo
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 2 })
+    const get = (path: string) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer; reusedSocket: boolean; elapsedMs: number }>((resolve, reject) => {
+        const started = Date.now()
+        const req = http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), reusedSocket: req.reusedSocket, elapsedMs: Date.now() - started }))
+          res.on('error', reject)
+        })
+        req.on('error', reject)
+      })
+    return {
+      get,
+      close: async () => {
+        agent.destroy()
+        server.closeAllConnections()
+        await new Promise((resolve) => server.close(resolve))
+      },
+    }
+  }
+
+  it('answers the pixel of the format asked, not to be kept, within 3 s when the image service never answers, and closes its connection', async () => {
+    const warnings: Record<string, unknown>[] = []
+    const sink = new Writable({
+      write(chunk, _encoding, callback) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) warnings.push(JSON.parse(line) as Record<string, unknown>)
+        callback()
+      },
+    })
+    const mailProxy = await mailProxyOf(testApp({ GIFFER_URL: giffer.origin }, { logger: pino({ level: 'warn' }, sink) }))
+    try {
+      const [gif, png] = await Promise.all([mailProxy.get('/giffer/countdown/live.gif?sig=abc&answer=never&r=1'), mailProxy.get('/giffer/countdown/live.png?sig=abc&answer=never&r=2')])
+      expectPixel(gif, 'gif', 'upstream_timeout')
+      expectPixel(png, 'png', 'upstream_timeout')
+      for (const { elapsedMs } of [gif, png]) {
+        // The deadline of 2.8 s, not the proxy's 15 s: the image service was given its time, and no more.
+        expect(elapsedMs).toBeGreaterThanOrEqual(2_700)
+        expect(elapsedMs).toBeLessThan(3_000)
+      }
+      // The image service's late answer has nowhere to go: its connection is gone.
+      await vi.waitFor(() => expect(closedByTheSite.sort()).toEqual(['/countdown/live.gif?sig=abc&answer=never&r=1', '/countdown/live.png?sig=abc&answer=never&r=2']), { timeout: 1_000 })
+      // The mail proxy's own connections stay open for its next images.
+      const next = await Promise.all([mailProxy.get('/giffer/countdown/live.gif?sig=abc&r=3'), mailProxy.get('/giffer/countdown/live.gif?sig=abc&r=4')])
+      expect(next.map(({ status, reusedSocket }) => ({ status, reusedSocket }))).toEqual([
+        { status: 200, reusedSocket: true },
+        { status: 200, reusedSocket: true },
+      ])
+      // One warning for each pixel, as the proxy's others are; the upstream request it cut short adds none.
+      expect(warnings.map(({ msg, fallback, url }) => ({ msg, fallback, url })).sort((a, b) => String(a.url).localeCompare(String(b.url)))).toEqual([
+        { msg: 'upstream request failed', fallback: 'upstream_timeout', url: '/giffer/countdown/live.gif?sig=abc&answer=never&r=[redacted]' },
+        { msg: 'upstream request failed', fallback: 'upstream_timeout', url: '/giffer/countdown/live.png?sig=abc&answer=never&r=[redacted]' },
+      ])
+    } finally {
+      await mailProxy.close()
+    }
+  }, 10_000)
+
+  it('answers the pixel at once when nothing listens where the image service should be', async () => {
+    const closed = await listen(() => {})
+    await new Promise((resolve) => closed.server.close(resolve))
+    const site = testApp({ GIFFER_URL: closed.origin })
+    for (const format of ['gif', 'png'] as const) {
+      const { res, elapsedMs } = await open(site, `/giffer/countdown/live.${format}?sig=abc&r=1`)
+      expectPixel(res, format, 'upstream_unavailable')
+      expect(elapsedMs).toBeLessThan(3_000)
+    }
+  })
+
+  it('answers the pixel in place of the image service’s 503 and 429', async () => {
+    const site = testApp({ GIFFER_URL: giffer.origin })
+    for (const format of ['gif', 'png'] as const) {
+      for (const answer of ['busy', 'limited']) {
+        const { res, elapsedMs } = await open(site, `/giffer/countdown/live.${format}?sig=abc&answer=${answer}&r=1`)
+        expectPixel(res, format, 'upstream_error')
+        expect(res.headers['retry-after']).toBeUndefined()
+        expect(elapsedMs).toBeLessThan(3_000)
+      }
+    }
+  })
+
+  it('passes the image service’s other answers through unchanged: a drawn image, a 304, a refused signature', async () => {
+    const site = testApp({ GIFFER_URL: giffer.origin })
+    const drawn = (await open(site, '/giffer/countdown/live.gif?sig=abc&r=1')).res
+    expect(drawn.status).toBe(200)
+    expect(drawn.headers).toMatchObject({ 'content-type': 'image/gif', 'cache-control': 'public, max-age=10' })
+    expect(drawn.headers['x-giffer-undrawn']).toBeUndefined()
+    expect((drawn.body as Buffer).equals(DRAWN)).toBe(true)
+    const unchanged = await request(site).get('/giffer/countdown/live.png?sig=abc&answer=unchanged&r=1')
+    expect(unchanged.status).toBe(304)
+    expect(unchanged.headers.etag).toBe('"drawn"')
+    const forbidden = await request(site).get('/giffer/countdown/live.gif?sig=changed&answer=forbidden&r=1')
+    expect(forbidden.status).toBe(403)
+    expect(forbidden.body).toEqual({ error: { code: 'bad_signature', message: 'This timer link is not valid.', field: 'sig' } })
+  })
+
+  it('keeps the 504, 502 and upstream answers of every other path', async () => {
+    const site = testApp({ GIFFER_URL: giffer.origin, UPSTREAM_TIMEOUT_MS: '300' })
+    const slow = await request(site).get('/giffer/countdown/create?answer=never')
+    expect(slow.status).toBe(504)
+    expect(slow.body.error.code).toBe('upstream_timeout')
+    expect((await request(site).get('/giffer/fonts?answer=busy')).status).toBe(503)
+    expect((await request(site).post('/giffer/countdown/live.gif?answer=busy')).status).toBe(503)
+    const closed = await listen(() => {})
+    await new Promise((resolve) => closed.server.close(resolve))
+    const down = await request(testApp({ GIFFER_URL: closed.origin })).get('/giffer/fonts')
+    expect(down.status).toBe(502)
+    expect(down.body.error.code).toBe('upstream_unavailable')
+    // A live timer there still gets its pixel, however short the proxy's own timeout.
+    expectPixel((await open(site, '/giffer/countdown/live.gif?sig=abc&answer=never&r=3')).res, 'gif', 'upstream_timeout')
   })
 })
 

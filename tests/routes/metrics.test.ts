@@ -112,6 +112,7 @@ describe('/metrics', () => {
     expect(sample(text, 'giffer_shed_total', 'code="render_timeout"')).toBe(0)
     expect(sample(text, 'giffer_thread_recycles_total')).toBe(0)
     expect(sample(text, 'giffer_thread_releases_total')).toBe(0)
+    for (const reason of ['timer_full', 'store_full', 'address_limit']) expect(sample(text, 'giffer_live_keys_unstored_total', `reason="${reason}"`)).toBe(0)
   })
 
   it("reports the process: RSS, heap and event-loop delay (prom-client's defaults)", () => {

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { loggableUrl } from '../../server/process/logger.js'
+
+const LIVE = '/giffer/countdown/live.gif?kind=evergreen&for=86400&font=roboto&sig=Zzbs6Qr0R9B2rI_fIdxjkbZo'
+/** Every piece of the recipient's address, plain or encoded, that a line must not carry. */
+const PIECES = ['anna', 'shop', 'example', '%40', '%2B']
+
+describe('loggableUrl', () => {
+  it.each([
+    ['percent-encoded', `${LIVE}&r=anna%2Bshop%40example.com`, `${LIVE}&r=[redacted]`],
+    ['as the merge tag wrote it', `${LIVE}&r=anna+shop@example.com`, `${LIVE}&r=[redacted]`],
+    ['with a percent-encoded name', `${LIVE}&%72=anna%2Bshop%40example.com`, `${LIVE}&%72=[redacted]`],
+    ['with a name in capitals', `${LIVE}&R=anna%40example.com&%52=shop`, `${LIVE}&R=[redacted]&%52=[redacted]`],
+    ['given twice', `${LIVE}&r=anna%40example.com&r=shop%40example.com`, `${LIVE}&r=[redacted]&r=[redacted]`],
+    ['with array suffixes', `${LIVE}&r[]=anna%40example.com&r[0]=shop&r%5B1%5D=example`, `${LIVE}&r[]=[redacted]&r[0]=[redacted]&r%5B1%5D=[redacted]`],
+    ['with spaces around the name', `${LIVE}&+r=anna&%20r%20=shop`, `${LIVE}&+r=[redacted]&%20r%20=[redacted]`],
+    ['first in the query', '/giffer/countdown/live.png?r=anna%40example.com&sig=abc', '/giffer/countdown/live.png?r=[redacted]&sig=abc'],
+    ['holding = signs', `${LIVE}&r=anna=shop=example`, `${LIVE}&r=[redacted]`],
+    ['running past a #', `${LIVE}&r=anna#shop@example.com`, `${LIVE}&r=[redacted]`],
+    ['badly encoded', `${LIVE}&r=anna%E0%A4%A%shop%40example.com%`, `${LIVE}&r=[redacted]`],
+  ])('hides a recipient key %s, value and all', (_how, url, logged) => {
+    const line = loggableUrl(url)
+    expect(line).toBe(logged)
+    for (const piece of PIECES) expect(line).not.toContain(piece)
+  })
+
+  it('hides a recipient’s own date and the secrets, by any spelling of their names', () => {
+    expect(loggableUrl('/giffer/countdown/live.gif?kind=per-recipient&sig=x&until=2031-02-03T04%3A05%3A06Z')).toBe('/giffer/countdown/live.gif?kind=per-recipient&sig=x&until=[redacted]')
+    expect(loggableUrl('/reset/new/?Token=abc&%70assword=hunter2&UNTIL=2031-02-03')).toBe('/reset/new/?Token=[redacted]&%70assword=[redacted]&UNTIL=[redacted]')
+    expect(loggableUrl('/app/api/v1/partners/track?r=partner7&e=unique')).toBe('/app/api/v1/partners/track?r=[redacted]&e=unique')
+  })
+
+  it('keeps every other parameter, those with a name like a hidden one too', () => {
+    for (const url of [
+      '/pricing/?currency=USD',
+      '/?ref=partner7&utm_source=mail&tz=UTC&rr=1&r2=x&tokens=2&q=r&x=until',
+      '/giffer/countdown/live.gif?kind=recurring&at=14%3A00&weekdays=1%2C2&tz=Europe%2FBerlin&sig=abc',
+      // Names the server does not read as `r`: an encoded `+` is a plus, a malformed escape stays as written.
+      '/x?r%2B=a&%7%72=b&r%00=c',
+      '/x?r&token',
+      '/r=anna/',
+      '/x?',
+    ]) {
+      expect(loggableUrl(url)).toBe(url)
+    }
+  })
+})
