@@ -55,8 +55,10 @@ export default defineConfig({
       DATA_DIR,
       // The reset tests read the mail the local dashboard kept.
       DASHBOARD_OUTBOX: 'true',
-      // Every test uploads from this one address, far more than a visitor would in ten minutes.
+      // Every test uploads and mints live timers from this one address, far more than a visitor
+      // would in ten minutes.
       UPLOADS_PER_ADDRESS: '100000',
+      LIVE_TIMER_MINTS_PER_ADDRESS: '100000',
     },
   },
 })

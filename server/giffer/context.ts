@@ -120,8 +120,8 @@ async function reduceUpload(pool: RenderPool, bytes: Uint8Array, photo: PhotoHea
 export function firstOpenStore(config: GifferConfig, logger: Logger): FirstOpenStore {
   const { perTimer, total, keepAfterDays } = config.liveTimerKeys
   const limits = { perTimer, total, keepAfterMs: keepAfterDays * 86_400_000 }
-  if (config.redis) return redisFirstOpens({ redis: config.redis, limits, logger })
-  return sqliteFirstOpens({ file: path.join(config.stateDir, FIRST_OPENS_FILE), limits, logger })
+  if (config.redis) return redisFirstOpens({ redis: config.redis, limits, logger, now: config.now })
+  return sqliteFirstOpens({ file: path.join(config.stateDir, FIRST_OPENS_FILE), limits, logger, now: config.now })
 }
 
 /** The SQLite file of first opens in the state folder. */

@@ -62,7 +62,7 @@ export function gifferMetrics(registry: Registry, stats: () => PoolStats | undef
 
   new Counter({
     name: 'giffer_live_keys_unstored_total',
-    help: 'New recipient keys of evergreen live timers not stored, by reason: timer_full, store_full (a cap reached) or address_limit (one address added its share to one timer this minute). They share their timer\'s overflow deadline.',
+    help: "Opens of evergreen live timers whose recipient key had no deadline and was not stored, by reason: timer_full, store_full (a cap reached) or address_limit (one address added its share of new keys to one timer this minute). Such keys share their timer's overflow deadline.",
     labelNames: ['reason'],
     registers: [registry],
     collect() {

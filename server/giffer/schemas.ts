@@ -218,6 +218,45 @@ function captionFields() {
 export const liveStyleSchema = countdownFields.omit({ delay: true, style: true })
 export type CountdownStyle = z.output<typeof liveStyleSchema>
 
+/** A number written in a URL, moved to the nearest whole number in [min, max] (a multiple of `step`); undefined when it is no number. */
+const nearestWhole = (min: number, max: number, step = 1) => (raw: string | undefined) => {
+  const n = Number(raw)
+  return Number.isFinite(n) ? Math.min(max, Math.max(min, Math.round(n / step) * step)) : undefined
+}
+
+/** What each style value that no longer passes is read as: the nearest value that does, or (undefined) the default. */
+const NEAREST_STYLE: Record<keyof CountdownStyle, (raw: string | undefined) => unknown> = {
+  font: () => undefined,
+  font_weight: nearestWhole(100, 900, 100),
+  color: () => undefined,
+  background: () => undefined,
+  days: (raw) => [...(raw ?? '').trim()].slice(0, CAPTION_MAX_LENGTH).join(''),
+  hours: (raw) => [...(raw ?? '').trim()].slice(0, CAPTION_MAX_LENGTH).join(''),
+  minutes: (raw) => [...(raw ?? '').trim()].slice(0, CAPTION_MAX_LENGTH).join(''),
+  seconds: (raw) => [...(raw ?? '').trim()].slice(0, CAPTION_MAX_LENGTH).join(''),
+  duration: nearestWhole(1, COUNTDOWN_DURATION),
+  scale: nearestWhole(1, MAX_SCALE),
+}
+
+/**
+ * A live timer's style from its signed URL, never refused. Every value passed when the URL was
+ * signed; a timer already in people's inboxes must go on drawing when a later release renames a
+ * font or tightens a limit, so a value that no longer passes is read as the nearest one that does
+ * (a size clamped into its range, a caption cut to its length), or as the default (an unknown
+ * font or colour).
+ */
+export function readLiveStyle(params: Record<string, string | undefined>): CountdownStyle {
+  const shape: Record<string, z.ZodType> = liveStyleSchema.shape
+  const passing: Record<string, unknown> = {}
+  for (const [name, nearest] of Object.entries(NEAREST_STYLE)) {
+    const raw = params[name]
+    if (shape[name]!.safeParse(raw).success) passing[name] = raw
+    else if (shape[name]!.safeParse(nearest(raw)).success) passing[name] = nearest(raw)
+  }
+  // Each value now passes on its own (or is left to its default), so the whole does.
+  return liveStyleSchema.parse(passing)
+}
+
 /** When a countdown starts and how it is drawn; the rest of the job is its style. */
 export interface CountdownTiming {
   /** Seconds left at frame 0. */

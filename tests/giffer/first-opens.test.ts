@@ -1,6 +1,7 @@
 /**
  * The first-open store of evergreen live timers, on both backends: a real SQLite file in a
- * temporary folder and a real Redis. Time is a fixed clock given to each call.
+ * temporary folder and a real Redis. Time is a fixed clock given to each call, and to each store
+ * for its sweep. Processes sharing a store are in first-opens-across-processes.test.ts.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -8,11 +9,13 @@ import path from 'node:path'
 import { Writable } from 'node:stream'
 import { Redis } from 'ioredis'
 import { pino, type Logger } from 'pino'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { redisFirstOpens, sqliteFirstOpens, type FirstOpenLimits, type FirstOpenStore } from '../../server/giffer/live/first-opens.js'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { FORGET_BATCH, OVERFLOW_TIMERS_MAX, redisFirstOpens, sqliteFirstOpens, type FirstOpenLimits, type FirstOpenStore } from '../../server/giffer/live/first-opens.js'
+import { openSqlite } from '../../server/process/sqlite.js'
 import { startRedis, type TestRedis } from '../support/redis.js'
 
 const NOW = Date.UTC(2025, 5, 1, 12)
+const MINUTE = 60_000
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
 const SMALL: FirstOpenLimits = { perTimer: 3, total: 5, keepAfterMs: DAY }
@@ -31,7 +34,9 @@ beforeAll(async () => {
 })
 
 afterEach(async () => {
+  // Closed while their timers may still be fake.
   await Promise.all(opened.splice(0).map((store) => store.close()))
+  vi.useRealTimers()
   for (const connection of connections.splice(0)) connection.disconnect()
   await redis.start()
   await client.flushall()
@@ -47,13 +52,13 @@ let files = 0
 const newFile = () => path.join(dir, `store-${++files}`, 'live-timers.sqlite')
 
 function sqliteStore(limits = SMALL, file = newFile(), logger: Logger = silent) {
-  const store = sqliteFirstOpens({ file, limits, logger })
+  const store = sqliteFirstOpens({ file, limits, logger, now: () => NOW })
   opened.push(store)
   return store
 }
 
 function redisStore(limits = SMALL, connection = client, logger: Logger = silent) {
-  const store = redisFirstOpens({ redis: connection, limits, logger })
+  const store = redisFirstOpens({ redis: connection, limits, logger, now: () => NOW })
   opened.push(store)
   return store
 }
@@ -86,6 +91,25 @@ function recordingLogger() {
 /** Lets pino's stream write what it was given. */
 const flushed = () => new Promise((resolve) => setImmediate(resolve))
 
+/** `count` calls of `call`, a thousand at a time. */
+async function inThousands(count: number, call: (i: number) => Promise<unknown>) {
+  for (let from = 0; from < count; from += 1_000) await Promise.all(Array.from({ length: Math.min(1_000, count - from) }, (_, i) => call(from + i)))
+}
+
+/**
+ * Runs the store's next sweep (its timer, faked) and waits until it has scheduled the one after,
+ * which it does once its batch is written.
+ */
+async function nextSweep() {
+  vi.advanceTimersToNextTimer()
+  for (let turns = 0; vi.getTimerCount() === 0; turns++) {
+    if (turns > 10_000) throw new Error('the sweep did not finish')
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
+const declineAll = () => false
+
 describe.each([
   { backend: 'SQLite', open: (limits?: FirstOpenLimits, logger?: Logger) => sqliteStore(limits, undefined, logger) },
   { backend: 'Redis', open: (limits?: FirstOpenLimits, logger?: Logger) => redisStore(limits, undefined, logger) },
@@ -113,23 +137,78 @@ describe.each([
     expect(await store.firstOpen('timer', 'alice', NOW + 48 * HOUR, NOW + HOUR)).toEqual({ outcome: 'stored', deadline: NOW + 5 * HOUR })
   })
 
-  it('shows a new key of a full timer its candidate, unstored (timer_full), while other timers still store', async () => {
+  it("gives every new key past a full timer the first one's candidate (timer_full), a minute later a minute less, while stored keys and other timers keep theirs", async () => {
     const store = open()
     for (const key of ['a', 'b', 'c']) expect((await store.firstOpen('timer', key, NOW + HOUR, NOW)).outcome).toBe('created')
     expect(await store.firstOpen('timer', 'd', NOW + 2 * HOUR, NOW)).toEqual({ outcome: 'timer_full', deadline: NOW + 2 * HOUR })
-    expect(await store.preset('timer', 'd', NOW + 2 * HOUR, NOW)).toEqual({ outcome: 'timer_full' })
-    expect(await store.firstOpen('timer', 'a', NOW + 2 * HOUR, NOW)).toEqual({ outcome: 'stored', deadline: NOW + HOUR })
+    expect(await store.firstOpen('timer', 'e', NOW + MINUTE + 2 * HOUR, NOW + MINUTE)).toEqual({ outcome: 'timer_full', deadline: NOW + 2 * HOUR })
+    expect(await store.firstOpen('timer', 'd', NOW + 2 * MINUTE + 2 * HOUR, NOW + 2 * MINUTE)).toEqual({ outcome: 'timer_full', deadline: NOW + 2 * HOUR })
+    expect(await store.preset('timer', 'f', NOW + 2 * HOUR, NOW)).toEqual({ outcome: 'timer_full' })
+    expect(await store.firstOpen('timer', 'a', NOW + MINUTE + 2 * HOUR, NOW + MINUTE)).toEqual({ outcome: 'stored', deadline: NOW + HOUR })
     expect(await store.size(NOW)).toBe(3)
-    expect((await store.firstOpen('other', 'd', NOW + HOUR, NOW)).outcome).toBe('created')
+    expect(await store.firstOpen('other', 'd', NOW + MINUTE + HOUR, NOW + MINUTE)).toEqual({ outcome: 'created', deadline: NOW + MINUTE + HOUR })
   })
 
-  it('shows a new key its candidate, unstored (store_full), once the store holds its total', async () => {
+  it("gives every new key of a timer the first one's candidate (store_full) once the store holds its total, each timer its own", async () => {
     const store = open()
     for (const key of ['a', 'b', 'c']) await store.firstOpen('one', key, NOW + HOUR, NOW)
     for (const key of ['a', 'b']) await store.firstOpen('two', key, NOW + HOUR, NOW)
     expect(await store.firstOpen('three', 'a', NOW + 2 * HOUR, NOW)).toEqual({ outcome: 'store_full', deadline: NOW + 2 * HOUR })
+    expect(await store.firstOpen('three', 'b', NOW + MINUTE + 2 * HOUR, NOW + MINUTE)).toEqual({ outcome: 'store_full', deadline: NOW + 2 * HOUR })
+    expect(await store.firstOpen('four', 'a', NOW + MINUTE + 3 * HOUR, NOW + MINUTE)).toEqual({ outcome: 'store_full', deadline: NOW + MINUTE + 3 * HOUR })
     expect(await store.preset('two', 'c', NOW + 2 * HOUR, NOW)).toEqual({ outcome: 'store_full' })
     expect(await store.size(NOW)).toBe(5)
+  })
+
+  it("keeps a timer's overflow deadline until it has passed; the next overflowing key then starts a new one, never an ended timer", async () => {
+    const store = open({ perTimer: 1, total: 10, keepAfterMs: DAY })
+    await store.preset('timer', 'kept', NOW + 9 * DAY, NOW)
+    expect(await store.firstOpen('timer', 'a', NOW + HOUR, NOW)).toEqual({ outcome: 'timer_full', deadline: NOW + HOUR })
+    const lastMoment = NOW + HOUR - 1
+    expect(await store.firstOpen('timer', 'b', lastMoment + HOUR, lastMoment)).toEqual({ outcome: 'timer_full', deadline: NOW + HOUR })
+    const passed = NOW + HOUR
+    expect(await store.firstOpen('timer', 'c', passed + HOUR, passed)).toEqual({ outcome: 'timer_full', deadline: passed + HOUR })
+    expect(await store.firstOpen('timer', 'a', passed + MINUTE + HOUR, passed + MINUTE)).toEqual({ outcome: 'timer_full', deadline: passed + HOUR })
+  })
+
+  it(`keeps overflow deadlines for at most ${OVERFLOW_TIMERS_MAX} timers; past them, the end of the current window of the timer's time from the epoch`, { timeout: 60_000 }, async () => {
+    const { logger, warnings } = recordingLogger()
+    const store = open({ perTimer: 1, total: 100, keepAfterMs: DAY }, logger)
+    const at = NOW + 5 * MINUTE
+    await inThousands(OVERFLOW_TIMERS_MAX, (i) => store.firstOpen(`timer-${i}`, 'a', at + HOUR, at, declineAll))
+    const later = NOW + 10 * MINUTE
+    expect(await store.firstOpen('timer-7', 'b', later + HOUR, later, declineAll)).toEqual({ outcome: 'declined', deadline: at + HOUR })
+    // NOW is a whole hour: the window of an hour that holds `later` ends at NOW + 1 hour.
+    expect(await store.firstOpen('one-more', 'a', later + HOUR, later, declineAll)).toEqual({ outcome: 'declined', deadline: NOW + HOUR })
+    await store.firstOpen('full', 'a', later + HOUR, later)
+    expect(await store.firstOpen('full', 'b', later + HOUR, later)).toEqual({ outcome: 'timer_full', deadline: NOW + HOUR })
+    expect(await store.size(later)).toBe(1)
+    await flushed()
+    // Said at most once a minute: two windows answered within it.
+    expect(warnings.filter((warning) => /overflow deadline hold one/.test(warning))).toHaveLength(1)
+    // Once the kept ones have passed, a timer past them holds one again.
+    const forgotten = at + HOUR + 1
+    expect(await store.firstOpen('one-more', 'a', forgotten + HOUR, forgotten, declineAll)).toEqual({ outcome: 'declined', deadline: forgotten + HOUR })
+    expect(await store.firstOpen('one-more', 'b', forgotten + MINUTE + HOUR, forgotten + MINUTE, declineAll)).toEqual({ outcome: 'declined', deadline: forgotten + HOUR })
+  })
+
+  it('declines a new key when mayCreate says no: the overflow deadline, no entry; mayCreate is never asked about a stored key', async () => {
+    const store = open()
+    const allow = vi.fn(async () => true)
+    const decline = vi.fn(() => false)
+    expect(await store.firstOpen('timer', 'a', NOW + HOUR, NOW, allow)).toEqual({ outcome: 'created', deadline: NOW + HOUR })
+    expect(allow).toHaveBeenCalledTimes(1)
+    expect(await store.firstOpen('timer', 'a', NOW + MINUTE + HOUR, NOW + MINUTE, decline)).toEqual({ outcome: 'stored', deadline: NOW + HOUR })
+    expect(decline).not.toHaveBeenCalled()
+
+    expect(await store.firstOpen('timer', 'b', NOW + MINUTE + HOUR, NOW + MINUTE, decline)).toEqual({ outcome: 'declined', deadline: NOW + MINUTE + HOUR })
+    expect(await store.firstOpen('timer', 'c', NOW + 2 * MINUTE + HOUR, NOW + 2 * MINUTE, decline)).toEqual({ outcome: 'declined', deadline: NOW + MINUTE + HOUR })
+    expect(decline).toHaveBeenCalledTimes(2)
+    expect(await store.size(NOW)).toBe(1)
+    // Declined keys and keys past a cap share the timer's one overflow deadline.
+    expect(await store.firstOpen('timer', 'b', NOW + 3 * MINUTE + HOUR, NOW + 3 * MINUTE)).toEqual({ outcome: 'created', deadline: NOW + 3 * MINUTE + HOUR })
+    await store.firstOpen('timer', 'c', NOW + 3 * MINUTE + HOUR, NOW + 3 * MINUTE)
+    expect(await store.firstOpen('timer', 'd', NOW + 4 * MINUTE + HOUR, NOW + 4 * MINUTE)).toEqual({ outcome: 'timer_full', deadline: NOW + MINUTE + HOUR })
   })
 
   it('forgets an entry once its deadline is keepAfterMs behind: its room is freed and its key starts anew', async () => {
@@ -144,6 +223,33 @@ describe.each([
     expect(await store.firstOpen('timer', 'd', later + HOUR, later)).toEqual({ outcome: 'created', deadline: later + HOUR })
     expect(await store.firstOpen('timer', 'a', later + 2 * HOUR, later)).toEqual({ outcome: 'created', deadline: later + 2 * HOUR })
     expect(await store.size(later)).toBe(2)
+  })
+
+  it('deletes forgotten entries off the request path: a first open deletes only its own, the sweep the rest, a batch at a time', { timeout: 60_000 }, async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const store = open({ perTimer: 10_000, total: 10_000, keepAfterMs: DAY })
+    const long = NOW - 3 * DAY
+    const forgotten = 3_000
+    await inThousands(forgotten, (i) => store.firstOpen('timer', `old-${i}`, long + HOUR, long))
+    /** Every entry not yet deleted: counted at a moment none was forgotten yet. */
+    const entries = () => store.size(long)
+    expect(await store.size(NOW)).toBe(0)
+    expect(await store.firstOpen('timer', 'new', NOW + HOUR, NOW)).toEqual({ outcome: 'created', deadline: NOW + HOUR })
+    expect(await entries()).toBe(forgotten + 1)
+    expect(await store.firstOpen('timer', 'old-7', NOW + HOUR, NOW)).toEqual({ outcome: 'created', deadline: NOW + HOUR })
+    expect(await entries()).toBe(forgotten + 1)
+
+    const deleted: number[] = []
+    for (let left = await entries(); left > 2 && deleted.length < 100; ) {
+      await nextSweep()
+      const now = await entries()
+      deleted.push(left - now)
+      left = now
+    }
+    expect(await entries()).toBe(2)
+    expect(deleted.reduce((sum, n) => sum + n, 0)).toBe(forgotten - 1)
+    expect(Math.max(...deleted)).toBe(FORGET_BATCH)
+    expect(await store.firstOpen('timer', 'old-8', NOW + HOUR, NOW)).toEqual({ outcome: 'created', deadline: NOW + HOUR })
   })
 
   it('counts the entries of every timer, leaving out the forgotten', async () => {
@@ -206,15 +312,59 @@ describe('first opens in SQLite', () => {
     expect((await after.firstOpen('timer', 'dave', NOW + HOUR, NOW)).outcome).toBe('timer_full')
   })
 
-  it('gives two stores on one file (two processes of a machine) one deadline under concurrent opens', async () => {
+  it("answers a stored key at once while another process holds the file's write lock", async () => {
     const file = newFile()
-    const [first, second] = [sqliteStore(SMALL, file), sqliteStore(SMALL, file)]
-    const opens = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? first : second).firstOpen('timer', 'alice', NOW + HOUR + i, NOW)))
-    expect(opens.filter((opened) => opened.outcome === 'created')).toHaveLength(1)
-    expect(new Set(opens.map((opened) => opened.deadline)).size).toBe(1)
-    await second.firstOpen('timer', 'bob', NOW + HOUR, NOW)
-    await second.firstOpen('timer', 'carol', NOW + HOUR, NOW)
-    expect((await first.firstOpen('timer', 'dave', NOW + HOUR, NOW)).outcome).toBe('timer_full')
+    const store = sqliteStore(SMALL, file)
+    await store.firstOpen('timer', 'alice', NOW + HOUR, NOW)
+    const other = openSqlite(file)
+    other.exec('BEGIN IMMEDIATE')
+    try {
+      const started = performance.now()
+      expect(await store.firstOpen('timer', 'alice', NOW + 2 * HOUR, NOW + MINUTE)).toEqual({ outcome: 'stored', deadline: NOW + HOUR })
+      // A write would wait for the lock, up to half a second, and then fail.
+      expect(performance.now() - started).toBeLessThan(50)
+    } finally {
+      other.exec('ROLLBACK')
+      other.close()
+    }
+  })
+
+  it("has a new key wait for another process's write without holding the event loop, storing once the file is free", async () => {
+    const file = newFile()
+    const store = sqliteStore(SMALL, file)
+    await store.firstOpen('timer', 'alice', NOW + HOUR, NOW)
+    const other = openSqlite(file)
+    other.exec('BEGIN IMMEDIATE')
+    let turns = 0
+    const ticking = setInterval(() => turns++, 5)
+    const released = new Promise((resolve) => setTimeout(resolve, 200)).then(() => other.exec('ROLLBACK'))
+    try {
+      const started = performance.now()
+      expect(await store.firstOpen('timer', 'bob', NOW + HOUR, NOW)).toEqual({ outcome: 'created', deadline: NOW + HOUR })
+      expect(performance.now() - started).toBeGreaterThanOrEqual(150)
+      // A wait inside the driver would have held the loop the whole 200 ms.
+      expect(turns).toBeGreaterThan(10)
+    } finally {
+      clearInterval(ticking)
+      await released
+      other.close()
+    }
+  })
+
+  it('fails a new key whose write waited half a second for another process, and stores it after', async () => {
+    const file = newFile()
+    const store = sqliteStore(SMALL, file)
+    const other = openSqlite(file)
+    other.exec('BEGIN IMMEDIATE')
+    try {
+      const started = performance.now()
+      await expect(store.firstOpen('timer', 'bob', NOW + HOUR, NOW)).rejects.toThrow(/locked|busy/i)
+      expect(performance.now() - started).toBeLessThan(1_000)
+    } finally {
+      other.exec('ROLLBACK')
+      other.close()
+    }
+    expect(await store.firstOpen('timer', 'bob', NOW + HOUR, NOW)).toEqual({ outcome: 'created', deadline: NOW + HOUR })
   })
 
   it('keeps 50,000 of 100,000 keys opened in one timer of 50,000', { timeout: 60_000 }, async () => {
@@ -222,7 +372,11 @@ describe('first opens in SQLite', () => {
     const store = sqliteStore({ perTimer: 50_000, total: 1_000_000, keepAfterMs: DAY }, file)
     const started = performance.now()
     let created = 0
-    for (let i = 0; i < 100_000; i++) if ((await store.firstOpen('timer', `key-${i}`, NOW + HOUR, NOW)).outcome === 'created') created++
+    for (let i = 0; i < 100_000; i++) {
+      if ((await store.firstOpen('timer', `key-${i}`, NOW + HOUR, NOW)).outcome === 'created') created++
+      // The event loop's turn now and then, as between requests: the store's WAL checkpoint runs on a timer.
+      if (i % 1_000 === 0) await new Promise((resolve) => setImmediate(resolve))
+    }
     const elapsed = performance.now() - started
     expect(created).toBe(50_000)
     expect(await store.size(NOW)).toBe(50_000)
@@ -232,35 +386,24 @@ describe('first opens in SQLite', () => {
 })
 
 describe('first opens in Redis', () => {
-  it('gives two stores on two connections (two processes) one deadline under concurrent opens', async () => {
-    const [one, two] = [redisConnection(), redisConnection()]
-    await Promise.all([ready(one), ready(two)])
-    const [first, second] = [redisStore(SMALL, one), redisStore(SMALL, two)]
-    expect(first.kind).toBe('redis')
-    expect(first.where).toBe('Redis')
-    const opens = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? first : second).firstOpen('timer', 'alice', NOW + HOUR + i, NOW)))
-    expect(opens.filter((opened) => opened.outcome === 'created')).toHaveLength(1)
-    expect(new Set(opens.map((opened) => opened.deadline)).size).toBe(1)
-    await second.firstOpen('timer', 'bob', NOW + HOUR, NOW)
-    await second.firstOpen('timer', 'carol', NOW + HOUR, NOW)
-    expect((await first.firstOpen('timer', 'dave', NOW + HOUR, NOW)).outcome).toBe('timer_full')
-  })
-
   it('rejects within a second while Redis is away, and stores again once it is back', async () => {
     const connection = redisConnection()
     const store = redisStore(SMALL, connection)
     await ready(connection)
+    expect(store.kind).toBe('redis')
+    expect(store.where).toBe('Redis')
     expect((await store.firstOpen('timer', 'alice', NOW + HOUR, NOW)).outcome).toBe('created')
 
     await redis.stop()
     const started = performance.now()
+    await expect(store.firstOpen('timer', 'alice', NOW + HOUR, NOW)).rejects.toThrow()
     await expect(store.firstOpen('timer', 'bob', NOW + HOUR, NOW)).rejects.toThrow()
     await expect(store.size(NOW)).rejects.toThrow()
     expect(performance.now() - started).toBeLessThan(1_000)
 
     await redis.start()
     await ready(connection)
-    // A fresh Redis (nothing saved) knows neither the entries nor the script.
+    // A fresh Redis (nothing saved) knows neither the entries nor the scripts.
     expect(await store.firstOpen('timer', 'bob', NOW + HOUR, NOW)).toEqual({ outcome: 'created', deadline: NOW + HOUR })
     expect(await store.size(NOW)).toBe(1)
   })

@@ -5,6 +5,8 @@ import { Redis } from 'ioredis'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { nextOccurrence, readRecipientDeadline } from '../../server/giffer/live/deadlines.js'
+import { signLiveParams } from '../../server/giffer/live/timer.js'
+import { CAPTION_MAX_LENGTH } from '../../shared/generators/countdown/countdown.js'
 import { startRedis, type TestRedis } from '../support/redis.js'
 import { PRESET_TOKEN, SECRET, binary, decodeGif, differingPixels, startGiffer, type TestGiffer } from './setup.js'
 
@@ -137,9 +139,10 @@ describe('evergreen timers', () => {
     expect(bytes.includes(Buffer.from('carol'))).toBe(false)
   })
 
-  it('agrees on one deadline for 50 concurrent first opens of one key, whatever each request saw on the clock', async () => {
+  it('agrees on one deadline for 50 concurrent first opens of one key, whatever each request saw on the clock, and keeps it', async () => {
     const minted = await mint(g, { kind: 'evergreen', for: 7200 })
     const url = path_(minted.url) + 'dave'
+    const fullTime = await fetchImage(g, path_(minted.url))
     const ticking = await startGiffer({ stateDir, now: () => (clock.at += 1_000), liveBucketSeconds: 10 })
     try {
       const answers = await Promise.all(Array.from({ length: 50 }, () => fetchImage(ticking, url)))
@@ -151,9 +154,16 @@ describe('evergreen timers', () => {
     } finally {
       await ticking.close()
     }
-    // Opened again later: 7200 s from the first of them, not from any later one.
+    // Opened again two minutes later: counted from the first of them, so at most 7200 - 120 + 60
+    // (the clock ticked up to 60 s during the opens), never the full time a store keeping nothing shows.
+    clock.at += 120_000
     const later = await fetchImage(g, url)
     expect(later.status).toBe(200)
+    expect(later.headers.etag).not.toBe(fullTime.headers.etag)
+    const shown: number[] = []
+    for (let seconds = 7200; seconds >= 6900; seconds -= 10) if (await showsSeconds(g, later.body, seconds)) shown.push(seconds)
+    expect(shown).toHaveLength(1)
+    expect(shown[0]).toBeLessThanOrEqual(7200 - 120 + 60)
   })
 
   it('refuses an altered URL with 403 and stores nothing for it', async () => {
@@ -199,18 +209,23 @@ describe('evergreen timers', () => {
     expect((await preset({ url: minted.url, r: 'order-46', until }, SECRET)).status).toBe(403)
   })
 
-  it('shows a new key past the per-timer or total cap the full time, unstored, never an error', async () => {
-    const capped = await startGiffer({ now: clock.now, liveBucketSeconds: 10, liveTimerKeys: { perTimer: 2, total: 2 } })
+  it("shows new keys past the per-timer or total cap their timer's overflow deadline: a countdown that moves, never the full time again, never an error", async () => {
+    const capped = await startGiffer({ now: clock.now, liveBucketSeconds: 10, liveTimerKeys: { perTimer: 2, total: 3 } })
     try {
       const one = await mint(capped, { kind: 'evergreen', for: 900 })
       const two = await mint(capped, { kind: 'evergreen', for: 960 })
       for (const key of ['k1', 'k2', 'k3']) expect((await fetchImage(capped, path_(one.url) + key)).status).toBe(200)
       expect((await fetchImage(capped, path_(two.url) + 'k4')).status).toBe(200)
+      expect((await fetchImage(capped, path_(two.url) + 'k5')).status).toBe(200)
       clock.at += 60_000
-      // k1 and k2 were kept; k3 was past the timer's cap and k4 past the total.
+      // k1 and k2 were kept; k3 was past the timer's cap and k5 past the total (k4 took the last place).
       expect(await showsSeconds(capped, (await fetchImage(capped, path_(one.url) + 'k1')).body, 840)).toBe(true)
-      expect(await showsSeconds(capped, (await fetchImage(capped, path_(one.url) + 'k3')).body, 900)).toBe(true)
-      expect(await showsSeconds(capped, (await fetchImage(capped, path_(two.url) + 'k4')).body, 960)).toBe(true)
+      expect(await showsSeconds(capped, (await fetchImage(capped, path_(one.url) + 'k3')).body, 840)).toBe(true)
+      expect(await showsSeconds(capped, (await fetchImage(capped, path_(two.url) + 'k5')).body, 900)).toBe(true)
+      // A new key past the cap a minute later shares the deadline of the first past it.
+      expect(await showsSeconds(capped, (await fetchImage(capped, path_(one.url) + 'k6')).body, 840)).toBe(true)
+      // Counted at each open of a key left unstored: k3 and k5 twice.
+      expect(capped.giffer.unstoredKeys).toMatchObject({ timer_full: 3, store_full: 2 })
     } finally {
       await capped.close()
     }
@@ -406,7 +421,174 @@ describe('what a timer shows once its time is up', () => {
   })
 })
 
+describe('URLs as senders and platforms bend them', () => {
+  const clock = testClock(Date.UTC(2026, 10, 28, 12))
+  let g: TestGiffer
+  beforeAll(async () => {
+    g = await startGiffer({ now: clock.now, liveBucketSeconds: 10 })
+  })
+  afterAll(() => g.close())
+
+  /** The query of a minted URL with `change` applied to its signed parameters, signed again as this service would. */
+  function resigned(minted: { url: string }, change: Record<string, string>): string {
+    const params = Object.fromEntries(new URL(minted.url).searchParams)
+    delete params.sig
+    const open = params.kind === 'evergreen' ? 'r' : params.kind === 'per-recipient' ? 'until' : null
+    if (open) delete params[open]
+    const changed = { ...params, ...change }
+    const query = new URLSearchParams({ ...changed, sig: signLiveParams(changed, SECRET) })
+    if (open) query.append(open, '')
+    return `/giffer/countdown/live.gif?${query}`
+  }
+
+  it('reads a repeated r= as its last non-empty value: the URL handed out ends in r=, and a sender may append another', async () => {
+    const minted = await mint(g, { kind: 'evergreen', for: 3600 })
+    const base = path_(minted.url)
+    expect((await fetchImage(g, base + 'ivy')).status).toBe(200)
+    clock.at += 100_000
+    for (const url of [`${base}&r=ivy`, `${base}ivy&r=`, `${base}&r=%20&r=ivy`]) {
+      const res = await fetchImage(g, url)
+      expect(res.status, url).toBe(200)
+      expect(await showsSeconds(g, res.body, 3500), url).toBe(true)
+    }
+    // Any other parameter twice is not a URL of ours.
+    const twice = await request(g.app).get(`${base}ivy&kind=evergreen`)
+    expect(twice.status).toBe(400)
+    expect(twice.body.error.field).toBe('kind')
+  })
+
+  it('reads a repeated until= as its last non-empty value', async () => {
+    const minted = await mint(g, { kind: 'per-recipient', from: '2026-11-01T00:00:00Z', to: '2027-01-31T00:00:00Z' })
+    const until = new Date(clock.at + 3_600_000).toISOString()
+    const res = await fetchImage(g, `${path_(minted.url)}&until=${until}&until=`)
+    expect(await showsSeconds(g, res.body, 3600)).toBe(true)
+  })
+
+  it("meets a shop's pre-set key however the address comes: + or space, any case, composed or not", async () => {
+    const minted = await mint(g, { kind: 'evergreen', for: 4 * 3600 })
+    const preset = (r: string, hours: number) =>
+      request(g.app)
+        .post('/giffer/countdown/live-deadline')
+        .set('Authorization', `Bearer ${PRESET_TOKEN}`)
+        .send({ url: minted.url, r, until: new Date(clock.at + hours * 3_600_000).toISOString() })
+    expect((await preset('Anna+Shop@Example.com', 2)).status).toBe(201)
+    expect((await preset('zoe.cafe\u0301@example.com', 3)).status).toBe(201)
+    const base = path_(minted.url)
+    // An unencoded + arrives as a space; an encoded one as +; the case of an address does not matter.
+    for (const r of ['anna+shop@example.com', 'anna%2Bshop%40example.com', 'ANNA%20SHOP%40EXAMPLE.COM', '%20anna+shop@example.com%20']) {
+      expect(await showsSeconds(g, (await fetchImage(g, base + r)).body, 7200), r).toBe(true)
+    }
+    // Composed é (U+00E9) and e + combining accent are one key.
+    expect(await showsSeconds(g, (await fetchImage(g, base + encodeURIComponent('zoe.caf\u00e9@example.com'))).body, 3 * 3600)).toBe(true)
+    // Keys that are not addresses keep their case: platforms' ids may differ only by it.
+    expect((await preset('01GDDKASAP8TK', 1)).status).toBe(201)
+    expect(await showsSeconds(g, (await fetchImage(g, base + '01gddkasap8tk')).body, 4 * 3600)).toBe(true)
+  })
+
+  it('draws a signed style that no longer passes with the nearest look that does, never an error', async () => {
+    const minted = await mint(g, { until: new Date(clock.at + 3_600_000).toISOString(), font: 'roboto', duration: 10, days: 'Days' })
+    const valid = await fetchImage(g, path_(minted.url))
+    expect(valid.status).toBe(200)
+    // A font renamed, a caption limit tightened, a frame count lowered in a later release: the same
+    // image as the nearest valid look, by its content address.
+    for (const [change, nearest] of [
+      [{ font: 'a-font-renamed-since' }, { font: 'roboto' }],
+      [{ days: 'Days and days and days' }, { days: 'Days and days and days'.slice(0, CAPTION_MAX_LENGTH) }],
+      [{ duration: '500' }, { duration: '120' }],
+      [{ font_weight: '950' }, { font_weight: '900' }],
+      [{ color: 'not-a-colour' }, { color: '000000' }],
+    ] as [Record<string, string>, Record<string, string>][]) {
+      const bent = await fetchImage(g, resigned(minted, change))
+      expect(bent.status, JSON.stringify(change)).toBe(200)
+      const expected = await fetchImage(g, resigned(minted, nearest))
+      expect(bent.headers.etag, JSON.stringify(change)).toBe(expected.headers.etag)
+    }
+  })
+
+  it('shows the expiry image for a signed schedule this release cannot read, never a 5xx', async () => {
+    const recurring = await mint(g, { kind: 'recurring', at: '14:00', tz: 'Europe/Berlin' })
+    const evergreen = await mint(g, { kind: 'evergreen', for: 600 })
+    for (const url of [resigned(recurring, { tz: 'Mars/Olympus_Mons' }), resigned(recurring, { weekdays: '9' }), resigned(evergreen, { for: 'soon' }) + 'someone']) {
+      const res = await fetchImage(g, url)
+      expect(res.status, url).toBe(200)
+      expect(decodeGif(res.body).frames, url).toHaveLength(1)
+      expect(await showsSeconds(g, res.body, 0), url).toBe(true)
+    }
+  })
+})
+
+describe('what one address may do', () => {
+  it('mints liveMintsPerAddress (3) links in 10 minutes, then 429 with Retry-After, while another address still mints', async () => {
+    const g = await startGiffer({ liveMintsPerAddress: 3 })
+    g.app.set('trust proxy', 'loopback')
+    try {
+      const mintFrom = (address: string) => request(g.app).post('/giffer/countdown/live-url').set('X-Forwarded-For', address).send({ kind: 'evergreen', for: 600 })
+      for (let n = 0; n < 3; n++) expect((await mintFrom('203.0.113.50')).status).toBe(200)
+      const over = await mintFrom('203.0.113.50')
+      expect(over.status).toBe(429)
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0)
+      expect(over.body.error.code).toBe('rate_limited')
+      expect((await mintFrom('203.0.113.60')).status).toBe(200)
+    } finally {
+      await g.close()
+    }
+  })
+
+  it("adds at most liveNewKeysPerAddress (3) new keys a minute to one timer: the rest share the timer's overflow deadline, counted in /metrics; keys already stored and other addresses go on", async () => {
+    const clock = testClock(Date.UTC(2026, 10, 28, 12))
+    const g = await startGiffer({ now: clock.now, liveBucketSeconds: 10, liveNewKeysPerAddress: 3 })
+    g.app.set('trust proxy', 'loopback')
+    try {
+      const minted = await mint(g, { kind: 'evergreen', for: 3600 })
+      const other = await mint(g, { kind: 'evergreen', for: 3000 })
+      const open = (url: string, key: string, address: string) => request(g.app).get(path_(url) + key).set('X-Forwarded-For', address).buffer(true).parse(binary)
+      for (const key of ['k1', 'k2', 'k3']) expect((await open(minted.url, key, '203.0.113.70')).status).toBe(200)
+      // The fourth new key of this address and timer this minute is not stored: it starts the timer's overflow deadline now.
+      expect(await showsSeconds(g, (await open(minted.url, 'flood-1', '203.0.113.70')).body, 3600)).toBe(true)
+      clock.at += 30_000
+      // Another new key past the limit shares that deadline: a countdown that moves, not the full time again.
+      expect(await showsSeconds(g, (await open(minted.url, 'flood-2', '203.0.113.70')).body, 3570)).toBe(true)
+      // Stored keys keep theirs; another address and another timer store new keys as before.
+      expect(await showsSeconds(g, (await open(minted.url, 'k1', '203.0.113.70')).body, 3570)).toBe(true)
+      expect(await showsSeconds(g, (await open(minted.url, 'k4', '203.0.113.80')).body, 3600)).toBe(true)
+      expect(await showsSeconds(g, (await open(other.url, 'k5', '203.0.113.70')).body, 3000)).toBe(true)
+      clock.at += 10_000
+      expect(await showsSeconds(g, (await open(minted.url, 'k4', '203.0.113.70')).body, 3590)).toBe(true)
+      expect(g.giffer.unstoredKeys).toMatchObject({ address_limit: 2 })
+    } finally {
+      await g.close()
+    }
+  })
+})
+
 describe('a busy server', () => {
+  it('answers within 3 s however long the line: the drawing gives way to a still frame or the pixel, and the drawing goes on for the next open', async () => {
+    const g = await startGiffer({ queueMax: 16, jobTimeoutMs: 60_000, liveBucketSeconds: 10 })
+    try {
+      // Long scrolling texts (about half a second each) hold the one thread and a line of several seconds.
+      const heavy = Array.from({ length: 16 }, (_, n) => request(g.app).post('/giffer/scrollingtext/create').send({ text: `A long line of scrolling text that keeps on going ${n}`, frames_max: 200, font_size: 72 }))
+      const held = Promise.all(heavy.map((req) => req.then((res) => res.status)))
+      await expect.poll(() => [g.giffer.stats?.running, g.giffer.stats?.queued], { timeout: 10_000, interval: 5 }).toEqual([1, 15])
+      const minted = await mint(g, { kind: 'evergreen', for: 3600, color: '#123456' })
+      const started = performance.now()
+      const answer = await fetchImage(g, path_(minted.url) + 'someone')
+      const elapsed = performance.now() - started
+      expect(answer.status).toBe(200)
+      expect(answer.headers['content-type']).toBe('image/gif')
+      expect(elapsed).toBeLessThan(3_000)
+      const how = answer.headers['x-giffer-fallback'] ?? answer.headers['x-giffer-undrawn']
+      expect(['still', 'answer_late']).toContain(how)
+      expect(decodeGif(answer.body).frames).toHaveLength(1)
+      // The drawing given up on went on in the line: a later open gets the whole timer.
+      expect(await held).toEqual(Array(16).fill(200))
+      const later = await fetchImage(g, path_(minted.url) + 'someone')
+      expect(later.headers['x-giffer-fallback']).toBeUndefined()
+      expect(decodeGif(later.body).frames.length).toBeGreaterThan(1)
+    } finally {
+      await g.close()
+    }
+  }, 120_000)
+
   it('answers a timer it drew a bucket ago with that image, kept one bucket, while the pool is held full', async () => {
     const clock = testClock(Date.UTC(2026, 10, 28, 12))
     const g = await startGiffer({ now: clock.now, queueMax: 0, jobTimeoutMs: 20_000, liveBucketSeconds: 10 })

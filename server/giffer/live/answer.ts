@@ -1,20 +1,33 @@
 /**
  * `GET countdown/live.gif|png?…&sig=`: the live timer, drawn for the time left when it is fetched.
- * A validly signed URL never answers 429 or 5xx, which a mail proxy would keep: when the image
- * cannot be drawn in time, it answers with what it has (an image drawn a moment ago, a still
- * frame drawn ahead of the line) or a transparent pixel kept by no one.
+ *
+ * A validly signed URL is in people's inboxes, and mail proxies (Gmail's, Apple's) keep whatever
+ * they get, an error included. So past the signature check nothing answers 429 or 5xx, and every
+ * answer comes within LIVE_ANSWER_MS, one deadline for the whole request: the first-open store's
+ * wait, the drawing, and the fallbacks when the drawing is late or refused (an image of the timer
+ * drawn a moment ago, a still frame drawn ahead of the line, and last a transparent pixel that no
+ * one keeps).
  */
-import type { Response } from 'express'
-import { badRequest, errorAnswer } from '../../process/errors.js'
+import type { Request, Response } from 'express'
+import { HttpError, errorAnswer } from '../../process/errors.js'
 import { Throttle } from '../../process/throttle.js'
 import { withTimeout } from '../../process/timeout.js'
-import { renderKey } from '../cache.js'
+import { renderKey, type CachedRender } from '../cache.js'
 import { renderImage, type GifferContext } from '../context.js'
 import type { CountdownJob } from '../jobs.js'
 import { clientGone, sendImage, type Handler } from '../routes/http.js'
 import { pixelHeaders, TRANSPARENT_PIXEL, type LiveFormat } from './pixel.js'
-import { liveBucket, liveTimerJob, readLiveTimer, recipientKeyHash, scheduledDeadline, type LiveBucket, type LiveTimer } from './timer.js'
+import { liveBucket, liveTimerJob, readLiveParams, readLiveTimer, recipientKey, recipientKeyHash, scheduledDeadline, type LiveBucket, type LiveTimer } from './timer.js'
 
+/**
+ * The whole of one request, from its arrival to its answer. Under the 3 s within which an image
+ * must come, with room for the site's proxy in front and the bytes on their way.
+ */
+export const LIVE_ANSWER_MS = 2_500
+/** The longest wait for the first-open store; past it the recipient sees the full time, unstored. */
+export const FIRST_OPEN_WAIT_MS = 1_000
+/** Time kept back from the drawing for a still frame, should the drawing be late. */
+const STILL_FRAME_RESERVE_MS = 700
 /** How long browsers, proxies and the render cache keep a timer whose time is up. */
 const EXPIRED_TIMER_MAX_AGE = 3600
 /**
@@ -24,89 +37,130 @@ const EXPIRED_TIMER_MAX_AGE = 3600
 const LIVE_IMAGE_KEEP_MS = 10 * 60_000
 /** How many steps back a busy server looks for an image of the same timer it drew a moment ago. */
 const LAST_DRAWN_STEPS = 12
-/** How long a busy server waits for a still frame drawn ahead of the line, before the transparent pixel. */
-const STILL_FRAME_WAIT_MS = 3_000
-/** The longest recipient key stored; a longer one (no platform's tag makes one) shows the full time, unstored. */
-export const RECIPIENT_KEY_MAX = 512
-/** How long a request waits for the first-open store before showing the full time. */
-export const FIRST_OPEN_WAIT_MS = 1_000
-/** A store that fails is said in the log at most this often. */
-const STORE_WARNING_INTERVAL_MS = 60_000
+/** A failing store, or a timer this release cannot read, is said in the log at most this often. */
+const WARNING_INTERVAL_MS = 60_000
 
 function sendPixel(res: Response, format: LiveFormat, cacheControl: string, headers: Record<string, string> = {}): void {
   res.set({ ...pixelHeaders(format, cacheControl), ...headers })
   res.send(TRANSPARENT_PIXEL[format])
 }
 
-/** The query parameters, each given once: what the signature covers. */
-function singleParams(query: Record<string, unknown>): Record<string, string> {
-  // No prototype: a parameter named `__proto__` is just a parameter.
-  const params: Record<string, string> = Object.create(null)
-  for (const [name, value] of Object.entries(query)) {
-    if (typeof value !== 'string') throw badRequest(name, 'must be given once')
-    params[name] = value
-  }
-  return params
+/** `promise`, or its rejection with `signal`'s reason once that aborts, whichever comes first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  let onAbort: () => void = () => undefined
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+  // A render given up on goes on for the cache and the requests joined to it; its outcome is theirs.
+  promise.catch(() => undefined)
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort))
 }
 
-/**
- * The deadline of this request: an evergreen timer's from the first-open store (its first open
- * stores now + its time; a missing key, as in a test send, or a store that fails shows the full
- * time and stores nothing), any other's from its URL and the clock. Null shows the expiry image.
- */
-async function deadlineOf(context: GifferContext, timer: LiveTimer, nowMs: number, onStoreError: (error: unknown) => void): Promise<number | null> {
-  const deadline = scheduledDeadline(timer, nowMs)
-  if (timer.schedule.kind !== 'evergreen') return deadline
-  const key = timer.open.trim()
-  if (!key || key.length > RECIPIENT_KEY_MAX) return deadline
-  try {
-    const opened = await withTimeout(context.firstOpens.firstOpen(timer.id, recipientKeyHash(timer, key), deadline!, nowMs), FIRST_OPEN_WAIT_MS, 'the first-open store')
-    return opened.deadline
-  } catch (error) {
-    onStoreError(error)
-    return deadline
-  }
-}
-
-/** An answer a mail proxy would keep: busy, too large for this server, or a fault of ours. */
+/** An answer a mail proxy would keep: busy, too large for this server, out of time, or a fault of ours. */
 function keptByMailProxies(error: unknown): boolean {
   const { status } = errorAnswer(error)
   return status === 429 || status === 413 || status >= 500
 }
 
+/** The reason an AbortSignal.timeout gives: this request's own time is up. */
+const isLate = (error: unknown) => error instanceof DOMException && error.name === 'TimeoutError'
+
 export function liveTimerAnswer(context: GifferContext, format: LiveFormat): Handler {
-  const storeWarnings = new Throttle(STORE_WARNING_INTERVAL_MS)
-  const onStoreError = (error: unknown) => {
-    if (!storeWarnings.allow(Date.now())) return
-    context.logger.warn({ err: error, store: context.firstOpens.where }, 'live timers: the first-open store failed; evergreen timers show their full time until it answers')
-  }
   const { liveBucketSeconds } = context.config
-  return async (req, res) => {
-    const timer = readLiveTimer(singleParams(req.query), context.keys)
+  const warnings = new Throttle(WARNING_INTERVAL_MS)
+  const kind = `live-${format}`
+  /** The look (style, expiry, format) whose still frame is being drawn ahead of the line, and which still: at most one per look at a time. */
+  const stillsInFlight = new Map<string, string>()
+
+  /**
+   * The deadline of this request: an evergreen timer's from the first-open store (the first open
+   * of a key stores now + its time; a missing key, as in a test send, or a store that fails or is
+   * late shows the full time, unstored), any other's from its URL and the clock. Null shows the
+   * expiry image.
+   */
+  async function deadlineOf(req: Request, timer: LiveTimer, nowMs: number, waitMs: number): Promise<number | null> {
+    const scheduled = scheduledDeadline(timer, nowMs)
+    if (timer.schedule.kind !== 'evergreen' || scheduled === null) return scheduled
+    const key = recipientKey(timer.open)
+    if (!key) return scheduled
+    const { newKeys, unstoredKeys } = context.live
+    try {
+      const opened = await withTimeout(
+        context.firstOpens.firstOpen(timer.id, recipientKeyHash(timer, key), scheduled, nowMs, () => newKeys.take(req.ip ?? '', timer.id)),
+        Math.max(0, waitMs),
+        'the first-open store',
+      )
+      if (opened.outcome === 'declined') unstoredKeys.address_limit++
+      else if (opened.outcome === 'timer_full' || opened.outcome === 'store_full') unstoredKeys[opened.outcome]++
+      return opened.deadline
+    } catch (error) {
+      if (warnings.allow(Date.now(), 'store')) context.logger.warn({ err: error, store: context.firstOpens.where }, 'live timers: the first-open store failed or was late; evergreen timers show their full time until it answers')
+      return scheduled
+    }
+  }
+
+  /** The deadline, or the expiry image's null when the timer's schedule cannot be read or worked out: never an error. */
+  async function safeDeadlineOf(req: Request, timer: LiveTimer, nowMs: number, waitMs: number): Promise<number | null> {
+    try {
+      if (timer.schedule.kind === 'unreadable') throw new Error(timer.schedule.reason)
+      return await deadlineOf(req, timer, nowMs, waitMs)
+    } catch (error) {
+      if (warnings.allow(Date.now(), 'schedule')) context.logger.error({ err: error }, 'live timers: a signed timer cannot be read by this release; it shows its expiry image')
+      return null
+    }
+  }
+
+  /** A single frame of the time left, drawn ahead of the line: one per look at a time, else none. */
+  async function stillFrame(job: CountdownJob, signal: AbortSignal, ttlMs: number): Promise<CachedRender & { key: string }> {
+    const still: CountdownJob = { ...job, frames: 1 }
+    const look = renderKey(kind, { ...still, remainingSeconds: 0 })
+    const key = renderKey(kind, still)
+    // The same still for another request joins it in the cache; another time of the same look waits its turn elsewhere.
+    const drawing = stillsInFlight.get(look)
+    if (drawing !== undefined && drawing !== key) throw new HttpError(503, 'still_frame_busy', 'A still frame of this timer is being drawn for another time left.')
+    if (signal.aborted) throw signal.reason
+    stillsInFlight.set(look, key)
+    try {
+      return await untilAborted(renderImage(context, kind, still, still, { ttlMs, signal, urgent: { urgent: true, timeoutMs: context.config.jobTimeoutMs } }), signal)
+    } finally {
+      if (stillsInFlight.get(look) === key) stillsInFlight.delete(look)
+    }
+  }
+
+  /** The answer to a validly signed timer: the image, a fallback, or the pixel; it throws only when the client has gone. */
+  async function answer(req: Request, res: Response, timer: LiveTimer, gone: AbortSignal, left: () => number): Promise<void> {
     const at = context.now()
-    const deadline = await deadlineOf(context, timer, at, onStoreError)
+    const deadline = await safeDeadlineOf(req, timer, at, Math.min(FIRST_OPEN_WAIT_MS, left() - STILL_FRAME_RESERVE_MS))
     const expired = deadline === null || deadline <= at
     if (expired && timer.expiry.kind === 'hide') return sendPixel(res, format, `public, max-age=${EXPIRED_TIMER_MAX_AGE}`)
     const bucket: LiveBucket = expired ? liveBucket(0, at, liveBucketSeconds) : liveBucket(deadline, at, liveBucketSeconds)
     const job = liveTimerJob(timer.style, bucket, format, timer.expiry)
     const maxAge = expired ? EXPIRED_TIMER_MAX_AGE : Math.max(1, Math.ceil((bucket.expiresAt - at) / 1000))
     const ttlMs = expired ? EXPIRED_TIMER_MAX_AGE * 1000 : LIVE_IMAGE_KEEP_MS
-    const kind = `live-${format}`
-    const signal = clientGone(res)
-    try {
-      const rendered = await renderImage(context, kind, job, job, { ttlMs, signal })
-      res.set('Expires', new Date(at + maxAge * 1000).toUTCString())
-      return sendImage(req, res, rendered, `public, max-age=${maxAge}`)
-    } catch (error) {
-      if (!keptByMailProxies(error) || req.socket.destroyed) throw error
+    const within = (ms: number) => AbortSignal.any([gone, AbortSignal.timeout(Math.max(0, Math.floor(ms)))])
+    let undrawn = 'answer_late'
+    /** Goes on to the next fallback for an answer a mail proxy would keep, or for this request's time running out. */
+    const fallBackFrom = (error: unknown) => {
+      if (gone.aborted) throw error
+      if (isLate(error)) return
+      if (!keptByMailProxies(error)) throw error
       const { status, code } = errorAnswer(error)
       // A fault of ours, which the error handler would have logged; busy and too small are said elsewhere.
       if (status === 500) context.logger.error({ err: error }, 'live timer not drawn')
-      res.locals.errorCode = code
+      undrawn = code
     }
-    // A mail proxy keeps a 429 or 5xx and shows a broken image long after the server recovers:
-    // a busy server answers with what it has, kept briefly. First an image of this timer drawn a
-    // bucket or a few before (it shows a little more time than is left)...
+    try {
+      const drawingTime = within(left() - STILL_FRAME_RESERVE_MS)
+      const rendered = await untilAborted(renderImage(context, kind, job, job, { ttlMs, signal: gone }), drawingTime)
+      res.set('Expires', new Date(at + maxAge * 1000).toUTCString())
+      return sendImage(req, res, rendered, `public, max-age=${maxAge}`)
+    } catch (error) {
+      fallBackFrom(error)
+    }
+    // What a busy server has, kept briefly: first an image of this timer drawn a bucket or a few
+    // before (it shows a little more time than is left)...
     const briefly = `public, max-age=${Math.min(maxAge, liveBucketSeconds)}`
     for (let steps = 1; steps <= LAST_DRAWN_STEPS && !expired; steps++) {
       const earlier = liveTimerJob(timer.style, { ...bucket, remainingSeconds: bucket.remainingSeconds + steps * liveBucketSeconds }, format, timer.expiry)
@@ -115,14 +169,32 @@ export function liveTimerAnswer(context: GifferContext, format: LiveFormat): Han
       if (image) return sendImage(req, res, { image, source: 'hit', key }, briefly, { 'X-Giffer-Fallback': 'last-drawn' })
     }
     // ...then a single frame of the time left, drawn ahead of the line...
-    const still: CountdownJob = { ...job, frames: 1 }
     try {
-      const rendered = await renderImage(context, kind, still, still, { ttlMs, signal, urgent: { urgent: true, timeoutMs: Math.min(STILL_FRAME_WAIT_MS, context.config.jobTimeoutMs) } })
-      return sendImage(req, res, rendered, briefly, { 'X-Giffer-Fallback': 'still' })
+      const stillTime = within(left())
+      return sendImage(req, res, await stillFrame(job, stillTime, ttlMs), briefly, { 'X-Giffer-Fallback': 'still' })
     } catch (error) {
-      if (!keptByMailProxies(error) || req.socket.destroyed) throw error
+      fallBackFrom(error)
     }
-    // ...and when not even that can be drawn now, a transparent pixel kept by no one.
-    sendPixel(res, format, 'no-store', { 'X-Giffer-Undrawn': String(res.locals.errorCode) })
+    // ...and when not even that can be drawn in time, a transparent pixel kept by no one.
+    res.locals.errorCode = undrawn
+    sendPixel(res, format, 'no-store', { 'X-Giffer-Undrawn': undrawn })
+  }
+
+  return async (req, res) => {
+    const started = performance.now()
+    const left = () => LIVE_ANSWER_MS - (performance.now() - started)
+    const queryAt = req.url.indexOf('?')
+    // A URL that is not one of ours (changed, unsigned, a parameter twice) is the client's mistake: 4xx.
+    const timer = readLiveTimer(readLiveParams(queryAt === -1 ? '' : req.url.slice(queryAt + 1)), context.keys)
+    const gone = clientGone(res)
+    try {
+      await answer(req, res, timer, gone, left)
+    } catch (error) {
+      if (gone.aborted || res.headersSent) throw error
+      // Past the signature, a fault of ours still answers an image, not a 5xx a mail proxy would keep.
+      context.logger.error({ err: error }, 'live timer answer failed')
+      res.locals.errorCode = 'internal_error'
+      sendPixel(res, format, 'no-store', { 'X-Giffer-Undrawn': 'internal_error' })
+    }
   }
 }

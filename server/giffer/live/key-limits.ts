@@ -38,5 +38,5 @@ export class NewKeyBudget {
   }
 }
 
-/** Keys left unstored since the process started, by why: read when /metrics is scraped. */
+/** Opens whose new key was left unstored since the process started, by why: read when /metrics is scraped. */
 export type UnstoredCounts = Record<UnstoredReason, number>

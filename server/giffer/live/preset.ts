@@ -10,9 +10,9 @@ import { withTimeout } from '../../process/timeout.js'
 import { parseRequest } from '../../process/validation.js'
 import type { GifferContext } from '../context.js'
 import { postJson } from '../routes/http.js'
-import { FIRST_OPEN_WAIT_MS, RECIPIENT_KEY_MAX } from './answer.js'
+import { FIRST_OPEN_WAIT_MS } from './answer.js'
 import { parseDeadline } from './deadlines.js'
-import { readLiveTimer, recipientKeyHash, type LiveTimer } from './timer.js'
+import { RECIPIENT_KEY_MAX, readLiveParams, readLiveTimer, recipientKey, recipientKeyHash, type LiveTimer } from './timer.js'
 
 /** What a shop's back end sends to set a recipient's deadline ahead of the first open. */
 const liveDeadlineSchema = z.object({
@@ -48,14 +48,10 @@ function evergreenTimerOf(url: string, context: GifferContext): LiveTimer {
   } catch {
     throw badRequest('url', 'must be a live timer link')
   }
-  const params: Record<string, string> = Object.create(null)
-  for (const [name, value] of parsed.searchParams) {
-    if (name in params) throw badRequest('url', `has ${name} more than once`)
-    params[name] = value
-  }
   let timer: LiveTimer
   try {
-    timer = readLiveTimer(params, context.keys)
+    // Read as an open of the image reads it: the same parameters count.
+    timer = readLiveTimer(readLiveParams(parsed.search.slice(1)), context.keys)
   } catch (error) {
     if (error instanceof HttpError) throw badRequest('url', 'is not a live timer link made here, or was changed')
     throw error
@@ -76,7 +72,10 @@ export function presetRoutes(router: Router, context: GifferContext): void {
     if (timer.schedule.kind === 'evergreen' && deadline - now > timer.schedule.seconds * 1000) {
       throw badRequest('until', `must be at most the timer's own time ahead (${timer.schedule.seconds} seconds from now)`)
     }
-    const preset = await withTimeout(context.firstOpens.preset(timer.id, recipientKeyHash(timer, input.r), deadline, now), FIRST_OPEN_WAIT_MS * 5, 'the first-open store')
+    // The key as an open of the image reads it, so that the two meet in the store.
+    const key = recipientKey(input.r)
+    if (!key) throw badRequest('r', 'is required: the recipient key the link gets in r=')
+    const preset = await withTimeout(context.firstOpens.preset(timer.id, recipientKeyHash(timer, key), deadline, now), FIRST_OPEN_WAIT_MS * 5, 'the first-open store')
     const iso = (ms: number) => new Date(ms).toISOString()
     switch (preset.outcome) {
       case 'created':

@@ -10,13 +10,12 @@
  */
 import { createHmac } from 'node:crypto'
 import { END_MESSAGE_MAX_LENGTH, END_MESSAGES, captionLanguage } from '../../../shared/generators/countdown/captions.js'
-import { DELAY_CAPS, DELAY_MAX_SECONDS } from '../../../shared/generators/countdown/countdown.js'
+import { COUNTDOWN_MAX_SECONDS, DELAY_CAPS, DELAY_MAX_SECONDS } from '../../../shared/generators/countdown/countdown.js'
 import { HttpError, badRequest } from '../../process/errors.js'
-import { parseRequest } from '../../process/validation.js'
 import { nearestWeight } from '../fonts.js'
 import type { CountdownJob, Rgb } from '../jobs.js'
 import { z } from 'zod'
-import { countdownJob, liveStyleSchema, wholeNumber, type CountdownStyle } from '../schemas.js'
+import { countdownJob, liveStyleSchema, readLiveStyle, wholeNumber, type CountdownStyle } from '../schemas.js'
 import { signerOf, type SigningKeys } from '../signing.js'
 import { isTimeZone, nextOccurrence, parseDeadline, parseTimeOfDay, readRecipientDeadline, type TimeOfDay } from './deadlines.js'
 
@@ -57,6 +56,28 @@ export type LiveUrlInput = z.output<typeof liveUrlSchema>
 
 /** The parameter each kind leaves unsigned, for the sending platform to fill in per recipient. */
 const OPEN_PARAMETER: Partial<Record<LiveKind, string>> = { evergreen: 'r', 'per-recipient': 'until' }
+const OPEN_PARAMETERS = new Set(Object.values(OPEN_PARAMETER))
+
+/**
+ * A live timer's query parameters, as read for its signature. The recipient's own part (`r=`,
+ * `until=`) may come more than once: the URL handed out already ends in `&r=`, and a sender who
+ * appends `&r=*|UNIQID|*` anyway means the last value filled in, so the last non-empty one counts.
+ * Any other parameter given twice is not a URL this service made: 400 naming it.
+ */
+export function readLiveParams(query: string): Record<string, string> {
+  // No prototype: a parameter named `__proto__` is just a parameter.
+  const params: Record<string, string> = Object.create(null)
+  for (const [name, value] of new URLSearchParams(query)) {
+    if (OPEN_PARAMETERS.has(name)) {
+      if (value.trim() || !(name in params)) params[name] = value
+    } else if (name in params) {
+      throw badRequest(name, 'must be given once')
+    } else {
+      params[name] = value
+    }
+  }
+  return params
+}
 
 /** What the image shows once the time is up: zeros, a message in the timer's style, or nothing (a transparent pixel). */
 export type Expiry = { kind: 'zeros' } | { kind: 'message'; text: string } | { kind: 'hide' }
@@ -66,6 +87,8 @@ export type LiveSchedule =
   | { kind: 'evergreen'; seconds: number }
   | { kind: 'per-recipient'; from: number; to: number; tz: string | undefined }
   | { kind: 'recurring'; at: TimeOfDay; weekdays: number[]; tz: string }
+  /** Signed by this service but not readable by this release (a zone it no longer knows, say): shows the expiry image. */
+  | { kind: 'unreadable'; reason: string }
 
 /** A live timer as its signed URL describes it. */
 export interface LiveTimer {
@@ -105,43 +128,86 @@ function signingSecret(params: Record<string, string>, keys: SigningKeys): strin
   return secret
 }
 
-/** A signed value this service wrote itself: one that does not read back is a fault of ours, said as such. */
+/** A signed value this service wrote itself: one that does not read back is not readable by this release. */
 function signed<T>(value: T | null | undefined, name: string): T {
   if (value === null || value === undefined) throw new Error(`a signed live timer has an unreadable ${name}`)
   return value
 }
 
-/**
- * The timer a signed URL describes, or 403 `bad_signature`. URLs minted before there were kinds
- * carry neither `kind` nor `expired`: fixed, showing zeros.
- */
-export function readLiveTimer(params: Record<string, string>, keys: SigningKeys): LiveTimer {
-  const secret = signingSecret(params, keys)
-  const style = parseRequest(liveStyleSchema, params, 'query')
-  const kind = (params.kind ?? 'fixed') as LiveKind
-  const schedule = ((): LiveSchedule => {
-    switch (kind) {
-      case 'fixed':
-        return { kind, until: parseDeadline(signed(params.until, 'until'), params.tz) }
-      case 'evergreen':
-        return { kind, seconds: Number(signed(params.for, 'for')) }
-      case 'per-recipient':
-        return { kind, from: Date.parse(signed(params.from, 'from')), to: Date.parse(signed(params.to, 'to')), tz: params.tz }
-      case 'recurring':
-        return { kind, at: signed(parseTimeOfDay(params.at ?? ''), 'at'), weekdays: signed(params.weekdays, 'weekdays').split(',').map(Number), tz: signed(params.tz, 'tz') }
-      default:
-        throw new Error(`a signed live timer has an unknown kind "${String(kind).slice(0, 20)}"`)
+/** A finite instant in ms, or the error of an unreadable one. */
+function instant(ms: number, name: string): number {
+  if (!Number.isFinite(ms)) throw new Error(`a signed live timer has an unreadable ${name}`)
+  return ms
+}
+
+/** The schedule a signed URL describes; throws when this release cannot read it. */
+function readSchedule(params: Record<string, string>, kind: string): LiveSchedule {
+  switch (kind) {
+    case 'fixed':
+      return { kind, until: parseDeadline(signed(params.until, 'until'), params.tz) }
+    case 'evergreen': {
+      const seconds = Number(signed(params.for, 'for'))
+      if (!Number.isSafeInteger(seconds) || seconds < 1) throw new Error('a signed live timer has an unreadable for')
+      return { kind, seconds }
     }
-  })()
-  const expired = params.expired ?? 'zeros'
-  const expiry: Expiry = expired === 'message' ? { kind: 'message', text: signed(params.message, 'message') } : expired === 'hide' ? { kind: 'hide' } : { kind: 'zeros' }
-  const open = OPEN_PARAMETER[kind]
-  return { style, schedule, expiry, id: params.sig!.slice(0, 16), secret, open: open ? (params[open] ?? '') : '' }
+    case 'per-recipient':
+      return { kind, from: instant(Date.parse(signed(params.from, 'from')), 'from'), to: instant(Date.parse(signed(params.to, 'to')), 'to'), tz: params.tz }
+    case 'recurring': {
+      const tz = signed(params.tz, 'tz')
+      if (!isTimeZone(tz)) throw new Error('a signed live timer has a time zone this server does not know')
+      const weekdays = signed(params.weekdays, 'weekdays').split(',').map(Number)
+      if (weekdays.length === 0 || weekdays.some((day) => !Number.isInteger(day) || day < 0 || day > 6)) throw new Error('a signed live timer has unreadable weekdays')
+      return { kind, at: signed(parseTimeOfDay(params.at ?? ''), 'at'), weekdays, tz }
+    }
+    default:
+      throw new Error(`a signed live timer has an unknown kind "${kind.slice(0, 20)}"`)
+  }
 }
 
 /**
- * The recipient key as the first-open store keeps it: an HMAC with the key that signed the timer,
- * never the key itself (keys are often e-mail addresses), tied to the timer.
+ * The timer a signed URL describes, or 403 `bad_signature`. Past the signature nothing is refused:
+ * the URL is in emails already, so a style that no longer passes is read as the nearest one that
+ * does, and a schedule this release cannot read shows the expiry image. URLs minted before there
+ * were kinds carry neither `kind` nor `expired`: fixed, showing zeros.
+ */
+export function readLiveTimer(params: Record<string, string>, keys: SigningKeys): LiveTimer {
+  const secret = signingSecret(params, keys)
+  const kind = params.kind ?? 'fixed'
+  const schedule = ((): LiveSchedule => {
+    try {
+      return readSchedule(params, kind)
+    } catch (error) {
+      return { kind: 'unreadable', reason: error instanceof Error ? error.message : String(error) }
+    }
+  })()
+  const expired = params.expired ?? 'zeros'
+  const expiry: Expiry = expired === 'message' && params.message ? { kind: 'message', text: params.message } : expired === 'hide' ? { kind: 'hide' } : { kind: 'zeros' }
+  const open = OPEN_PARAMETER[kind as LiveKind]
+  return { style: readLiveStyle(params), schedule, expiry, id: params.sig!.slice(0, 16), secret, open: open ? (params[open] ?? '') : '' }
+}
+
+/** The longest recipient key kept; a longer one (no platform's merge tag makes one) is not a key. */
+export const RECIPIENT_KEY_MAX = 512
+
+/**
+ * A recipient key as every path reads it (an image's `r=`, a pre-set's `r`), or null when there
+ * is none: trimmed; a space and `+` the same (an unencoded `+`, as in `anna+shop@example.com`,
+ * arrives as a space in a query but stays `+` in JSON); Unicode NFC, so that one name typed two
+ * ways is one key. An e-mail address is compared without regard to case: platforms and shops
+ * write one address in different cases (`Anna@Shop.com` in an order, `anna@shop.com` in a
+ * contact list), and no mail provider delivers two mailboxes that differ only by case. Other keys
+ * (platforms' subscriber ids) are kept as sent: some are case-sensitive.
+ */
+export function recipientKey(raw: string): string | null {
+  const key = raw.normalize('NFC').trim().replace(/ /g, '+')
+  if (!key || key.length > RECIPIENT_KEY_MAX) return null
+  return /^[^@\s]+@[^@\s]+$/.test(key) ? key.toLowerCase() : key
+}
+
+/**
+ * The recipient key (as `recipientKey` reads it) as the first-open store keeps it: an HMAC with
+ * the key that signed the timer, never the key itself (keys are often e-mail addresses), tied to
+ * the timer.
  */
 export function recipientKeyHash(timer: LiveTimer, key: string): string {
   return createHmac('sha256', timer.secret).update(`live timer recipient\n${timer.id}\n${key}`).digest('base64url').slice(0, 22)
@@ -255,6 +321,8 @@ export function scheduledDeadline(timer: LiveTimer, nowMs: number): number | nul
       return nextOccurrence(nowMs, schedule.at, schedule.weekdays, schedule.tz)
     case 'evergreen':
       return nowMs + schedule.seconds * 1000
+    case 'unreadable':
+      return null
   }
 }
 
@@ -286,7 +354,8 @@ export function liveBucket(deadlineMs: number, nowMs: number, bucketSeconds: num
 export function liveTimerJob(style: CountdownStyle, bucket: LiveBucket, format: CountdownJob['format'], expiry: Expiry): CountdownJob {
   const expired = bucket.remainingSeconds === 0
   const job = countdownJob(style, {
-    remainingSeconds: bucket.remainingSeconds,
+    // Past the largest time a countdown can show, every time left is the same picture: one render.
+    remainingSeconds: Math.min(bucket.remainingSeconds, COUNTDOWN_MAX_SECONDS),
     frames: expired ? 1 : Math.min(style.duration, bucket.remainingSeconds + 1),
     format,
   })

@@ -12,13 +12,22 @@ import { liveUrlSchema, mintLiveTimer } from '../live/timer.js'
 import { countdownSchema } from '../schemas.js'
 import { clientGone, postJson, sendImage } from './http.js'
 import { IMMUTABLE } from '../../process/http-cache.js'
+import { perAddressLimit } from '../../process/rate-limit.js'
+
+/** The window of the per-address limit on minting live-timer links. */
+const MINT_LIMIT_WINDOW_MS = 10 * 60_000
 
 export function countdownRoutes(router: Router, context: GifferContext): void {
+  // Minting keeps nothing, but each link is a new timer whose recipients the store keeps: one
+  // address mints at a visitor's pace, not a script's.
+  const limitMints = perAddressLimit({ limit: context.config.liveMintsPerAddress, windowMs: MINT_LIMIT_WINDOW_MS }, context.config.rateLimitStore?.('liveMint'))
+
   postJson(router, '/countdown/create', async (req, res) => {
     const job = parseRequest(countdownSchema, req.body)
     sendImage(req, res, await renderImage(context, 'countdown', job, job, { signal: clientGone(res) }), IMMUTABLE)
   })
 
+  router.post('/countdown/live-url', limitMints)
   postJson(router, '/countdown/live-url', async (req, res) => {
     const input = parseRequest(liveUrlSchema, req.body)
     const { query, until } = mintLiveTimer(input, context.now(), context.keys.current)
