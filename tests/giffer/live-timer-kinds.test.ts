@@ -5,6 +5,7 @@ import { Redis } from 'ioredis'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { nextOccurrence, readRecipientDeadline } from '../../server/giffer/live/deadlines.js'
+import { ADDRESS_TIMERS_SHARE } from '../../server/giffer/live/key-limits.js'
 import { signLiveParams } from '../../server/giffer/live/timer.js'
 import { CAPTION_MAX_LENGTH } from '../../shared/generators/countdown/countdown.js'
 import { startRedis, type TestRedis } from '../support/redis.js'
@@ -561,7 +562,44 @@ describe('what one address may do', () => {
   })
 })
 
+describe('what one address may do, across timers', () => {
+  it(`adds at most ${ADDRESS_TIMERS_SHARE} times liveNewKeysPerAddress new keys a minute across every timer, so minting timers of its own fills no store`, async () => {
+    const g = await startGiffer({ liveBucketSeconds: 10, liveNewKeysPerAddress: 2 })
+    g.app.set('trust proxy', 'loopback')
+    try {
+      const timers = await Promise.all(Array.from({ length: ADDRESS_TIMERS_SHARE + 1 }, (_, n) => mint(g, { kind: 'evergreen', for: 600 + n })))
+      const open = (url: string, key: string, address: string) => request(g.app).get(path_(url) + key).set('X-Forwarded-For', address).buffer(true).parse(binary)
+      for (const [n, timer] of timers.entries()) for (const key of ['a', 'b']) expect((await open(timer.url, `${key}${n}`, '203.0.113.90')).status).toBe(200)
+      // Two keys on each of the first five timers were its share; the sixth timer's two were past it.
+      expect(g.giffer.unstoredKeys).toMatchObject({ address_limit: 2 })
+      expect((await open(timers.at(-1)!.url, 'c', '203.0.113.91')).status).toBe(200)
+      expect(g.giffer.unstoredKeys).toMatchObject({ address_limit: 2 })
+    } finally {
+      await g.close()
+    }
+  })
+})
+
 describe('a busy server', () => {
+  it("gives one timer's look at most a quarter of the line: made-up until= values of one URL never turn the other generators away", async () => {
+    const clock = testClock(Date.UTC(2026, 10, 28, 12))
+    const g = await startGiffer({ now: clock.now, queueMax: 8, jobTimeoutMs: 30_000, liveBucketSeconds: 10 })
+    try {
+      const minted = await mint(g, { kind: 'per-recipient', from: '2026-11-01T00:00:00Z', to: '2027-06-01T00:00:00Z' })
+      const opens = Array.from({ length: 40 }, (_, n) => fetchImage(g, path_(minted.url) + new Date(clock.at + 3_600_000 + n * 60_000).toISOString()).then((answer) => answer))
+      // The opens have reached the line before the other generators' requests come.
+      await expect.poll(() => g.giffer.stats?.queued ?? 0, { timeout: 10_000, interval: 5 }).toBeGreaterThan(0)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      const creates = Array.from({ length: 5 }, (_, n) => request(g.app).post('/giffer/countdown/create').send({ delay: 7_200 + n }).then((res) => res.status))
+      const answers = await Promise.all(opens)
+      expect(answers.map((answer) => answer.status)).toEqual(Array(40).fill(200))
+      expect(await Promise.all(creates)).toEqual(Array(5).fill(200))
+      expect(answers.some((answer) => answer.headers['x-giffer-undrawn'] === 'timer_busy' || answer.headers['x-giffer-fallback'] === 'still')).toBe(true)
+    } finally {
+      await g.close()
+    }
+  }, 60_000)
+
   it('answers within 3 s however long the line: the drawing gives way to a still frame or the pixel, and the drawing goes on for the next open', async () => {
     const g = await startGiffer({ queueMax: 16, jobTimeoutMs: 60_000, liveBucketSeconds: 10 })
     try {

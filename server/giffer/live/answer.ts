@@ -73,6 +73,37 @@ export function liveTimerAnswer(context: GifferContext, format: LiveFormat): Han
   const kind = `live-${format}`
   /** The look (style, expiry, format) whose still frame is being drawn ahead of the line, and which still: at most one per look at a time. */
   const stillsInFlight = new Map<string, string>()
+  /**
+   * The images of each look being drawn in the ordinary line: at most a quarter of the line per
+   * look. A per-recipient timer's every `until=` can be an image of its own, so without this one
+   * URL with made-up dates would fill the line and turn every other generator away.
+   */
+  const rendersInFlight = new Map<string, Set<string>>()
+  const rendersPerLook = Math.max(1, Math.floor(context.config.queueMax / 4))
+
+  /** A timer's look: its job without the time it shows. */
+  const lookOf = (job: CountdownJob) => renderKey(kind, { ...job, remainingSeconds: 0, frames: 0 })
+
+  /** The whole image of the time left, drawn in the ordinary line, unless its look already has its share of the line. */
+  async function drawing(job: CountdownJob, ttlMs: number, gone: AbortSignal, signal: AbortSignal): Promise<CachedRender & { key: string }> {
+    const key = renderKey(kind, job)
+    const look = lookOf(job)
+    const inFlight = rendersInFlight.get(look) ?? new Set<string>()
+    // A drawn image, or one being drawn for another request, costs the line nothing more.
+    if (!context.cache.peek(key) && !inFlight.has(key)) {
+      if (inFlight.size >= rendersPerLook) throw new HttpError(503, 'timer_busy', 'This timer has its share of the line being drawn.')
+      inFlight.add(key)
+      rendersInFlight.set(look, inFlight)
+    }
+    const render = renderImage(context, kind, job, job, { ttlMs, signal: gone })
+    void render
+      .finally(() => {
+        inFlight.delete(key)
+        if (inFlight.size === 0 && rendersInFlight.get(look) === inFlight) rendersInFlight.delete(look)
+      })
+      .catch(() => undefined)
+    return untilAborted(render, signal)
+  }
 
   /**
    * The deadline of this request: an evergreen timer's from the first-open store (the first open
@@ -115,7 +146,7 @@ export function liveTimerAnswer(context: GifferContext, format: LiveFormat): Han
   /** A single frame of the time left, drawn ahead of the line: one per look at a time, else none. */
   async function stillFrame(job: CountdownJob, signal: AbortSignal, ttlMs: number): Promise<CachedRender & { key: string }> {
     const still: CountdownJob = { ...job, frames: 1 }
-    const look = renderKey(kind, { ...still, remainingSeconds: 0 })
+    const look = lookOf(still)
     const key = renderKey(kind, still)
     // The same still for another request joins it in the cache; another time of the same look waits its turn elsewhere.
     const drawing = stillsInFlight.get(look)
@@ -152,8 +183,7 @@ export function liveTimerAnswer(context: GifferContext, format: LiveFormat): Han
       undrawn = code
     }
     try {
-      const drawingTime = within(left() - STILL_FRAME_RESERVE_MS)
-      const rendered = await untilAborted(renderImage(context, kind, job, job, { ttlMs, signal: gone }), drawingTime)
+      const rendered = await drawing(job, ttlMs, gone, within(left() - STILL_FRAME_RESERVE_MS))
       res.set('Expires', new Date(at + maxAge * 1000).toUTCString())
       return sendImage(req, res, rendered, `public, max-age=${maxAge}`)
     } catch (error) {

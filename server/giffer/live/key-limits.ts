@@ -11,9 +11,17 @@ export const UNSTORED_REASONS: readonly UnstoredReason[] = ['timer_full', 'store
 const MINUTE_MS = 60_000
 
 /**
- * New keys per address and timer, per minute: counted in this process's memory, or in the store
- * given (Redis, shared by every process, through the shared counters). A key already stored is
- * never counted; only a key that would be stored is. IPv6 addresses count per /56, the block one
+ * An address's new keys across every timer, per minute, as a multiple of its share for one timer:
+ * a mail proxy's address carries the first opens of several senders' sends at once, while one
+ * address minting timers of its own to fill the store gets no further than this.
+ */
+export const ADDRESS_TIMERS_SHARE = 5
+
+/**
+ * New keys per address, per minute: for one timer (`perMinute`), and across every timer
+ * (ADDRESS_TIMERS_SHARE times as many). Counted in this process's memory, or in the store given
+ * (Redis, shared by every process, through the shared counters). A key already stored is never
+ * counted; only a key that would be stored is. IPv6 addresses count per /56, the block one
  * customer gets, as the other per-address limits do.
  */
 export class NewKeyBudget {
@@ -27,10 +35,13 @@ export class NewKeyBudget {
     void this.store.init?.({ windowMs: MINUTE_MS } as Options)
   }
 
-  /** Counts one new key of `timer` from `address`; false once the address has added its share this minute. */
+  /** Counts one new key of `timer` from `address`; false once the address has added its share this minute, to this timer or to all. */
   async take(address: string, timer: string): Promise<boolean> {
-    const { totalHits } = await this.store.increment(`${ipKeyGenerator(address, 56)}|${timer}`)
-    return totalHits <= this.perMinute
+    const block = ipKeyGenerator(address, 56)
+    const forTimer = await this.store.increment(`${block}|${timer}`)
+    if (forTimer.totalHits > this.perMinute) return false
+    const forAll = await this.store.increment(`${block}|*`)
+    return forAll.totalHits <= this.perMinute * ADDRESS_TIMERS_SHARE
   }
 
   close(): void {

@@ -22,6 +22,8 @@ const liveDeadlineSchema = z.object({
   tz: z.string({ error: 'must be a time zone like Europe/Berlin' }).trim().max(64).optional(),
 })
 
+/** Seconds a client is told to wait when the store did not answer in time. */
+const STORE_RETRY_SECONDS = 5
 /** Seconds a client is told to wait when the store is full: entries are forgotten as their deadlines pass. */
 const FULL_RETRY_SECONDS = 3600
 
@@ -75,7 +77,11 @@ export function presetRoutes(router: Router, context: GifferContext): void {
     // The key as an open of the image reads it, so that the two meet in the store.
     const key = recipientKey(input.r)
     if (!key) throw badRequest('r', 'is required: the recipient key the link gets in r=')
-    const preset = await withTimeout(context.firstOpens.preset(timer.id, recipientKeyHash(timer, key), deadline, now), FIRST_OPEN_WAIT_MS * 5, 'the first-open store')
+    const preset = await withTimeout(context.firstOpens.preset(timer.id, recipientKeyHash(timer, key), deadline, now), FIRST_OPEN_WAIT_MS * 5, 'the first-open store').catch((error: unknown) => {
+      // A store that is away or slow: the shop's back end tries again, as after any 503.
+      context.logger.warn({ err: error, store: context.firstOpens.where }, 'live timers: a pre-set deadline could not be stored')
+      throw new ServiceBusyError('store_unavailable', 'The first-open store did not answer in time; try again in a moment.', STORE_RETRY_SECONDS)
+    })
     const iso = (ms: number) => new Date(ms).toISOString()
     switch (preset.outcome) {
       case 'created':
