@@ -99,25 +99,51 @@ function isHiddenName(raw: string): boolean {
 }
 
 /**
+ * Where a query parameter's name begins, past any `amp;` written before it: email editors often
+ * escape the `&` of an image URL twice (`&amp;r=`), and the image service reads such a name as
+ * the name after it. Only a name that begins with an `a` is looked at again.
+ */
+function nameStart(url: string, at: number): number {
+  let start = at
+  while ((url.charCodeAt(start) | 0x20) === 0x61 && url.slice(start, start + 4).toLowerCase() === 'amp;') start += 4
+  return start
+}
+
+/**
  * A request URL fit for the log: the value of each hidden parameter replaced whole, as written,
  * up to the next `&` (`r=[redacted]`), so no encoding of it, valid or not, reaches the line. A `#`
- * does not end a value: a value read past it is hidden too. Every request goes through this, so a
- * URL without a query costs one search, and one without hidden parameters is returned as given.
+ * does not end a value: a value read past it is hidden too. Nor does an `&` before a part without
+ * `=`: an address holding an unencoded `&` (`r=anna&co@x.com`) would otherwise leave its tail in
+ * the line, and the parameters these services read all carry a `=`. Every request goes through
+ * this, so a URL without a query costs one search, and one without hidden parameters is returned
+ * as given.
  */
 export function loggableUrl(url: string): string {
   const query = url.indexOf('?')
   if (query === -1) return url
   let kept = ''
   let copied = 0
+  let hiding = false
   let start = query + 1
   while (start < url.length) {
     let end = url.indexOf('&', start)
     if (end === -1) end = url.length
-    if (HIDDEN_NAME_START.has(url.charCodeAt(start))) {
+    if (hiding) {
       const equals = url.indexOf('=', start)
-      if (equals !== -1 && equals < end && isHiddenName(url.slice(start, equals))) {
+      if (equals === -1 || equals > end) {
+        copied = end
+        start = end + 1
+        continue
+      }
+      hiding = false
+    }
+    const name = nameStart(url, start)
+    if (HIDDEN_NAME_START.has(url.charCodeAt(name))) {
+      const equals = url.indexOf('=', name)
+      if (equals !== -1 && equals < end && isHiddenName(url.slice(name, equals))) {
         kept += url.slice(copied, equals + 1) + REDACTED
         copied = end
+        hiding = true
       }
     }
     start = end + 1
@@ -125,50 +151,77 @@ export function loggableUrl(url: string): string {
   return copied === 0 ? url : kept + url.slice(copied)
 }
 
-/** How often repeated load-shedding answers are summed up in one line. */
-export const BACK_PRESSURE_INTERVAL_MS = 10_000
+/** How often a run of repeated warnings is summed up in one line, unless said otherwise. */
+const WARNING_RUN_INTERVAL_MS = 10_000
+
+/** A log line: its fields and its message. */
+export interface WarningLine {
+  fields: Record<string, unknown>
+  message: string
+}
 
 /**
- * Answers carrying Retry-After are refusals on purpose, not faults: a 503 is a service shedding
- * load (a full render queue), a 429 a rate limit (one address or account tried too often). The
- * first of a run is logged at warn level; the rest are counted and written as one line per
- * interval, so a burst of thousands costs a few lines instead of thousands of stack traces.
+ * Warnings that come by the thousand when something goes wrong at full traffic (a burst of
+ * refusals, an upstream down while emails are opened). The first of a run of each kind is written
+ * in full; the rest are counted and written as one line per interval, with the count and the
+ * interval in seconds, so a burst costs a few lines instead of thousands. A kind that did not
+ * repeat within an interval ends its run: its next warning is written in full again.
  */
-export class BackPressureLog {
-  /** Answers seen per "status code" since the last summary; present while a run lasts. */
-  private readonly counts = new Map<string, number>()
+export class WarningRuns {
+  /** Each kind's warnings since the last summary, and the line that sums them up; present while its run lasts. */
+  private readonly runs = new Map<string, { count: number; repeated: WarningLine }>()
   private timer: NodeJS.Timeout | null = null
 
   constructor(
     private readonly logger: Logger,
-    private readonly intervalMs = BACK_PRESSURE_INTERVAL_MS,
+    private readonly intervalMs = WARNING_RUN_INTERVAL_MS,
   ) {}
 
-  note(status: number, code: string, path: string): void {
-    const key = `${status} ${code}`
-    const seen = this.counts.get(key)
-    if (seen === undefined) {
-      this.logger.warn({ status, code, path }, `${refusalOf(status)}: answered with Retry-After`)
-      this.counts.set(key, 0)
+  /** A warning of `kind`: `lines` says what the first of a run writes and what the summary of the others carries, called only when a run starts. */
+  note(kind: string, lines: () => { first: WarningLine; repeated: WarningLine }): void {
+    const run = this.runs.get(kind)
+    if (run === undefined) {
+      const { first, repeated } = lines()
+      this.logger.warn(first.fields, first.message)
+      this.runs.set(kind, { count: 0, repeated })
     } else {
-      this.counts.set(key, seen + 1)
+      run.count++
     }
     this.timer ??= setTimeout(() => this.summarise(), this.intervalMs).unref()
   }
 
   /** Writes one line per kind that repeated; a kind that did not repeat ends its run. */
-  summarise(): void {
+  private summarise(): void {
     this.timer = null
-    for (const [key, count] of this.counts) {
-      if (count === 0) {
-        this.counts.delete(key)
+    for (const [kind, run] of this.runs) {
+      if (run.count === 0) {
+        this.runs.delete(kind)
         continue
       }
-      const [status, code] = key.split(' ')
-      this.logger.warn({ status: Number(status), code, count, intervalSeconds: this.intervalMs / 1000 }, `${refusalOf(Number(status))}: more answers with Retry-After`)
-      this.counts.set(key, 0)
+      this.logger.warn({ ...run.repeated.fields, count: run.count, intervalSeconds: this.intervalMs / 1000 }, run.repeated.message)
+      run.count = 0
     }
-    if (this.counts.size > 0) this.timer = setTimeout(() => this.summarise(), this.intervalMs).unref()
+    if (this.runs.size > 0) this.timer = setTimeout(() => this.summarise(), this.intervalMs).unref()
+  }
+}
+
+/**
+ * Answers carrying Retry-After are refusals on purpose, not faults: a 503 is a service shedding
+ * load (a full render queue), a 429 a rate limit (one address or account tried too often). They
+ * are logged as WarningRuns, one kind per status and code, instead of thousands of stack traces.
+ */
+export class BackPressureLog {
+  private readonly runs: WarningRuns
+
+  constructor(logger: Logger, intervalMs = WARNING_RUN_INTERVAL_MS) {
+    this.runs = new WarningRuns(logger, intervalMs)
+  }
+
+  note(status: number, code: string, path: string): void {
+    this.runs.note(`${status} ${code}`, () => ({
+      first: { fields: { status, code, path }, message: `${refusalOf(status)}: answered with Retry-After` },
+      repeated: { fields: { status, code }, message: `${refusalOf(status)}: more answers with Retry-After` },
+    }))
   }
 }
 

@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express'
 import { createProxyMiddleware, fixRequestBody } from 'http-proxy-middleware'
 import type { Logger } from 'pino'
 import { errorBody } from './errors.js'
-import { loggableUrl } from './logger.js'
+import { WarningRuns, loggableUrl } from './logger.js'
 
 export interface UpstreamProxyOptions<Match> {
   /** The upstream origin (and optional base path), e.g. `http://giffer.internal:3001`. */
@@ -16,6 +16,8 @@ export interface UpstreamProxyOptions<Match> {
   logger: Logger
   /** Paths whose clients must get an answer of their own shape, in time, whatever the upstream does. */
   fallback?: UpstreamFallback<Match>
+  /** How often the fallback's repeated warnings are summed up in one line (WarningRuns' own interval unless set). */
+  fallbackWarningIntervalMs?: number
 }
 
 /** Why the proxy answered in the upstream's place: it was slow, could not be reached, or answered 5xx or 429. */
@@ -64,7 +66,7 @@ export function rescopeCookiePath(cookie: string, prefix: string): string {
  * except on the paths of `fallback`; cookies it sets are scoped to the site (no Domain, Path
  * under the mount prefix), and its redirects within its own base path stay under the prefix.
  */
-export function createUpstreamProxy<Match>({ target, name, timeoutMs, logger, fallback }: UpstreamProxyOptions<Match>): RequestHandler {
+export function createUpstreamProxy<Match>({ target, name, timeoutMs, logger, fallback, fallbackWarningIntervalMs }: UpstreamProxyOptions<Match>): RequestHandler {
   const timedOut = new WeakSet<IncomingMessage>()
   const guards = new WeakMap<IncomingMessage, Guard<Match>>()
   const targetUrl = new URL(target)
@@ -83,14 +85,24 @@ export function createUpstreamProxy<Match>({ target, name, timeoutMs, logger, fa
     return path
   }
 
-  const warn = (req: MountedRequest, fields: Record<string, unknown>) =>
-    logger.warn({ ...fields, upstream: name, url: loggableUrl(req.originalUrl ?? req.url ?? '') }, 'upstream request failed')
+  /** What the line of a failed upstream request says of it, its URL redacted. */
+  const failed = (req: MountedRequest, fields: Record<string, unknown>) => ({ ...fields, upstream: name, url: loggableUrl(req.originalUrl ?? req.url ?? '') })
+  const warn = (req: MountedRequest, fields: Record<string, unknown>) => logger.warn(failed(req, fields), 'upstream request failed')
 
-  /** The fallback answers in the upstream's place, once, logged as any failed upstream request. */
+  /**
+   * An upstream down while emails are opened fails every open, a thousand a second: the first
+   * failure of a run per reason is logged as any failed upstream request, the rest are summed up.
+   */
+  const fallbackWarnings = new WarningRuns(logger, fallbackWarningIntervalMs)
+
+  /** The fallback answers in the upstream's place, once. */
   function answerInstead(req: MountedRequest, res: ServerResponse, guard: Guard<Match>, reason: UpstreamFailure, fields: Record<string, unknown>): void {
     clearTimeout(guard.deadline)
     guard.answered = true
-    warn(req, { ...fields, fallback: reason })
+    fallbackWarnings.note(reason, () => ({
+      first: { fields: failed(req, { ...fields, fallback: reason }), message: 'upstream request failed' },
+      repeated: { fields: { fallback: reason, upstream: name }, message: 'upstream requests failed: answered by the fallback' },
+    }))
     fallback!.send(res, guard.match, reason)
   }
 

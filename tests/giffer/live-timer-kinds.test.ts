@@ -5,6 +5,7 @@ import { Redis } from 'ioredis'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { nextOccurrence, readRecipientDeadline } from '../../server/giffer/live/deadlines.js'
+import { GIFFER_DEFAULTS } from '../../server/giffer/config.js'
 import { ADDRESS_TIMERS_SHARE } from '../../server/giffer/live/key-limits.js'
 import { signLiveParams } from '../../server/giffer/live/timer.js'
 import { CAPTION_MAX_LENGTH } from '../../shared/generators/countdown/countdown.js'
@@ -583,7 +584,7 @@ describe('what one address may do, across timers', () => {
 describe('a busy server', () => {
   it("gives one timer's look at most a quarter of the line: made-up until= values of one URL never turn the other generators away", async () => {
     const clock = testClock(Date.UTC(2026, 10, 28, 12))
-    const g = await startGiffer({ now: clock.now, queueMax: 8, jobTimeoutMs: 30_000, liveBucketSeconds: 10 })
+    const g = await startGiffer({ now: clock.now, queueMax: 8, jobTimeoutMs: 30_000, liveBucketSeconds: 10, liveAnswerMs: GIFFER_DEFAULTS.liveAnswerMs })
     try {
       const minted = await mint(g, { kind: 'per-recipient', from: '2026-11-01T00:00:00Z', to: '2027-06-01T00:00:00Z' })
       const opens = Array.from({ length: 40 }, (_, n) => fetchImage(g, path_(minted.url) + new Date(clock.at + 3_600_000 + n * 60_000).toISOString()).then((answer) => answer))
@@ -601,7 +602,7 @@ describe('a busy server', () => {
   }, 60_000)
 
   it('answers within 3 s however long the line: the drawing gives way to a still frame or the pixel, and the drawing goes on for the next open', async () => {
-    const g = await startGiffer({ queueMax: 16, jobTimeoutMs: 60_000, liveBucketSeconds: 10 })
+    const g = await startGiffer({ queueMax: 16, jobTimeoutMs: 60_000, liveBucketSeconds: 10, liveAnswerMs: GIFFER_DEFAULTS.liveAnswerMs })
     try {
       // Long scrolling texts (about half a second each) hold the one thread and a line of several seconds.
       const heavy = Array.from({ length: 16 }, (_, n) => request(g.app).post('/giffer/scrollingtext/create').send({ text: `A long line of scrolling text that keeps on going ${n}`, frames_max: 200, font_size: 72 }))
@@ -629,7 +630,7 @@ describe('a busy server', () => {
 
   it('answers a timer it drew a bucket ago with that image, kept one bucket, while the pool is held full', async () => {
     const clock = testClock(Date.UTC(2026, 10, 28, 12))
-    const g = await startGiffer({ now: clock.now, queueMax: 0, jobTimeoutMs: 20_000, liveBucketSeconds: 10 })
+    const g = await startGiffer({ now: clock.now, queueMax: 0, jobTimeoutMs: 20_000, liveBucketSeconds: 10, liveAnswerMs: GIFFER_DEFAULTS.liveAnswerMs })
     try {
       const minted = await mint(g, { until: new Date(clock.at + 3_600_000).toISOString() })
       const drawn = await fetchImage(g, path_(minted.url))
@@ -652,7 +653,7 @@ describe('a busy server', () => {
   })
 
   it('answers every live timer of a new look with an image, never 429 or 5xx, while the pool is held full', async () => {
-    const g = await startGiffer({ queueMax: 1, jobTimeoutMs: 20_000, liveBucketSeconds: 10 })
+    const g = await startGiffer({ queueMax: 1, jobTimeoutMs: 20_000, liveBucketSeconds: 10, liveAnswerMs: GIFFER_DEFAULTS.liveAnswerMs })
     try {
       // Large countdowns hold the one thread and the line.
       const heavy = Array.from({ length: 3 }, (_, n) => request(g.app).post('/giffer/countdown/create').send({ delay: 86_400 + n, days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds' }))

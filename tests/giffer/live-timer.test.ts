@@ -163,6 +163,26 @@ describe('live countdown endpoints', () => {
     }
   })
 
+  it('reads a link whose & an email editor escaped twice as the link it was made as: same timer, same image, same recipient key', async () => {
+    const escaped = (url: string, escape = '&amp;') => path(url).replaceAll('&', escape)
+    const fixed = await mint({ until: '2025-12-23T12:00:00Z' })
+    const clean = await request(g.app).get(path(fixed.url))
+    const bent = await request(g.app).get(escaped(fixed.url))
+    expect(bent.status, JSON.stringify(bent.body)).toBe(200)
+    expect(bent.headers.etag).toBe(clean.headers.etag)
+
+    const evergreen = await mint({ kind: 'evergreen', for: 3600 })
+    // The first open comes through the escaped link; later opens, either way, count from it.
+    expect((await request(g.app).get(`${escaped(evergreen.url)}anna%40shop.example`)).status).toBe(200)
+    clock += 100_000
+    const cleanLater = await request(g.app).get(`${path(evergreen.url)}anna%40shop.example`)
+    const bentLater = await request(g.app).get(`${escaped(evergreen.url, '&AMP;amp;')}anna%40shop.example`)
+    const newKey = await request(g.app).get(`${path(evergreen.url)}bob%40shop.example`)
+    expect([cleanLater.status, bentLater.status, newKey.status]).toEqual([200, 200, 200])
+    expect(bentLater.headers.etag).toBe(cleanLater.headers.etag)
+    expect(cleanLater.headers.etag).not.toBe(newKey.headers.etag)
+  })
+
   it('accepts a URL signed with the same secret elsewhere (another process) but not with another secret', async () => {
     const params = { until: '2025-12-22T12:00:00Z', font: 'roboto', font_weight: '700', color: '000000', background: 'ffffff', days: '', hours: '', minutes: '', seconds: '', duration: '120', scale: '2' }
     const good = new URLSearchParams({ ...params, sig: signLiveParams(params, SECRET) })

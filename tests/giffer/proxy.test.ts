@@ -6,7 +6,7 @@ import express from 'express'
 import { pino } from 'pino'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { TRANSPARENT_PIXEL } from '../../server/giffer/live/pixel.js'
+import { LIVE_PROXY_WAIT_MS, TRANSPARENT_PIXEL, liveImageFormat, sendUndrawnPixel } from '../../server/giffer/live/pixel.js'
 import { createUpstreamProxy, rescopeCookiePath } from '../../server/process/upstream-proxy.js'
 import { testApp } from '../routes/app.js'
 
@@ -252,11 +252,9 @@ describe('live timers through the site’s proxy', () => {
         { status: 200, reusedSocket: true },
         { status: 200, reusedSocket: true },
       ])
-      // One warning for each pixel, as the proxy's others are; the upstream request it cut short adds none.
-      expect(warnings.map(({ msg, fallback, url }) => ({ msg, fallback, url })).sort((a, b) => String(a.url).localeCompare(String(b.url)))).toEqual([
-        { msg: 'upstream request failed', fallback: 'upstream_timeout', url: '/giffer/countdown/live.gif?sig=abc&answer=never&r=[redacted]' },
-        { msg: 'upstream request failed', fallback: 'upstream_timeout', url: '/giffer/countdown/live.png?sig=abc&answer=never&r=[redacted]' },
-      ])
+      // The first pixel of the run is logged as the proxy's other failures are, the second counted for a later line;
+      // the upstream requests it cut short add none.
+      expect(warnings).toEqual([expect.objectContaining({ msg: 'upstream request failed', fallback: 'upstream_timeout', url: expect.stringMatching(/^\/giffer\/countdown\/live\.(gif|png)\?sig=abc&answer=never&r=\[redacted\]$/) })])
     } finally {
       await mailProxy.close()
     }
@@ -270,6 +268,31 @@ describe('live timers through the site’s proxy', () => {
       const { res, elapsedMs } = await open(site, `/giffer/countdown/live.${format}?sig=abc&r=1`)
       expectPixel(res, format, 'upstream_unavailable')
       expect(elapsedMs).toBeLessThan(3_000)
+    }
+  })
+
+  it('logs the first pixel of an outage in full and sums up the others in one line per interval', async () => {
+    const closed = await listen(() => {})
+    await new Promise((resolve) => closed.server.close(resolve))
+    const lines: Record<string, unknown>[] = []
+    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) })
+    const site = express()
+    const fallback = { matches: liveImageFormat, waitMs: LIVE_PROXY_WAIT_MS, send: sendUndrawnPixel }
+    site.use('/giffer', createUpstreamProxy({ target: closed.origin, name: 'giffer', timeoutMs: 2_000, logger, fallback, fallbackWarningIntervalMs: 500 }))
+    const mailProxy = await mailProxyOf(site)
+    try {
+      const opens = await Promise.all(Array.from({ length: 20 }, (_, i) => mailProxy.get(`/giffer/countdown/live.gif?sig=abc&r=anna${i}%40shop.example`)))
+      for (const res of opens) expectPixel(res, 'gif', 'upstream_unavailable')
+      expect(lines).toEqual([expect.objectContaining({ level: 40, msg: 'upstream request failed', upstream: 'giffer', fallback: 'upstream_unavailable', url: '/giffer/countdown/live.gif?sig=abc&r=[redacted]' })])
+      await vi.waitFor(() => expect(lines).toHaveLength(2), { timeout: 2_000 })
+      expect(lines[1]).toEqual(expect.objectContaining({ level: 40, msg: 'upstream requests failed: answered by the fallback', upstream: 'giffer', fallback: 'upstream_unavailable', count: 19, intervalSeconds: 0.5 }))
+      expect(JSON.stringify(lines)).not.toContain('shop.example')
+      // A quiet interval ends the run: the next failure is logged in full again.
+      await new Promise((resolve) => setTimeout(resolve, 800))
+      expectPixel(await mailProxy.get('/giffer/countdown/live.png?sig=abc&r=anna%40shop.example'), 'png', 'upstream_unavailable')
+      expect(lines.slice(2)).toEqual([expect.objectContaining({ msg: 'upstream request failed', fallback: 'upstream_unavailable', url: '/giffer/countdown/live.png?sig=abc&r=[redacted]' })])
+    } finally {
+      await mailProxy.close()
     }
   })
 

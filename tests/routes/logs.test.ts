@@ -174,7 +174,8 @@ describe('a recipient’s data in the logs', () => {
       for (const open of opens) expect((await request(site.app).get(`/giffer${open}`)).headers['x-giffer-undrawn'], open).toBe('upstream_unavailable')
 
       const warnings = site.lines.map((line) => JSON.parse(line) as { msg: string; url?: string; fallback?: string }).filter((line) => line.msg === 'upstream request failed')
-      expect(warnings).toHaveLength(5)
+      // The first failure of the run is written whole; the others are summed up a while later.
+      expect(warnings).toHaveLength(1)
       for (const warning of warnings) expect(warning).toMatchObject({ fallback: 'upstream_unavailable', url: expect.stringMatching(/\[redacted\]$/) })
       expect(requestLines(site.lines, '/giffer/countdown/live.')).toHaveLength(10)
       expectNoRecipientData(giffer.logged)

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { loggableUrl } from '../../server/process/logger.js'
 
 const LIVE = '/giffer/countdown/live.gif?kind=evergreen&for=86400&font=roboto&sig=Zzbs6Qr0R9B2rI_fIdxjkbZo'
+/** The same link as an email editor that escapes its `&` twice hands it on. */
+const LIVE_ESCAPED = LIVE.replaceAll('&', '&amp;')
 /** Every piece of the recipient's address, plain or encoded, that a line must not carry. */
 const PIECES = ['anna', 'shop', 'example', '%40', '%2B']
 
@@ -18,6 +20,12 @@ describe('loggableUrl', () => {
     ['holding = signs', `${LIVE}&r=anna=shop=example`, `${LIVE}&r=[redacted]`],
     ['running past a #', `${LIVE}&r=anna#shop@example.com`, `${LIVE}&r=[redacted]`],
     ['badly encoded', `${LIVE}&r=anna%E0%A4%A%shop%40example.com%`, `${LIVE}&r=[redacted]`],
+    ['behind an & escaped twice', `${LIVE_ESCAPED}&amp;r=anna%2Bshop%40example.com`, `${LIVE_ESCAPED}&amp;r=[redacted]`],
+    ['behind an & escaped over and over, in capitals', `${LIVE}&AMP;amp;Amp;R=anna%40shop.example.com`, `${LIVE}&AMP;amp;Amp;R=[redacted]`],
+    ['behind an escaped & with a percent-encoded name', `${LIVE_ESCAPED}&amp;%72=anna%40shop.example.com`, `${LIVE_ESCAPED}&amp;%72=[redacted]`],
+    ['first in the query, behind an escaped &', '/giffer/countdown/live.png?amp;r=anna%40example.com&amp;sig=abc', '/giffer/countdown/live.png?amp;r=[redacted]&amp;sig=abc'],
+    ['holding an unencoded &', `${LIVE}&r=anna&shop@example.com`, `${LIVE}&r=[redacted]`],
+    ['holding unencoded &s, before other parameters', '/giffer/countdown/live.gif?kind=evergreen&r=anna&shop&amp;example.com&&sig=abc', '/giffer/countdown/live.gif?kind=evergreen&r=[redacted]&sig=abc'],
   ])('hides a recipient key %s, value and all', (_how, url, logged) => {
     const line = loggableUrl(url)
     expect(line).toBe(logged)
@@ -28,6 +36,8 @@ describe('loggableUrl', () => {
     expect(loggableUrl('/giffer/countdown/live.gif?kind=per-recipient&sig=x&until=2031-02-03T04%3A05%3A06Z')).toBe('/giffer/countdown/live.gif?kind=per-recipient&sig=x&until=[redacted]')
     expect(loggableUrl('/reset/new/?Token=abc&%70assword=hunter2&UNTIL=2031-02-03')).toBe('/reset/new/?Token=[redacted]&%70assword=[redacted]&UNTIL=[redacted]')
     expect(loggableUrl('/app/api/v1/partners/track?r=partner7&e=unique')).toBe('/app/api/v1/partners/track?r=[redacted]&e=unique')
+    expect(loggableUrl('/giffer/countdown/live.gif?kind=per-recipient&amp;sig=x&amp;until=2031-02-03T04%3A05%3A06Z')).toBe('/giffer/countdown/live.gif?kind=per-recipient&amp;sig=x&amp;until=[redacted]')
+    expect(loggableUrl('/reset/new/?a=1&amp;Token=abc&amp;amp;password=hunter2')).toBe('/reset/new/?a=1&amp;Token=[redacted]&amp;amp;password=[redacted]')
   })
 
   it('keeps every other parameter, those with a name like a hidden one too', () => {
@@ -38,6 +48,11 @@ describe('loggableUrl', () => {
       // Names the server does not read as `r`: an encoded `+` is a plus, a malformed escape stays as written.
       '/x?r%2B=a&%7%72=b&r%00=c',
       '/x?r&token',
+      // Escaped `&`s before ordinary names, and names that only begin like an escape.
+      LIVE_ESCAPED,
+      '/x?amp;ref=1&amp=2&ampr=3&amp;rr=1&amp;amp;tokens=2&amp;',
+      // A part without `=` is kept unless it follows a hidden value.
+      '/x?flag&a=1&r&b=2&token&c',
       '/r=anna/',
       '/x?',
     ]) {

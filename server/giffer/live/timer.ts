@@ -63,11 +63,15 @@ const OPEN_PARAMETERS = new Set(Object.values(OPEN_PARAMETER))
  * `until=`) may come more than once: the URL handed out already ends in `&r=`, and a sender who
  * appends `&r=*|UNIQID|*` anyway means the last value filled in, so the last non-empty one counts.
  * Any other parameter given twice is not a URL this service made: 400 naming it.
+ *
+ * Email editors often escape the `&` of an image URL twice, so `&sig=` arrives as `&amp;sig=`
+ * (or `&amp;amp;sig=`): a name written with leading `amp;`, in any case, is read without them,
+ * and such a link is the link it was made as.
  */
 export function readLiveParams(query: string): Record<string, string> {
   // No prototype: a parameter named `__proto__` is just a parameter.
   const params: Record<string, string> = Object.create(null)
-  for (const [name, value] of new URLSearchParams(query)) {
+  for (const [name, value] of new URLSearchParams(query.replace(/(^|&)(?:amp;)+/gi, '$1'))) {
     if (OPEN_PARAMETERS.has(name)) {
       if (value.trim() || !(name in params)) params[name] = value
     } else if (name in params) {
