@@ -10,9 +10,18 @@ import { Writable } from 'node:stream'
 import { Redis } from 'ioredis'
 import { pino, type Logger } from 'pino'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { FORGET_BATCH, OVERFLOW_TIMERS_MAX, redisFirstOpens, sqliteFirstOpens, type FirstOpenLimits, type FirstOpenStore } from '../../server/giffer/live/first-opens.js'
+import {
+  FORGET_BATCH,
+  OVERFLOW_TIMERS_MAX,
+  redisFirstOpens,
+  SQLITE_WRITES_WAITING_MAX,
+  sqliteFirstOpens,
+  type FirstOpenLimits,
+  type FirstOpenStore,
+} from '../../server/giffer/live/first-opens.js'
 import { openSqlite } from '../../server/process/sqlite.js'
 import { startRedis, type TestRedis } from '../support/redis.js'
+import { writeLockInAnotherProcess } from '../support/sqlite-write-lock.js'
 
 const NOW = Date.UTC(2025, 5, 1, 12)
 const MINUTE = 60_000
@@ -109,6 +118,27 @@ async function nextSweep() {
 }
 
 const declineAll = () => false
+
+/**
+ * The event loop's longest gap, in ms, from now until `work` has settled and the loop has turned
+ * once more (a gap that ends with the work is counted too): read off a 1 ms interval.
+ */
+async function longestLoopGap(work: Promise<unknown>): Promise<number> {
+  let last = performance.now()
+  let longest = 0
+  const ticking = setInterval(() => {
+    const at = performance.now()
+    longest = Math.max(longest, at - last)
+    last = at
+  }, 1)
+  try {
+    await work
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  } finally {
+    clearInterval(ticking)
+  }
+  return longest
+}
 
 describe.each([
   { backend: 'SQLite', open: (limits?: FirstOpenLimits, logger?: Logger) => sqliteStore(limits, undefined, logger) },
@@ -280,6 +310,33 @@ describe.each([
     expect(warnings[2]).toMatch(/store is full/)
   })
 
+  it('reads a stored deadline without writing: null for a key never stored, forgotten, or past a cap, and never the overflow deadline', async () => {
+    const store = open({ perTimer: 1, total: 10, keepAfterMs: DAY })
+    expect(await store.storedDeadline('timer', 'alice', NOW)).toBeNull()
+    expect(await store.size(NOW)).toBe(0)
+    await store.firstOpen('timer', 'alice', NOW + HOUR, NOW)
+    expect(await store.storedDeadline('timer', 'alice', NOW + MINUTE)).toBe(NOW + HOUR)
+    expect(await store.storedDeadline('other', 'alice', NOW + MINUTE)).toBeNull()
+    // Past the cap: the key gets the overflow deadline from firstOpen, but none is stored for it.
+    expect(await store.firstOpen('timer', 'bob', NOW + 2 * HOUR, NOW)).toEqual({ outcome: 'timer_full', deadline: NOW + 2 * HOUR })
+    expect(await store.storedDeadline('timer', 'bob', NOW + MINUTE)).toBeNull()
+    expect(await store.storedDeadline('timer', 'carol', NOW + MINUTE)).toBeNull()
+    expect(await store.size(NOW)).toBe(1)
+    // Kept until keepAfterMs past its deadline, then forgotten; a read of it deletes nothing.
+    expect(await store.storedDeadline('timer', 'alice', NOW + HOUR + DAY)).toBe(NOW + HOUR)
+    expect(await store.storedDeadline('timer', 'alice', NOW + HOUR + DAY + 1)).toBeNull()
+    expect(await store.size(NOW)).toBe(1)
+  })
+
+  it('refuses timer and key names for a stored deadline as for a first open', async () => {
+    const store = open()
+    await expect(store.storedDeadline('a:b', 'a', NOW)).rejects.toThrow(RangeError)
+    await expect(store.storedDeadline('timer', '', NOW)).rejects.toThrow(RangeError)
+    await expect(store.storedDeadline('timer', 'x'.repeat(65), NOW)).rejects.toThrow(RangeError)
+    await expect(store.storedDeadline('timer', 'a b', NOW)).rejects.toThrow(RangeError)
+    await expect(store.storedDeadline('timer', 'a', Number.NaN)).rejects.toThrow(RangeError)
+  })
+
   it('refuses deadlines and clocks that are not whole, finite numbers', async () => {
     const store = open()
     await expect(store.firstOpen('timer', 'a', Number.NaN, NOW)).rejects.toThrow(RangeError)
@@ -365,6 +422,98 @@ describe('first opens in SQLite', () => {
       other.close()
     }
     expect(await store.firstOpen('timer', 'bob', NOW + HOUR, NOW)).toEqual({ outcome: 'created', deadline: NOW + HOUR })
+  })
+
+  it('keeps answering while 2,000 new keys wait on a write lock another process holds for 1.5 s: no gap of the event loop over 100 ms, every call settled within 1.6 s, new keys stored after', { timeout: 20_000 }, async () => {
+    const file = newFile()
+    const store = sqliteStore({ perTimer: 100_000, total: 100_000, keepAfterMs: DAY }, file)
+    // The path of a new key run before, as a running server has.
+    await Promise.all(Array.from({ length: 200 }, (_, i) => store.firstOpen('timer', `before-${i}`, NOW + HOUR, NOW)))
+    const lock = await writeLockInAnotherProcess(file, 1_500)
+    const started = performance.now()
+    const settledAfter: number[] = []
+    const opens = Array.from({ length: 2_000 }, (_, i) => store.firstOpen('timer', `new-${i}`, NOW + HOUR, NOW).finally(() => settledAfter.push(performance.now() - started)))
+    const outcomes = Promise.allSettled(opens)
+    // Measured once all are queued: the 2,000 calls made in one go are this test's own work.
+    await new Promise((resolve) => setImmediate(resolve))
+    const gapMs = await longestLoopGap(outcomes)
+    await lock.released
+    console.log(`SQLite, 2,000 new keys behind a write lock held 1.5 s elsewhere: longest event-loop gap ${Math.round(gapMs)} ms; last call settled after ${Math.round(Math.max(...settledAfter))} ms`)
+    expect(gapMs).toBeLessThan(100)
+    expect(settledAfter).toHaveLength(2_000)
+    expect(Math.max(...settledAfter)).toBeLessThan(1_600)
+    for (const outcome of await outcomes) if (outcome.status === 'rejected') expect(String(outcome.reason)).toMatch(/locked|waiting/)
+    expect(await store.firstOpen('timer', 'after', NOW + HOUR, NOW)).toEqual({ outcome: 'created', deadline: NOW + HOUR })
+    expect(await store.firstOpen('timer', 'new-7', NOW + HOUR, NOW)).toEqual({ outcome: 'created', deadline: NOW + HOUR })
+  })
+
+  it(`fails a write at once while ${SQLITE_WRITES_WAITING_MAX} wait, and the sweep skips its round rather than wait behind them`, { timeout: 10_000 }, async () => {
+    const file = newFile()
+    const { logger, warnings } = recordingLogger()
+    const store = sqliteStore({ perTimer: 100_000, total: 100_000, keepAfterMs: DAY }, file, logger)
+    await store.size(NOW)
+    const other = openSqlite(file)
+    other.exec('BEGIN IMMEDIATE')
+    try {
+      const waiting = Array.from({ length: SQLITE_WRITES_WAITING_MAX }, (_, i) => store.firstOpen('timer', `waiting-${i}`, NOW + HOUR, NOW))
+      const settled = Promise.allSettled(waiting)
+      let waitingSettled = 0
+      const count = () => waitingSettled++
+      for (const open of waiting) open.then(count, count)
+      const started = performance.now()
+      await expect(store.firstOpen('timer', 'one-more', NOW + HOUR, NOW)).rejects.toThrow(/writes waiting/)
+      // Not behind them: none of those waiting has settled yet, which takes half a second.
+      expect(waitingSettled).toBe(0)
+      expect(performance.now() - started).toBeLessThan(200)
+      // The sweep comes due (100 ms after the store opened) while the queue is full.
+      expect((await settled).every((outcome) => outcome.status === 'rejected')).toBe(true)
+      expect(performance.now() - started).toBeLessThan(1_000)
+    } finally {
+      other.exec('ROLLBACK')
+      other.close()
+    }
+    await flushed()
+    expect(warnings).toEqual([])
+    expect(await store.firstOpen('timer', 'one-more', NOW + HOUR, NOW)).toEqual({ outcome: 'created', deadline: NOW + HOUR })
+  })
+
+  it('answers a stored key between the writes of 2,000 new keys asked for at once, not after them all', async () => {
+    const store = sqliteStore({ perTimer: 100_000, total: 100_000, keepAfterMs: DAY })
+    await store.firstOpen('timer', 'alice', NOW + HOUR, NOW)
+    let written = 0
+    const opens = Array.from({ length: 2_000 }, (_, i) => store.firstOpen('timer', `new-${i}`, NOW + HOUR, NOW).then(() => written++))
+    // A request that arrives on the event loop's next turn.
+    const repeat = await new Promise((resolve) => setTimeout(resolve, 0)).then(() => store.firstOpen('timer', 'alice', NOW + 2 * HOUR, NOW + MINUTE))
+    const writtenBefore = written
+    await Promise.all(opens)
+    expect(repeat).toEqual({ outcome: 'stored', deadline: NOW + HOUR })
+    expect(writtenBefore).toBeLessThan(2_000)
+    expect(written).toBe(2_000)
+  })
+
+  it('still writes a new key whose turn came late while the file was free (the event loop held elsewhere)', async () => {
+    const store = sqliteStore()
+    const opening = store.firstOpen('timer', 'alice', NOW + HOUR, NOW)
+    // Its write is asked for meanwhile; the loop is then held 700 ms before the write's turn comes.
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        const until = performance.now() + 700
+        while (performance.now() < until) continue
+        resolve()
+      }),
+    )
+    expect(await opening).toEqual({ outcome: 'created', deadline: NOW + HOUR })
+  })
+
+  it("makes room in a full timer whose own entries were forgotten after the store's oldest", async () => {
+    const store = sqliteStore({ perTimer: 3, total: 1_000, keepAfterMs: DAY })
+    await inThousands(3 * FORGET_BATCH, (i) => store.firstOpen(`other-${i}`, 'key', NOW + HOUR, NOW))
+    for (const key of ['a', 'b', 'c']) await store.firstOpen('timer', key, NOW + 2 * HOUR, NOW)
+    // Every entry forgotten, the other timers' the oldest: the store's oldest batch holds none of this timer's.
+    const later = NOW + 2 * HOUR + DAY + 1
+    expect(await store.firstOpen('timer', 'd', later + HOUR, later)).toEqual({ outcome: 'created', deadline: later + HOUR })
+    expect(await store.firstOpen('timer', 'e', later + HOUR, later)).toEqual({ outcome: 'created', deadline: later + HOUR })
+    expect(await store.size(later)).toBe(2)
   })
 
   it('keeps 50,000 of 100,000 keys opened in one timer of 50,000', { timeout: 60_000 }, async () => {

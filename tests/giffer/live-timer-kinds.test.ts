@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { nextOccurrence, readRecipientDeadline } from '../../server/giffer/live/deadlines.js'
 import { GIFFER_DEFAULTS } from '../../server/giffer/config.js'
 import { ADDRESS_TIMERS_SHARE } from '../../server/giffer/live/key-limits.js'
-import { signLiveParams } from '../../server/giffer/live/timer.js'
+import { readLiveParams, readLiveTimer, recipientKeyHash, signLiveParams } from '../../server/giffer/live/timer.js'
+import { sqliteFirstOpens } from '../../server/giffer/live/first-opens.js'
+import { signingKeys } from '../../server/giffer/signing.js'
+import { pino } from 'pino'
 import { CAPTION_MAX_LENGTH } from '../../shared/generators/countdown/countdown.js'
 import { startRedis, type TestRedis } from '../support/redis.js'
 import { PRESET_TOKEN, SECRET, binary, decodeGif, differingPixels, startGiffer, type TestGiffer } from './setup.js'
@@ -129,6 +132,20 @@ describe('evergreen timers', () => {
     expect(await showsSeconds(g, (await fetchImage(g, path_(minted.url) + 'bob%40example.com')).body, 3500)).toBe(true)
     // The test send stored nothing: still the full time.
     expect(await showsSeconds(g, (await fetchImage(g, path_(minted.url))).body, 3600)).toBe(true)
+  })
+
+  it('keeps the deadline of a key stored as keys were read before they were normalised (its capitals, a space for a +)', async () => {
+    const minted = await mint(g, { kind: 'evergreen', for: 4 * 3600 })
+    const timer = readLiveTimer(readLiveParams(new URL(minted.url).search.slice(1)), signingKeys(SECRET))
+    // Another process's handle on the same file, as an earlier release stored the key: trimmed, nothing more.
+    const earlier = sqliteFirstOpens({ file: path.join(stateDir, 'live-timers.sqlite'), limits: { perTimer: 100, total: 100, keepAfterMs: 86_400_000 }, logger: pino({ level: 'silent' }), now: clock.now })
+    try {
+      expect(await earlier.preset(timer.id, recipientKeyHash(timer, 'Anna Shop@Example.com'), clock.at + 2 * HOUR, clock.at)).toMatchObject({ outcome: 'created' })
+    } finally {
+      await earlier.close()
+    }
+    expect(await showsSeconds(g, (await fetchImage(g, path_(minted.url) + 'Anna+Shop@Example.com')).body, 7200)).toBe(true)
+    expect(await showsSeconds(g, (await fetchImage(g, path_(minted.url) + '%20Anna%20Shop@Example.com')).body, 7200)).toBe(true)
   })
 
   it('keeps a keyed hash of the key, never the key itself', async () => {

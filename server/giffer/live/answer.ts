@@ -3,7 +3,7 @@
  *
  * A validly signed URL is in people's inboxes, and mail proxies (Gmail's, Apple's) keep whatever
  * they get, an error included. So past the signature check nothing answers 429 or 5xx, and every
- * answer comes within LIVE_ANSWER_MS, one deadline for the whole request: the first-open store's
+ * answer comes within `liveAnswerMs` (2.5 s), one deadline for the whole request: the first-open store's
  * wait, the drawing, and the fallbacks when the drawing is late or refused (an image of the timer
  * drawn a moment ago, a still frame drawn ahead of the line, and last a transparent pixel that no
  * one keeps).
@@ -17,13 +17,8 @@ import { renderImage, type GifferContext } from '../context.js'
 import type { CountdownJob } from '../jobs.js'
 import { clientGone, sendImage, type Handler } from '../routes/http.js'
 import { pixelHeaders, TRANSPARENT_PIXEL, type LiveFormat } from './pixel.js'
-import { liveBucket, liveTimerJob, readLiveParams, readLiveTimer, recipientKey, recipientKeyHash, scheduledDeadline, type LiveBucket, type LiveTimer } from './timer.js'
+import { liveBucket, liveTimerJob, readLiveParams, readLiveTimer, RECIPIENT_KEY_MAX, recipientKey, recipientKeyHash, scheduledDeadline, type LiveBucket, type LiveTimer } from './timer.js'
 
-/**
- * The whole of one request, from its arrival to its answer. Under the 3 s within which an image
- * must come, with room for the site's proxy in front and the bytes on their way.
- */
-export const LIVE_ANSWER_MS = 2_500
 /** The longest wait for the first-open store; past it the recipient sees the full time, unstored. */
 export const FIRST_OPEN_WAIT_MS = 1_000
 /** Time kept back from the drawing for a still frame, should the drawing be late. */
@@ -117,12 +112,19 @@ export function liveTimerAnswer(context: GifferContext, format: LiveFormat): Han
     const key = recipientKey(timer.open)
     if (!key) return scheduled
     const { newKeys, unstoredKeys } = context.live
+    const firstOpen = async () => {
+      // A key stored as it was read before keys were normalised (untrimmed case, a space for a
+      // `+`) keeps that deadline. This read can go once every such entry is forgotten: at most
+      // the longest evergreen time plus LIVE_TIMER_KEEP_DAYS after the release that normalised keys.
+      const asBefore = timer.open.trim()
+      if (asBefore !== key && asBefore.length <= RECIPIENT_KEY_MAX) {
+        const before = await context.firstOpens.storedDeadline(timer.id, recipientKeyHash(timer, asBefore), nowMs)
+        if (before !== null) return { outcome: 'stored' as const, deadline: before }
+      }
+      return context.firstOpens.firstOpen(timer.id, recipientKeyHash(timer, key), scheduled, nowMs, () => newKeys.take(req.ip ?? '', timer.id))
+    }
     try {
-      const opened = await withTimeout(
-        context.firstOpens.firstOpen(timer.id, recipientKeyHash(timer, key), scheduled, nowMs, () => newKeys.take(req.ip ?? '', timer.id)),
-        Math.max(0, waitMs),
-        'the first-open store',
-      )
+      const opened = await withTimeout(firstOpen(), Math.max(0, waitMs), 'the first-open store')
       if (opened.outcome === 'declined') unstoredKeys.address_limit++
       else if (opened.outcome === 'timer_full' || opened.outcome === 'store_full') unstoredKeys[opened.outcome]++
       return opened.deadline
@@ -212,7 +214,7 @@ export function liveTimerAnswer(context: GifferContext, format: LiveFormat): Han
 
   return async (req, res) => {
     const started = performance.now()
-    const left = () => LIVE_ANSWER_MS - (performance.now() - started)
+    const left = () => context.config.liveAnswerMs - (performance.now() - started)
     const queryAt = req.url.indexOf('?')
     // A URL that is not one of ours (changed, unsigned, a parameter twice) is the client's mistake: 4xx.
     const timer = readLiveTimer(readLiveParams(queryAt === -1 ? '' : req.url.slice(queryAt + 1)), context.keys)

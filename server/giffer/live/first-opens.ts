@@ -36,10 +36,10 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises'
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
-import { openSqlite, transaction, type Row } from '../../process/sqlite.js'
+import { openSqlite, transaction, type Database, type Row } from '../../process/sqlite.js'
 import { Throttle } from '../../process/throttle.js'
 
 export interface FirstOpenLimits {
@@ -73,6 +73,12 @@ export interface FirstOpenStore {
    * `timer` and `key` are opaque ASCII strings the caller already made (keyed hashes, <= 64 chars): the store never sees raw recipient keys.
    */
   firstOpen(timer: string, key: string, candidate: number, nowMs: number, mayCreate?: () => boolean | Promise<boolean>): Promise<FirstOpen>
+  /**
+   * The deadline `key` of `timer` has, when it has one not yet forgotten; else null. A read only:
+   * it never stores, and never gives the timer's overflow deadline. For keys stored under an
+   * earlier reading of recipient keys, looked up before the key as read now is opened.
+   */
+  storedDeadline(timer: string, key: string, nowMs: number): Promise<number | null>
   /** Sets a key's deadline ahead of its first open (a shop's back end matching a coupon); never moves one already set. */
   preset(timer: string, key: string, deadline: number, nowMs: number): Promise<Preset>
   /** Entries kept now, every timer together (leaving out the forgotten, swept or not). */
@@ -102,6 +108,13 @@ export const FORGET_BATCH = 100
  * of the time and writing about 5 MB of WAL a second, less than 500 first opens a second do.
  */
 const FORGET_AGAIN_MS = 100
+/**
+ * The window of a full timer's keys read for its own forgotten entries, when none of them are
+ * among the store's oldest (SQLite): this many keys from the claimed key on, and as many from the
+ * timer's first key, about 0.15 ms when none is forgotten. Read at most once per FORGET_AGAIN_MS
+ * per timer, so that a flood of new keys at a full timer does not read it at every claim.
+ */
+const TIMER_WINDOW_KEYS = 500
 /** How often the sweep looks for forgotten entries while there are fewer than a batch. */
 const FORGET_INTERVAL_MS = 60_000
 
@@ -200,6 +213,12 @@ function storeWithRules(backend: Backend, limits: FirstOpenLimits, logger: Logge
       warn('overflow_full', timer, nowMs)
       return { outcome: claimed.outcome, deadline: windowDeadline(candidate, nowMs) }
     },
+    async storedDeadline(timer, key, nowMs) {
+      checkName(timer, 'timer')
+      checkName(key, 'key')
+      checkNow(nowMs)
+      return backend.deadlineOf(timer, key, nowMs)
+    },
     async preset(timer, key, deadline, nowMs) {
       check(timer, key, deadline, nowMs, 'deadline')
       const claimed = await backend.claim(timer, key, deadline, nowMs, 'preset')
@@ -217,8 +236,8 @@ function storeWithRules(backend: Backend, limits: FirstOpenLimits, logger: Logge
 }
 
 /**
- * Runs `sweepOnce` off the request path, on an unref'd timer: again soon while it says more are
- * left, otherwise once a minute, until the returned function stops it.
+ * Runs `sweepOnce` off the request path, on an unref'd timer: again soon while it says so (more
+ * are left, or it skipped its round), otherwise once a minute, until the returned function stops it.
  */
 function startSweeping(sweepOnce: () => boolean | Promise<boolean>, logger: Logger, where: string): () => void {
   let timer: NodeJS.Timeout | undefined
@@ -262,12 +281,34 @@ const SQLITE_BUSY_TIMEOUT_MS = 3
  * A process opening many new keys at once writes them back to back, holding the file nearly all
  * of the time: another process's try of 3 ms rarely finds it free. So a write that finds the file
  * busy tries again after this pause, which leaves the event loop to other requests, for up to
- * SQLITE_WRITE_WAIT_MS from when it was asked for; and this store's writes go one at a time, so
- * that only one of them at a time holds the event loop waiting.
+ * SQLITE_WRITE_WAIT_MS from when it was asked for; and this store's writes go one transaction at
+ * a time, so that only one try at a time holds the event loop waiting.
  */
 const SQLITE_WRITE_RETRY_MS = 2
-/** How long a write may wait for the file in all before its call fails (the caller shows the full time). */
+/**
+ * How long a write may wait for the file in all before its call fails (the caller shows the full
+ * time). It is counted from when the write was asked for, not from when its turn came: while the
+ * last try found the file locked, a write past it fails without a try of its own, so a long lock
+ * held elsewhere costs this process one try at a time, never one for each write queued behind it.
+ * When the last try found the file free, a late write is still tried: it will not wait.
+ */
 const SQLITE_WRITE_WAIT_MS = 500
+/**
+ * Writes of one store waiting their turn (the one being tried among them), at most: past them a
+ * write fails at once, as one that waited too long does. A lock held elsewhere fails what waited
+ * SQLITE_WRITE_WAIT_MS anyway, so the queue holds the new keys of the last half second; the bound
+ * only tells beyond 4,000 new keys a second in one process, a flood, whose writes then fail at
+ * once rather than pile up. A thousand opens at once, with the sweep's write beside them, fit.
+ */
+export const SQLITE_WRITES_WAITING_MAX = 2_000
+/**
+ * Waiting writes settled in one turn of the event loop, at most: committed in one transaction
+ * (one lock taken, and one commit, for all of them, so that a burst of new keys drains between
+ * the holds of another process rather than one key per turn), or failed untried. A claim takes
+ * about 20 µs inside the transaction, so a full batch holds the file about as long as a sweep
+ * batch (see FORGET_BATCH); and the requests of a batch go on with their answers together.
+ */
+const SQLITE_WRITE_BATCH = 50
 /** How often the WAL is checkpointed into the database file. */
 const SQLITE_CHECKPOINT_INTERVAL_MS = 1_000
 /** What the WAL is cut back to after a checkpoint. */
@@ -329,6 +370,90 @@ function isBusy(error: unknown): boolean {
   return (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) || (typeof errcode === 'number' && (errcode & 0xff) === 5)
 }
 
+/** A write asked of the SQLite store, waiting its turn. */
+interface QueuedWrite {
+  work: () => unknown
+  /** performance.now() when it was asked for. */
+  askedAt: number
+  resolve: (value: unknown) => void
+  reject: (error: unknown) => void
+}
+
+/** SQLITE_BUSY of a write that was not tried: the file stayed locked, or too many writes wait for it. */
+function notWritten(message: string): Error {
+  return Object.assign(new Error(message), { code: 'SQLITE_BUSY' })
+}
+
+/**
+ * The writes of one SQLite store, in the order asked, a batch at a time, the event loop turning
+ * before every batch, so that requests are answered while writes wait. A write that has waited
+ * SQLITE_WRITE_WAIT_MS while the file is locked fails untried, and one asked for while
+ * SQLITE_WRITES_WAITING_MAX wait fails at once. Up to SQLITE_WRITE_BATCH waiting writes are
+ * committed together; should one of them fail for any reason but a lock (a full disk, a fault),
+ * the whole transaction is undone and each of them fails.
+ */
+function sqliteWrites(db: Database) {
+  const waiting: QueuedWrite[] = []
+  let draining: Promise<void> | null = null
+  let foundLocked = false
+
+  const drain = async () => {
+    try {
+      while (waiting.length > 0) {
+        await nextTurn()
+        // While the file is found locked, the writes past their wait (the oldest, so the first
+        // ones) fail untried, a batch a turn.
+        const at = performance.now()
+        const late = (queued: QueuedWrite | undefined) => foundLocked && queued !== undefined && at - queued.askedAt >= SQLITE_WRITE_WAIT_MS
+        if (late(waiting[0])) {
+          for (let failed = 0; failed < SQLITE_WRITE_BATCH && late(waiting[0]); failed++) {
+            waiting.shift()!.reject(notWritten(`the first-open store's SQLite file stayed locked by another process for ${SQLITE_WRITE_WAIT_MS} ms`))
+          }
+          continue
+        }
+        const batch = waiting.slice(0, SQLITE_WRITE_BATCH)
+        let results: unknown[]
+        try {
+          results = transaction(db, () => batch.map((queued) => queued.work()))
+        } catch (error) {
+          foundLocked = isBusy(error)
+          if (foundLocked) {
+            await sleep(SQLITE_WRITE_RETRY_MS)
+            continue
+          }
+          waiting.splice(0, batch.length)
+          for (const queued of batch) queued.reject(error)
+          continue
+        }
+        foundLocked = false
+        waiting.splice(0, batch.length)
+        batch.forEach((queued, i) => queued.resolve(results[i]))
+      }
+    } finally {
+      draining = null
+    }
+  }
+
+  return {
+    /** Runs `work` in a write transaction, after the writes asked for before it. */
+    write<T>(work: () => T): Promise<T> {
+      if (waiting.length >= SQLITE_WRITES_WAITING_MAX) {
+        return Promise.reject(notWritten(`the first-open store has ${SQLITE_WRITES_WAITING_MAX} writes waiting for its SQLite file`))
+      }
+      return new Promise<T>((resolve, reject) => {
+        waiting.push({ work, askedAt: performance.now(), resolve: resolve as (value: unknown) => void, reject })
+        draining ??= drain()
+      })
+    },
+    /** Writes waiting, the one being tried among them. */
+    waiting: () => waiting.length,
+    /** Resolves once no write waits. */
+    async settled() {
+      while (draining) await draining
+    },
+  }
+}
+
 /** A row's deadline when it is not yet forgotten at `keptFrom` (the oldest deadline still kept). */
 function keptDeadline(row: Row | undefined, keptFrom: number): number | null {
   if (!row) return null
@@ -379,6 +504,17 @@ export function sqliteFirstOpens(options: { file: string; limits: FirstOpenLimit
   const forgetOfTimer = db.prepare(
     `DELETE FROM first_opens WHERE timer = ? AND key IN (SELECT key FROM (SELECT timer, key FROM first_opens WHERE deadline < ? ORDER BY deadline LIMIT ${FORGET_BATCH}) WHERE timer = ?)`,
   )
+  // A timer's forgotten entries among a window of its keys, found on the primary key: from the key
+  // being claimed on, then from the timer's first key (the window wraps round). Keys are keyed
+  // hashes, so a window is a fair sample of the timer's keys, wherever the claimed key falls.
+  const forgetInTimerWindow = db.prepare(
+    `DELETE FROM first_opens WHERE timer = ? AND key IN (SELECT key FROM (
+      SELECT * FROM (SELECT key, deadline FROM first_opens WHERE timer = ? AND key >= ? ORDER BY key LIMIT ${TIMER_WINDOW_KEYS})
+      UNION ALL
+      SELECT * FROM (SELECT key, deadline FROM first_opens WHERE timer = ? AND key < ? ORDER BY key LIMIT ${TIMER_WINDOW_KEYS})
+    ) WHERE deadline < ? LIMIT ${FORGET_BATCH})`,
+  )
+  const timerWindows = new Throttle(FORGET_AGAIN_MS)
   const forgetOverflows = db.prepare(`DELETE FROM first_opens_overflow WHERE timer IN (SELECT timer FROM first_opens_overflow WHERE deadline < ? ORDER BY deadline LIMIT ${FORGET_BATCH})`)
 
   const fullness = (timer: string): 'timer_full' | 'store_full' | null => {
@@ -386,12 +522,20 @@ export function sqliteFirstOpens(options: { file: string; limits: FirstOpenLimit
     if (Number(totalEntries.get()?.entries ?? 0) >= limits.total) return 'store_full'
     return null
   }
-  /** The cap a new entry would pass, if any, once a batch of forgotten entries has made what room it can. */
-  const capReached = (timer: string, keptFrom: number) => {
+  /**
+   * The cap a new entry of `key` would pass, if any, once a batch of forgotten entries has made
+   * what room it can. A full timer none of whose entries are among the store's oldest forgotten
+   * (its own expired after others') looks in a window of its keys, at most once per
+   * FORGET_AGAIN_MS: on this process's clock, since it bounds work, not what a recipient is shown.
+   */
+  const capReached = (timer: string, key: string, keptFrom: number) => {
     const full = fullness(timer)
     if (!full) return null
-    if (full === 'timer_full') forgetOfTimer.run(timer, keptFrom, timer)
-    else forgetOldest.run(keptFrom)
+    if (full === 'store_full') {
+      forgetOldest.run(keptFrom)
+    } else if (Number(forgetOfTimer.run(timer, keptFrom, timer).changes) === 0 && timerWindows.allow(performance.now(), timer)) {
+      forgetInTimerWindow.run(timer, timer, key, timer, key, keptFrom)
+    }
     return fullness(timer)
   }
   /** Inside a claim: the timer's overflow deadline, `candidate` when it has none still to come; null when too many timers hold one. */
@@ -407,32 +551,20 @@ export function sqliteFirstOpens(options: { file: string; limits: FirstOpenLimit
     return candidate
   }
 
-  let writes: Promise<unknown> = Promise.resolve()
-  /** Runs `work` as one write transaction, after this store's earlier writes, trying again while another process holds the file. */
-  const write = <T>(work: () => T): Promise<T> => {
-    const askedAt = performance.now()
-    const written = writes.then(async () => {
-      for (;;) {
-        try {
-          return transaction(db, work)
-        } catch (error) {
-          if (!isBusy(error) || performance.now() - askedAt >= SQLITE_WRITE_WAIT_MS) throw error
-          await sleep(SQLITE_WRITE_RETRY_MS)
-        }
-      }
-    })
-    writes = written.catch(() => undefined)
-    return written
-  }
+  const writes = sqliteWrites(db)
+  const { write } = writes
 
   const stopSweeping = startSweeping(
-    () =>
-      write(() => {
+    () => {
+      // Never behind a full queue: this round is skipped, and looked at again soon.
+      if (writes.waiting() >= SQLITE_WRITES_WAITING_MAX) return true
+      return write(() => {
         const at = now()
         const entries = Number(forgetOldest.run(at - limits.keepAfterMs).changes)
         const overflows = Number(forgetOverflows.run(at + 1).changes)
         return entries === FORGET_BATCH || overflows === FORGET_BATCH
-      }),
+      })
+    },
     logger,
     file,
   )
@@ -453,7 +585,7 @@ export function sqliteFirstOpens(options: { file: string; limits: FirstOpenLimit
         if (claimFor === 'decline') return { outcome: 'declined', overflow: overflowDeadline(timer, deadline, nowMs) }
         // The forgotten entry of this key, which this open replaces.
         if (row) removeEntry.run(timer, key)
-        const full = capReached(timer, keptFrom)
+        const full = capReached(timer, key, keptFrom)
         if (!full) {
           insertEntry.run(timer, key, deadline)
           return { outcome: 'created', deadline }
@@ -465,7 +597,7 @@ export function sqliteFirstOpens(options: { file: string; limits: FirstOpenLimit
     async close() {
       stopSweeping()
       clearInterval(checkpoints)
-      await writes
+      await writes.settled()
       db.close()
     },
   }
