@@ -60,6 +60,135 @@ export function rescopeCookiePath(cookie: string, prefix: string): string {
   })
 }
 
+/** What the line of a failed upstream request says of it, its URL redacted. */
+function failedRequestFields(req: MountedRequest, upstream: string, fields: Record<string, unknown>): Record<string, unknown> {
+  return { ...fields, upstream, url: loggableUrl(req.originalUrl ?? req.url ?? '') }
+}
+
+/** The upstream's origin, and its base path without the ending slash (empty when it has none). */
+interface UpstreamBase {
+  origin: string
+  path: string
+}
+
+function upstreamBase(target: string): UpstreamBase {
+  const targetUrl = new URL(target)
+  return { origin: targetUrl.origin, path: targetUrl.pathname.replace(/\/+$/, '') }
+}
+
+/**
+ * An upstream redirect to a path under the target's own base path (or anywhere, when the
+ * target has none) stays under the mount prefix; a path outside it is a page of the site.
+ */
+function siteLocation(location: string, prefix: string, base: UpstreamBase): string {
+  const path = location.startsWith(`${base.origin}/`) ? location.slice(base.origin.length) : location
+  if (!path.startsWith('/') || path.startsWith('//')) return location
+  if (!base.path) return `${prefix}${path}`
+  if (path === base.path || path.startsWith(`${base.path}/`) || path.startsWith(`${base.path}?`)) return `${prefix}${path.slice(base.path.length)}`
+  return path
+}
+
+/** The upstream's cookies and redirects, rewritten for the site under the mount prefix. */
+function rewriteForSite(proxyRes: IncomingMessage, prefix: string, base: UpstreamBase): void {
+  const cookies = proxyRes.headers['set-cookie']
+  if (cookies) proxyRes.headers['set-cookie'] = cookies.map((cookie) => rescopeCookiePath(cookie, prefix))
+  const location = proxyRes.headers.location
+  if (prefix && location) proxyRes.headers.location = siteLocation(location, prefix, base)
+}
+
+/** The 504 (slow) or 502 (unreachable) JSON body of a failed upstream request, or a cut connection once headers are sent. */
+function answerGatewayError(res: ServerResponse | Socket, name: string, slow: boolean): void {
+  if (!('setHeader' in res) || res.headersSent) {
+    res.destroy()
+    return
+  }
+  const status = slow ? 504 : 502
+  const body = slow
+    ? errorBody('upstream_timeout', `The ${name} service took too long to answer.`)
+    : errorBody('upstream_unavailable', `The ${name} service is not reachable right now.`)
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
+  res.end(JSON.stringify(body))
+}
+
+/** The GETs a fallback covers, each with its deadline, and the fallback's answers in the upstream's place. */
+class FallbackGuards<Match> {
+  private readonly guards = new WeakMap<IncomingMessage, Guard<Match>>()
+  /**
+   * An upstream down while emails are opened fails every open, a thousand a second: the first
+   * failure of a run per reason is logged as any failed upstream request, the rest are summed up.
+   */
+  private readonly fallbackWarnings: WarningRuns
+
+  constructor(
+    private readonly fallback: UpstreamFallback<Match>,
+    private readonly name: string,
+    logger: Logger,
+    warningIntervalMs: number | undefined,
+  ) {
+    this.fallbackWarnings = new WarningRuns(logger, warningIntervalMs)
+  }
+
+  /** Starts the deadline of a GET the fallback covers. */
+  guardRequest(req: MountedRequest, res: ServerResponse): void {
+    if (req.method !== 'GET') return
+    const url = req.url ?? '/'
+    const query = url.indexOf('?')
+    const match = this.fallback.matches(query === -1 ? url : url.slice(0, query))
+    if (match === null) return
+    const guard: Guard<Match> = {
+      match,
+      answered: false,
+      deadline: setTimeout(() => {
+        this.answerInstead(req, res, guard, 'upstream_timeout', { err: new Error(`${this.name} sent no answer within ${this.fallback.waitMs} ms`), timedOut: true })
+        // Its socket goes with it: a late answer is neither waited for nor written.
+        guard.proxyReq?.destroy()
+      }, this.fallback.waitMs),
+    }
+    this.guards.set(req, guard)
+    res.once('close', () => clearTimeout(guard.deadline))
+  }
+
+  /** Keeps the request to the upstream of a guarded GET, to destroy it when the fallback answers first. */
+  noteUpstreamRequest(req: MountedRequest, proxyReq: ClientRequest): void {
+    const guard = this.guards.get(req)
+    if (guard) guard.proxyReq = proxyReq
+  }
+
+  /** The upstream has answered: true when it answered 5xx or 429 on a guarded GET and the fallback answered instead. */
+  answeredInsteadOf(proxyRes: IncomingMessage, req: MountedRequest, res: ServerResponse): boolean {
+    const guard = this.guards.get(req)
+    if (!guard) return false
+    clearTimeout(guard.deadline)
+    const status = proxyRes.statusCode ?? 502
+    if (status < 500 && status !== 429) return false
+    this.answerInstead(req, res, guard, 'upstream_error', { status })
+    // Read and dropped: the connection to the upstream stays usable.
+    proxyRes.resume()
+    return true
+  }
+
+  /** The upstream request failed: true when the fallback has answered or answers now, and nothing else is to be written or logged. */
+  handledFailure(error: Error, req: MountedRequest, res: ServerResponse | Socket, slow: boolean): boolean {
+    const guard = this.guards.get(req)
+    // The fallback has answered: this is the upstream request it cut short, already logged.
+    if (guard?.answered) return true
+    if (!guard || !('setHeader' in res) || res.headersSent) return false
+    this.answerInstead(req, res, guard, slow ? 'upstream_timeout' : 'upstream_unavailable', { err: error, timedOut: slow })
+    return true
+  }
+
+  /** The fallback answers in the upstream's place, once. */
+  private answerInstead(req: MountedRequest, res: ServerResponse, guard: Guard<Match>, reason: UpstreamFailure, fields: Record<string, unknown>): void {
+    clearTimeout(guard.deadline)
+    guard.answered = true
+    this.fallbackWarnings.note(reason, () => ({
+      first: { fields: failedRequestFields(req, this.name, { ...fields, fallback: reason }), message: 'upstream request failed' },
+      repeated: { fields: { fallback: reason, upstream: this.name }, message: 'upstream requests failed: answered by the fallback' },
+    }))
+    this.fallback.send(res, guard.match, reason)
+  }
+}
+
 /**
  * Forwards a mounted path to an upstream service (`app.use('/giffer', proxy)`: the prefix is
  * already stripped). A slow upstream gets a 504 JSON body, an unreachable or failing one a 502,
@@ -68,63 +197,8 @@ export function rescopeCookiePath(cookie: string, prefix: string): string {
  */
 export function createUpstreamProxy<Match>({ target, name, timeoutMs, logger, fallback, fallbackWarningIntervalMs }: UpstreamProxyOptions<Match>): RequestHandler {
   const timedOut = new WeakSet<IncomingMessage>()
-  const guards = new WeakMap<IncomingMessage, Guard<Match>>()
-  const targetUrl = new URL(target)
-  const targetOrigin = targetUrl.origin
-  const targetBase = targetUrl.pathname.replace(/\/+$/, '')
-
-  /**
-   * An upstream redirect to a path under the target's own base path (or anywhere, when the
-   * target has none) stays under the mount prefix; a path outside it is a page of the site.
-   */
-  function siteLocation(location: string, prefix: string): string {
-    const path = location.startsWith(`${targetOrigin}/`) ? location.slice(targetOrigin.length) : location
-    if (!path.startsWith('/') || path.startsWith('//')) return location
-    if (!targetBase) return `${prefix}${path}`
-    if (path === targetBase || path.startsWith(`${targetBase}/`) || path.startsWith(`${targetBase}?`)) return `${prefix}${path.slice(targetBase.length)}`
-    return path
-  }
-
-  /** What the line of a failed upstream request says of it, its URL redacted. */
-  const failed = (req: MountedRequest, fields: Record<string, unknown>) => ({ ...fields, upstream: name, url: loggableUrl(req.originalUrl ?? req.url ?? '') })
-  const warn = (req: MountedRequest, fields: Record<string, unknown>) => logger.warn(failed(req, fields), 'upstream request failed')
-
-  /**
-   * An upstream down while emails are opened fails every open, a thousand a second: the first
-   * failure of a run per reason is logged as any failed upstream request, the rest are summed up.
-   */
-  const fallbackWarnings = new WarningRuns(logger, fallbackWarningIntervalMs)
-
-  /** The fallback answers in the upstream's place, once. */
-  function answerInstead(req: MountedRequest, res: ServerResponse, guard: Guard<Match>, reason: UpstreamFailure, fields: Record<string, unknown>): void {
-    clearTimeout(guard.deadline)
-    guard.answered = true
-    fallbackWarnings.note(reason, () => ({
-      first: { fields: failed(req, { ...fields, fallback: reason }), message: 'upstream request failed' },
-      repeated: { fields: { fallback: reason, upstream: name }, message: 'upstream requests failed: answered by the fallback' },
-    }))
-    fallback!.send(res, guard.match, reason)
-  }
-
-  /** Starts the deadline of a GET the fallback covers. */
-  function guardRequest(req: MountedRequest, res: ServerResponse): void {
-    if (!fallback || req.method !== 'GET') return
-    const url = req.url ?? '/'
-    const query = url.indexOf('?')
-    const match = fallback.matches(query === -1 ? url : url.slice(0, query))
-    if (match === null) return
-    const guard: Guard<Match> = {
-      match,
-      answered: false,
-      deadline: setTimeout(() => {
-        answerInstead(req, res, guard, 'upstream_timeout', { err: new Error(`${name} sent no answer within ${fallback.waitMs} ms`), timedOut: true })
-        // Its socket goes with it: a late answer is neither waited for nor written.
-        guard.proxyReq?.destroy()
-      }, fallback.waitMs),
-    }
-    guards.set(req, guard)
-    res.once('close', () => clearTimeout(guard.deadline))
-  }
+  const guards = fallback ? new FallbackGuards(fallback, name, logger, fallbackWarningIntervalMs) : undefined
+  const base = upstreamBase(target)
 
   const proxy = createProxyMiddleware<MountedRequest, ServerResponse>({
     target,
@@ -133,8 +207,7 @@ export function createUpstreamProxy<Match>({ target, name, timeoutMs, logger, fa
     cookieDomainRewrite: '',
     on: {
       proxyReq(proxyReq: ClientRequest, req: MountedRequest) {
-        const guard = guards.get(req)
-        if (guard) guard.proxyReq = proxyReq
+        guards?.noteUpstreamRequest(req, proxyReq)
         // The upstream's log lines carry the site's id for the request (it trusts the site's address).
         if (req.id) proxyReq.setHeader('X-Request-Id', req.id)
         // A body already parsed by the site (express.json) is written again for the upstream.
@@ -145,53 +218,20 @@ export function createUpstreamProxy<Match>({ target, name, timeoutMs, logger, fa
         })
       },
       proxyRes(proxyRes: IncomingMessage, req: MountedRequest, res: ServerResponse) {
-        const guard = guards.get(req)
-        if (guard) {
-          clearTimeout(guard.deadline)
-          const status = proxyRes.statusCode ?? 502
-          if (status >= 500 || status === 429) {
-            answerInstead(req, res, guard, 'upstream_error', { status })
-            // Read and dropped: the connection to the upstream stays usable.
-            proxyRes.resume()
-            return
-          }
-        }
-        const prefix = req.baseUrl ?? ''
-        const cookies = proxyRes.headers['set-cookie']
-        if (cookies) proxyRes.headers['set-cookie'] = cookies.map((cookie) => rescopeCookiePath(cookie, prefix))
-        const location = proxyRes.headers.location
-        if (prefix && location) proxyRes.headers.location = siteLocation(location, prefix)
+        if (guards?.answeredInsteadOf(proxyRes, req, res)) return
+        rewriteForSite(proxyRes, req.baseUrl ?? '', base)
       },
       error(error: Error, req: MountedRequest, res: ServerResponse | Socket) {
-        const guard = guards.get(req)
-        // The fallback has answered: this is the upstream request it cut short, already logged.
-        if (guard?.answered) return
         const slow = timedOut.has(req)
-        if (guard && 'setHeader' in res && !res.headersSent) {
-          answerInstead(req, res, guard, slow ? 'upstream_timeout' : 'upstream_unavailable', { err: error, timedOut: slow })
-          return
-        }
-        warn(req, { err: error, timedOut: slow })
-        if (!('setHeader' in res)) {
-          res.destroy()
-          return
-        }
-        if (res.headersSent) {
-          res.destroy()
-          return
-        }
-        const status = slow ? 504 : 502
-        const body = slow
-          ? errorBody('upstream_timeout', `The ${name} service took too long to answer.`)
-          : errorBody('upstream_unavailable', `The ${name} service is not reachable right now.`)
-        res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
-        res.end(JSON.stringify(body))
+        if (guards?.handledFailure(error, req, res, slow)) return
+        logger.warn(failedRequestFields(req, name, { err: error, timedOut: slow }), 'upstream request failed')
+        answerGatewayError(res, name, slow)
       },
     },
   }) as unknown as RequestHandler
-  if (!fallback) return proxy
+  if (!guards) return proxy
   return (req, res, next) => {
-    guardRequest(req, res)
+    guards.guardRequest(req, res)
     proxy(req, res, next)
   }
 }

@@ -62,39 +62,49 @@ function keptByMailProxies(error: unknown): boolean {
 /** The reason an AbortSignal.timeout gives: this request's own time is up. */
 const isLate = (error: unknown) => error instanceof DOMException && error.name === 'TimeoutError'
 
-export function liveTimerAnswer(context: GifferContext, format: LiveFormat): Handler {
-  const { liveBucketSeconds } = context.config
-  const warnings = new Throttle(WARNING_INTERVAL_MS)
-  const kind = `live-${format}`
+/** The answers of one format's live timers, and what they share: the warnings, and the drawings in flight per look. */
+class LiveTimerAnswers {
+  private readonly warnings = new Throttle(WARNING_INTERVAL_MS)
+  private readonly kind: string
   /** The look (style, expiry, format) whose still frame is being drawn ahead of the line, and which still: at most one per look at a time. */
-  const stillsInFlight = new Map<string, string>()
+  private readonly stillsInFlight = new Map<string, string>()
   /**
    * The images of each look being drawn in the ordinary line: at most a quarter of the line per
    * look. A per-recipient timer's every `until=` can be an image of its own, so without this one
    * URL with made-up dates would fill the line and turn every other generator away.
    */
-  const rendersInFlight = new Map<string, Set<string>>()
-  const rendersPerLook = Math.max(1, Math.floor(context.config.queueMax / 4))
+  private readonly rendersInFlight = new Map<string, Set<string>>()
+  private readonly rendersPerLook: number
+
+  constructor(
+    private readonly context: GifferContext,
+    private readonly format: LiveFormat,
+  ) {
+    this.kind = `live-${format}`
+    this.rendersPerLook = Math.max(1, Math.floor(context.config.queueMax / 4))
+  }
 
   /** A timer's look: its job without the time it shows. */
-  const lookOf = (job: CountdownJob) => renderKey(kind, { ...job, remainingSeconds: 0, frames: 0 })
+  private lookOf(job: CountdownJob): string {
+    return renderKey(this.kind, { ...job, remainingSeconds: 0, frames: 0 })
+  }
 
   /** The whole image of the time left, drawn in the ordinary line, unless its look already has its share of the line. */
-  async function drawing(job: CountdownJob, ttlMs: number, gone: AbortSignal, signal: AbortSignal): Promise<CachedRender & { key: string }> {
-    const key = renderKey(kind, job)
-    const look = lookOf(job)
-    const inFlight = rendersInFlight.get(look) ?? new Set<string>()
+  private drawing(job: CountdownJob, ttlMs: number, gone: AbortSignal, signal: AbortSignal): Promise<CachedRender & { key: string }> {
+    const key = renderKey(this.kind, job)
+    const look = this.lookOf(job)
+    const inFlight = this.rendersInFlight.get(look) ?? new Set<string>()
     // A drawn image, or one being drawn for another request, costs the line nothing more.
-    if (!context.cache.peek(key) && !inFlight.has(key)) {
-      if (inFlight.size >= rendersPerLook) throw new HttpError(503, 'timer_busy', 'This timer has its share of the line being drawn.')
+    if (!this.context.cache.peek(key) && !inFlight.has(key)) {
+      if (inFlight.size >= this.rendersPerLook) throw new HttpError(503, 'timer_busy', 'This timer has its share of the line being drawn.')
       inFlight.add(key)
-      rendersInFlight.set(look, inFlight)
+      this.rendersInFlight.set(look, inFlight)
     }
-    const render = renderImage(context, kind, job, job, { ttlMs, signal: gone })
+    const render = renderImage(this.context, this.kind, job, job, { ttlMs, signal: gone })
     void render
       .finally(() => {
         inFlight.delete(key)
-        if (inFlight.size === 0 && rendersInFlight.get(look) === inFlight) rendersInFlight.delete(look)
+        if (inFlight.size === 0 && this.rendersInFlight.get(look) === inFlight) this.rendersInFlight.delete(look)
       })
       .catch(() => undefined)
     return untilAborted(render, signal)
@@ -106,66 +116,69 @@ export function liveTimerAnswer(context: GifferContext, format: LiveFormat): Han
    * late shows the full time, unstored), any other's from its URL and the clock. Null shows the
    * expiry image.
    */
-  async function deadlineOf(req: Request, timer: LiveTimer, nowMs: number, waitMs: number): Promise<number | null> {
+  private async deadlineOf(req: Request, timer: LiveTimer, nowMs: number, waitMs: number): Promise<number | null> {
     const scheduled = scheduledDeadline(timer, nowMs)
     if (timer.schedule.kind !== 'evergreen' || scheduled === null) return scheduled
     const key = recipientKey(timer.open)
     if (!key) return scheduled
-    const { newKeys, unstoredKeys } = context.live
+    const { firstOpens, live } = this.context
     const firstOpen = async () => {
       // A key stored as it was read before keys were normalised (untrimmed case, a space for a
       // `+`) keeps that deadline. This read can go once every such entry is forgotten: at most
       // the longest evergreen time plus LIVE_TIMER_KEEP_DAYS after the release that normalised keys.
       const asBefore = timer.open.trim()
       if (asBefore !== key && asBefore.length <= RECIPIENT_KEY_MAX) {
-        const before = await context.firstOpens.storedDeadline(timer.id, recipientKeyHash(timer, asBefore), nowMs)
+        const before = await firstOpens.storedDeadline(timer.id, recipientKeyHash(timer, asBefore), nowMs)
         if (before !== null) return { outcome: 'stored' as const, deadline: before }
       }
-      return context.firstOpens.firstOpen(timer.id, recipientKeyHash(timer, key), scheduled, nowMs, () => newKeys.take(req.ip ?? '', timer.id))
+      return firstOpens.firstOpen(timer.id, recipientKeyHash(timer, key), scheduled, nowMs, () => live.newKeys.take(req.ip ?? '', timer.id))
     }
     try {
       const opened = await withTimeout(firstOpen(), Math.max(0, waitMs), 'the first-open store')
-      if (opened.outcome === 'declined') unstoredKeys.address_limit++
-      else if (opened.outcome === 'timer_full' || opened.outcome === 'store_full') unstoredKeys[opened.outcome]++
+      if (opened.outcome === 'declined') live.unstoredKeys.address_limit++
+      else if (opened.outcome === 'timer_full' || opened.outcome === 'store_full') live.unstoredKeys[opened.outcome]++
       return opened.deadline
     } catch (error) {
-      if (warnings.allow(Date.now(), 'store')) context.logger.warn({ err: error, store: context.firstOpens.where }, 'live timers: the first-open store failed or was late; evergreen timers show their full time until it answers')
+      if (this.warnings.allow(Date.now(), 'store')) this.context.logger.warn({ err: error, store: firstOpens.where }, 'live timers: the first-open store failed or was late; evergreen timers show their full time until it answers')
       return scheduled
     }
   }
 
   /** The deadline, or the expiry image's null when the timer's schedule cannot be read or worked out: never an error. */
-  async function safeDeadlineOf(req: Request, timer: LiveTimer, nowMs: number, waitMs: number): Promise<number | null> {
+  private async safeDeadlineOf(req: Request, timer: LiveTimer, nowMs: number, waitMs: number): Promise<number | null> {
     try {
       if (timer.schedule.kind === 'unreadable') throw new Error(timer.schedule.reason)
-      return await deadlineOf(req, timer, nowMs, waitMs)
+      return await this.deadlineOf(req, timer, nowMs, waitMs)
     } catch (error) {
-      if (warnings.allow(Date.now(), 'schedule')) context.logger.error({ err: error }, 'live timers: a signed timer cannot be read by this release; it shows its expiry image')
+      if (this.warnings.allow(Date.now(), 'schedule')) this.context.logger.error({ err: error }, 'live timers: a signed timer cannot be read by this release; it shows its expiry image')
       return null
     }
   }
 
   /** A single frame of the time left, drawn ahead of the line: one per look at a time, else none. */
-  async function stillFrame(job: CountdownJob, signal: AbortSignal, ttlMs: number): Promise<CachedRender & { key: string }> {
+  private async stillFrame(job: CountdownJob, signal: AbortSignal, ttlMs: number): Promise<CachedRender & { key: string }> {
     const still: CountdownJob = { ...job, frames: 1 }
-    const look = lookOf(still)
-    const key = renderKey(kind, still)
+    const look = this.lookOf(still)
+    const key = renderKey(this.kind, still)
     // The same still for another request joins it in the cache; another time of the same look waits its turn elsewhere.
-    const drawing = stillsInFlight.get(look)
+    const drawing = this.stillsInFlight.get(look)
     if (drawing !== undefined && drawing !== key) throw new HttpError(503, 'still_frame_busy', 'A still frame of this timer is being drawn for another time left.')
     if (signal.aborted) throw signal.reason
-    stillsInFlight.set(look, key)
+    this.stillsInFlight.set(look, key)
     try {
-      return await untilAborted(renderImage(context, kind, still, still, { ttlMs, signal, urgent: { urgent: true, timeoutMs: context.config.jobTimeoutMs } }), signal)
+      const urgent = { urgent: true, timeoutMs: this.context.config.jobTimeoutMs }
+      return await untilAborted(renderImage(this.context, this.kind, still, still, { ttlMs, signal, urgent }), signal)
     } finally {
-      if (stillsInFlight.get(look) === key) stillsInFlight.delete(look)
+      if (this.stillsInFlight.get(look) === key) this.stillsInFlight.delete(look)
     }
   }
 
   /** The answer to a validly signed timer: the image, a fallback, or the pixel; it throws only when the client has gone. */
-  async function answer(req: Request, res: Response, timer: LiveTimer, gone: AbortSignal, left: () => number): Promise<void> {
+  async answer(req: Request, res: Response, timer: LiveTimer, gone: AbortSignal, left: () => number): Promise<void> {
+    const { context, format, kind } = this
+    const { liveBucketSeconds } = context.config
     const at = context.now()
-    const deadline = await safeDeadlineOf(req, timer, at, Math.min(FIRST_OPEN_WAIT_MS, left() - STILL_FRAME_RESERVE_MS))
+    const deadline = await this.safeDeadlineOf(req, timer, at, Math.min(FIRST_OPEN_WAIT_MS, left() - STILL_FRAME_RESERVE_MS))
     const expired = deadline === null || deadline <= at
     if (expired && timer.expiry.kind === 'hide') return sendPixel(res, format, `public, max-age=${EXPIRED_TIMER_MAX_AGE}`)
     const bucket: LiveBucket = expired ? liveBucket(0, at, liveBucketSeconds) : liveBucket(deadline, at, liveBucketSeconds)
@@ -185,7 +198,7 @@ export function liveTimerAnswer(context: GifferContext, format: LiveFormat): Han
       undrawn = code
     }
     try {
-      const rendered = await drawing(job, ttlMs, gone, within(left() - STILL_FRAME_RESERVE_MS))
+      const rendered = await this.drawing(job, ttlMs, gone, within(left() - STILL_FRAME_RESERVE_MS))
       res.set('Expires', new Date(at + maxAge * 1000).toUTCString())
       return sendImage(req, res, rendered, `public, max-age=${maxAge}`)
     } catch (error) {
@@ -203,7 +216,7 @@ export function liveTimerAnswer(context: GifferContext, format: LiveFormat): Han
     // ...then a single frame of the time left, drawn ahead of the line...
     try {
       const stillTime = within(left())
-      return sendImage(req, res, await stillFrame(job, stillTime, ttlMs), briefly, { 'X-Giffer-Fallback': 'still' })
+      return sendImage(req, res, await this.stillFrame(job, stillTime, ttlMs), briefly, { 'X-Giffer-Fallback': 'still' })
     } catch (error) {
       fallBackFrom(error)
     }
@@ -211,7 +224,10 @@ export function liveTimerAnswer(context: GifferContext, format: LiveFormat): Han
     res.locals.errorCode = undrawn
     sendPixel(res, format, 'no-store', { 'X-Giffer-Undrawn': undrawn })
   }
+}
 
+export function liveTimerAnswer(context: GifferContext, format: LiveFormat): Handler {
+  const answers = new LiveTimerAnswers(context, format)
   return async (req, res) => {
     const started = performance.now()
     const left = () => context.config.liveAnswerMs - (performance.now() - started)
@@ -220,7 +236,7 @@ export function liveTimerAnswer(context: GifferContext, format: LiveFormat): Han
     const timer = readLiveTimer(readLiveParams(queryAt === -1 ? '' : req.url.slice(queryAt + 1)), context.keys)
     const gone = clientGone(res)
     try {
-      await answer(req, res, timer, gone, left)
+      await answers.answer(req, res, timer, gone, left)
     } catch (error) {
       if (gone.aborted || res.headersSent) throw error
       // Past the signature, a fault of ours still answers an image, not a 5xx a mail proxy would keep.

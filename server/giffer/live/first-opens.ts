@@ -462,13 +462,10 @@ function keptDeadline(row: Row | undefined, keptFrom: number): number | null {
 }
 
 /**
- * First opens in a SQLite file, shared by the processes of this machine that open it: a repeat
- * open is one read, which WAL never makes wait; a first open is one `BEGIN IMMEDIATE`
- * transaction, so two of them for one key never both store.
+ * Opens (creating it if need be) the first-open store's SQLite file, in WAL, with its schema, and
+ * starts checkpointing it: the caller clears `checkpoints` before it closes `db`.
  */
-export function sqliteFirstOpens(options: { file: string; limits: FirstOpenLimits; logger: Logger; now?: () => number }): FirstOpenStore {
-  const { file, limits, logger } = options
-  const now = options.now ?? Date.now
+function openFirstOpensFile(file: string, logger: Logger): { db: Database; checkpoints: NodeJS.Timeout } {
   mkdirSync(path.dirname(file), { recursive: true })
   const db = openSqlite(file)
   // busy_timeout first: another process may hold the file while this one switches it to WAL.
@@ -487,7 +484,14 @@ export function sqliteFirstOpens(options: { file: string; limits: FirstOpenLimit
     }
   }, SQLITE_CHECKPOINT_INTERVAL_MS)
   checkpoints.unref()
+  return { db, checkpoints }
+}
 
+/**
+ * The statements of the SQLite store, prepared once, and the caps' rules written with them:
+ * `capReached` and `overflowDeadline` run inside a claim's write transaction.
+ */
+function firstOpenStatements(db: Database, limits: FirstOpenLimits) {
   const entryOf = db.prepare('SELECT deadline FROM first_opens WHERE timer = ? AND key = ?')
   const overflowOf = db.prepare('SELECT deadline FROM first_opens_overflow WHERE timer = ?')
   const removeEntry = db.prepare('DELETE FROM first_opens WHERE timer = ? AND key = ?')
@@ -550,6 +554,20 @@ export function sqliteFirstOpens(options: { file: string; limits: FirstOpenLimit
     setOverflow.run(timer, candidate)
     return candidate
   }
+
+  return { entryOf, overflowOf, removeEntry, insertEntry, keptEntries, forgetOldest, forgetOverflows, capReached, overflowDeadline }
+}
+
+/**
+ * First opens in a SQLite file, shared by the processes of this machine that open it: a repeat
+ * open is one read, which WAL never makes wait; a first open is one `BEGIN IMMEDIATE`
+ * transaction, so two of them for one key never both store.
+ */
+export function sqliteFirstOpens(options: { file: string; limits: FirstOpenLimits; logger: Logger; now?: () => number }): FirstOpenStore {
+  const { file, limits, logger } = options
+  const now = options.now ?? Date.now
+  const { db, checkpoints } = openFirstOpensFile(file, logger)
+  const { entryOf, overflowOf, removeEntry, insertEntry, keptEntries, forgetOldest, forgetOverflows, capReached, overflowDeadline } = firstOpenStatements(db, limits)
 
   const writes = sqliteWrites(db)
   const { write } = writes
