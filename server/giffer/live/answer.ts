@@ -59,8 +59,32 @@ function keptByMailProxies(error: unknown): boolean {
   return status === 429 || status === 413 || status >= 500
 }
 
-/** The reason an AbortSignal.timeout gives: this request's own time is up. */
-const isLate = (error: unknown) => error instanceof DOMException && error.name === 'TimeoutError'
+/** This request's own time is up. */
+class AnswerLate extends Error {
+  constructor() {
+    super('the live timer was not drawn within its time')
+  }
+}
+
+/**
+ * A signal that aborts when the client goes, or with AnswerLate once `ms` have passed. Its timer
+ * is held here: a composite of AbortSignal.timeout() may be collected before it fires (the timeout
+ * signal is held only weakly), and the wait would then last until the drawing ends. `clear` ends it.
+ */
+export function timeLimit(gone: AbortSignal, ms: number): { signal: AbortSignal; clear(): void } {
+  const limit = new AbortController()
+  const onGone = () => limit.abort(gone.reason)
+  const timer = setTimeout(() => limit.abort(new AnswerLate()), Math.max(0, ms))
+  if (gone.aborted) onGone()
+  else gone.addEventListener('abort', onGone, { once: true })
+  return {
+    signal: limit.signal,
+    clear() {
+      clearTimeout(timer)
+      gone.removeEventListener('abort', onGone)
+    },
+  }
+}
 
 /** The answers of one format's live timers, and what they share: the warnings, and the drawings in flight per look. */
 class LiveTimerAnswers {
@@ -185,24 +209,26 @@ class LiveTimerAnswers {
     const job = liveTimerJob(timer.style, bucket, format, timer.expiry)
     const maxAge = expired ? EXPIRED_TIMER_MAX_AGE : Math.max(1, Math.ceil((bucket.expiresAt - at) / 1000))
     const ttlMs = expired ? EXPIRED_TIMER_MAX_AGE * 1000 : LIVE_IMAGE_KEEP_MS
-    const within = (ms: number) => AbortSignal.any([gone, AbortSignal.timeout(Math.max(0, Math.floor(ms)))])
     let undrawn = 'answer_late'
     /** Goes on to the next fallback for an answer a mail proxy would keep, or for this request's time running out. */
     const fallBackFrom = (error: unknown) => {
       if (gone.aborted) throw error
-      if (isLate(error)) return
+      if (error instanceof AnswerLate) return
       if (!keptByMailProxies(error)) throw error
       const { status, code } = errorAnswer(error)
       // A fault of ours, which the error handler would have logged; busy and too small are said elsewhere.
       if (status === 500) context.logger.error({ err: error }, 'live timer not drawn')
       undrawn = code
     }
+    const drawingTime = timeLimit(gone, left() - STILL_FRAME_RESERVE_MS)
     try {
-      const rendered = await this.drawing(job, ttlMs, gone, within(left() - STILL_FRAME_RESERVE_MS))
+      const rendered = await this.drawing(job, ttlMs, gone, drawingTime.signal)
       res.set('Expires', new Date(at + maxAge * 1000).toUTCString())
       return sendImage(req, res, rendered, `public, max-age=${maxAge}`)
     } catch (error) {
       fallBackFrom(error)
+    } finally {
+      drawingTime.clear()
     }
     // What a busy server has, kept briefly: first an image of this timer drawn a bucket or a few
     // before (it shows a little more time than is left)...
@@ -214,11 +240,13 @@ class LiveTimerAnswers {
       if (image) return sendImage(req, res, { image, source: 'hit', key }, briefly, { 'X-Giffer-Fallback': 'last-drawn' })
     }
     // ...then a single frame of the time left, drawn ahead of the line...
+    const stillTime = timeLimit(gone, left())
     try {
-      const stillTime = within(left())
-      return sendImage(req, res, await this.stillFrame(job, stillTime, ttlMs), briefly, { 'X-Giffer-Fallback': 'still' })
+      return sendImage(req, res, await this.stillFrame(job, stillTime.signal, ttlMs), briefly, { 'X-Giffer-Fallback': 'still' })
     } catch (error) {
       fallBackFrom(error)
+    } finally {
+      stillTime.clear()
     }
     // ...and when not even that can be drawn in time, a transparent pixel kept by no one.
     res.locals.errorCode = undrawn
