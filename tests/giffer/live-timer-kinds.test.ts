@@ -228,6 +228,30 @@ describe('evergreen timers', () => {
     expect((await preset({ url: minted.url, r: 'order-46', until }, SECRET)).status).toBe(403)
   })
 
+  it('keeps the pre-set API off without its token, and answers a full timer with 503 and Retry-After', async () => {
+    const off = await startGiffer({ presetToken: undefined })
+    try {
+      const minted = await mint(off, { kind: 'evergreen', for: 3600 })
+      const res = await request(off.app).post('/giffer/countdown/live-deadline').set('Authorization', `Bearer ${SECRET}`).send({ url: minted.url, r: 'k', until: new Date(Date.now() + HOUR).toISOString() })
+      expect(res.status).toBe(404)
+      expect(res.body.error.code).toBe('preset_off')
+    } finally {
+      await off.close()
+    }
+    const full = await startGiffer({ now: clock.now, liveTimerKeys: { perTimer: 1 } })
+    try {
+      const minted = await mint(full, { kind: 'evergreen', for: 3600 })
+      const preset = (r: string) => request(full.app).post('/giffer/countdown/live-deadline').set('Authorization', `Bearer ${PRESET_TOKEN}`).send({ url: minted.url, r, until: new Date(clock.at + HOUR).toISOString() })
+      expect((await preset('first')).status).toBe(201)
+      const refused = await preset('second')
+      expect(refused.status).toBe(503)
+      expect(refused.headers['retry-after']).toBe('3600')
+      expect(refused.body.error.code).toBe('timer_full')
+    } finally {
+      await full.close()
+    }
+  })
+
   it("shows new keys past the per-timer or total cap their timer's overflow deadline: a countdown that moves, never the full time again, never an error", async () => {
     const capped = await startGiffer({ now: clock.now, liveBucketSeconds: 10, liveTimerKeys: { perTimer: 2, total: 3 } })
     try {
