@@ -76,12 +76,19 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
  */
 const HIDDEN_PARAMETERS = new Set(['token', 'password', 'r', 'until'])
 
+/** The first letter of each hidden name, and the `a` of an `amp;` written before one, in either case. */
+const HIDDEN_NAME_START = new Set([...[...HIDDEN_PARAMETERS].map((name) => name[0]!), 'a'].flatMap((char) => [char.charCodeAt(0), char.toUpperCase().charCodeAt(0)]))
+
 /**
- * The characters a hidden name can begin with as written: the first letter of each, either case,
- * and what encodes a letter or a space (`%`, `+`). Any other name is passed over without decoding,
- * which keeps the common URL cheap.
+ * Whether a name beginning with this character may be hidden: the first letter of one, or
+ * anything but a letter or digit (an escape, a space, a stray `;` or byte-order mark before it).
+ * Any other name is passed over without decoding, which keeps the common URL cheap.
  */
-const HIDDEN_NAME_START = new Set([...[...HIDDEN_PARAMETERS].flatMap((name) => [name[0]!, name[0]!.toUpperCase()]), '%', '+'].map((char) => char.charCodeAt(0)))
+function mayBeHidden(code: number): boolean {
+  const letter = (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a
+  const digit = code >= 0x30 && code <= 0x39
+  return HIDDEN_NAME_START.has(code) || !(letter || digit)
+}
 
 /**
  * Whether a query parameter's name, as written in the URL, is one of HIDDEN_PARAMETERS as the
@@ -93,6 +100,9 @@ function isHiddenName(raw: string): boolean {
   let name = raw
   if (name.includes('+')) name = name.replaceAll('+', ' ')
   if (name.includes('%')) name = name.replace(/%[0-7][0-9a-f]/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)))
+  // Whatever stands before the letters (an `amp;` written in any way, a stray `;`, a byte-order
+  // mark, escapes of other bytes) does not hide the name after it from the log.
+  name = name.replace(/^(?:amp;|%[0-9a-f]{2}|[^a-z0-9%])+/i, '')
   const bracket = name.indexOf('[')
   if (bracket !== -1) name = name.slice(0, bracket)
   return HIDDEN_PARAMETERS.has(name.trim().toLowerCase())
@@ -138,7 +148,7 @@ export function loggableUrl(url: string): string {
       hiding = false
     }
     const name = nameStart(url, start)
-    if (HIDDEN_NAME_START.has(url.charCodeAt(name))) {
+    if (mayBeHidden(url.charCodeAt(name))) {
       const equals = url.indexOf('=', name)
       if (equals !== -1 && equals < end && isHiddenName(url.slice(name, equals))) {
         kept += url.slice(copied, equals + 1) + REDACTED

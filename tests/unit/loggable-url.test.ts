@@ -60,3 +60,20 @@ describe('loggableUrl', () => {
     }
   })
 })
+
+describe('names written with something before the letters', () => {
+  it.each([
+    ['/x?id=1&amp%3Br=anna@x.com&sig=a', '/x?id=1&amp%3Br=[redacted]&sig=a'],
+    ['/x?id=1&%61mp;r=anna@x.com&sig=a', '/x?id=1&%61mp;r=[redacted]&sig=a'],
+    ['/x?id=1&;r=anna@x.com', '/x?id=1&;r=[redacted]'],
+    ['/x?id=1&%EF%BB%BFr=anna@x.com&sig=a', '/x?id=1&%EF%BB%BFr=[redacted]&sig=a'],
+    ['/x?id=1&\ufeffr=anna@x.com&sig=a', '/x?id=1&\ufeffr=[redacted]&sig=a'],
+    ['/x?id=1&_until=2026-12-01&sig=a', '/x?id=1&_until=[redacted]&sig=a'],
+  ])('hides %s', (url, logged) => {
+    expect(loggableUrl(url)).toBe(logged)
+  })
+
+  it.each([['/x?id=1&sort=r&page=2'], ['/x?id=1&br=3&ar=4&tr=5']])('keeps %s as it is', (url) => {
+    expect(loggableUrl(url)).toBe(url)
+  })
+})
