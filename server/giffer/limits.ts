@@ -21,12 +21,11 @@ export const MAX_FRAME_PIXELS = 4_000_000
 export const MAX_JOB_PIXELS = 64_000_000
 /** Widest canvas Skia draws reliably. */
 export const MAX_CANVAS_SIDE = 30_000
-/** Decoding refuses images above this many pixels (decompression bombs). */
-export const MAX_INPUT_PIXELS = 40_000_000
 /**
- * An upload may have more (a phone's 48- or 50-megapixel mode), as many as the page takes: it is
- * reduced to the render size as it is stored, shrunk while it decodes.
+ * A render thread's decode refuses images above this many pixels (decompression bombs). An upload
+ * may have more, up to `PHOTO_MAX_PIXELS` (a phone's 48- or 50-megapixel mode): it is reduced to
+ * the render size once, shrunk while it decodes, and only the reduced copy is drawn.
  */
-export { PHOTO_MAX_PIXELS as MAX_UPLOAD_PIXELS } from '../../shared/generators/slideshow/slideshow.js'
+export const MAX_INPUT_PIXELS = 40_000_000
 /** Bytes of a JSON request body. */
 export const JSON_BODY_LIMIT = '32kb'

@@ -21,6 +21,8 @@ import {
   SLIDESHOW_MAX_IMAGES,
   STORED_EXTENSIONS,
   PHOTO_LONG_SIDE,
+  PHOTO_MAX_PIXELS,
+  FILENAME_PLACEHOLDER,
   UPLOAD_MAX_BYTES,
   sniffImageType,
   type UploadType,
@@ -28,7 +30,7 @@ import {
 import { HttpError, badRequest } from '../process/errors.js'
 import type { MemoryBudget } from '../process/memory-budget.js'
 import type { PhotoHeader } from './jobs.js'
-import { MAX_INPUT_PIXELS, MAX_UPLOAD_PIXELS } from './limits.js'
+import { MAX_INPUT_PIXELS } from './limits.js'
 import { dimensionsOf, headerOf, type PhotoDimensions } from './photo-header.js'
 import { signedByAny, type SigningKeys } from './signing.js'
 
@@ -47,7 +49,7 @@ import { signedByAny, type SigningKeys } from './signing.js'
  */
 const FILE_NAME = `photo-(${Array.from({ length: SLIDESHOW_MAX_IMAGES }, (_, i) => i + 1).join('|')})\\.(${Object.values(STORED_EXTENSIONS).join('|')})`
 export const UPLOAD_KEY = new RegExp(`^uploads/\\d{4}-\\d{2}-\\d{2}/[a-f0-9]{32}/${FILE_NAME}$`)
-export const FILENAME_PLACEHOLDER = '${filename}'
+export { FILENAME_PLACEHOLDER }
 const SIGNED_KEY = /^uploads\/\d{4}-\d{2}-\d{2}\/[a-f0-9]{32}\/\$\{filename\}$/
 
 /** The number a well-formed key (`UPLOAD_KEY`) takes in its folder, and the type its extension names. */
@@ -328,7 +330,7 @@ export class LocalUploadStore implements UploadStore {
     const reducedFile = `${tmpFile}-reduced`
     try {
       const key = await this.readForm(req, parser, tmpFile)
-      const dimensions = await decodableDimensions(tmpFile, this.options.reduce ? MAX_UPLOAD_PIXELS : MAX_INPUT_PIXELS)
+      const dimensions = await decodableDimensions(tmpFile, this.options.reduce ? PHOTO_MAX_PIXELS : MAX_INPUT_PIXELS)
       const kept = await this.reduced(tmpFile, reducedFile, nameOf(key).type, dimensions, signal)
       const target = this.fileOf(key)
       await mkdir(path.dirname(target), { recursive: true })

@@ -3,7 +3,7 @@
  * every file for 20 minutes), post each file with the signed fields to the signature's URL, then
  * resolve its key to the URL the slideshow request names.
  */
-import { SIGNATURE_CACHE_MS, SLIDESHOW_MAX_IMAGES, sniffImageType, storedFileName, uploadType, type UploadType } from './slideshow/slideshow.js'
+import { FILENAME_PLACEHOLDER, SIGNATURE_CACHE_MS, SLIDESHOW_MAX_IMAGES, sniffImageType, storedFileName, uploadType, type UploadType } from './slideshow/slideshow.js'
 import { GIFFER_BASE } from './giffer-client.js'
 
 interface Signature {
@@ -25,8 +25,6 @@ export class UploadError extends Error {
     super(message)
   }
 }
-
-const FILENAME_PLACEHOLDER = '${filename}'
 
 interface CachedSignature {
   signature: Promise<Signature>

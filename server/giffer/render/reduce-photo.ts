@@ -6,16 +6,15 @@
  * so a 48-megapixel photo is never held whole.
  */
 import sharp from 'sharp'
-import { PHOTO_JPEG_QUALITY } from '../../../shared/generators/slideshow/slideshow.js'
+import { PHOTO_JPEG_QUALITY, PHOTO_MAX_PIXELS } from '../../../shared/generators/slideshow/slideshow.js'
 import { RenderRefused, type ReducePhotoJob, type RenderedImage } from '../jobs.js'
 import type { PhotoReader } from '../photo-source.js'
-import { MAX_UPLOAD_PIXELS } from '../limits.js'
 
 export async function reducePhoto(job: ReducePhotoJob, readPhoto: PhotoReader): Promise<RenderedImage> {
   // The bytes its header was read from, just received: the estimate was made from them.
   const bytes = await readPhoto(0)
   const quality = Math.round(PHOTO_JPEG_QUALITY * 100)
-  let image = sharp(bytes, { limitInputPixels: MAX_UPLOAD_PIXELS, failOn: 'error' })
+  let image = sharp(bytes, { limitInputPixels: PHOTO_MAX_PIXELS, failOn: 'error' })
     .rotate()
     .resize(job.longSide, job.longSide, { fit: 'inside', withoutEnlargement: true })
   image = job.photo.type === 'image/jpeg' ? image.jpeg({ quality }) : job.photo.type === 'image/webp' ? image.webp({ quality }) : image.png()

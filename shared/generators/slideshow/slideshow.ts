@@ -13,6 +13,11 @@ export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
 export const SLIDESHOW_WIDTH = 900
 /** An upload signature serves every file for this long. */
 export const SIGNATURE_CACHE_MS = 1_200_000
+/**
+ * What a signed upload key ends in, for the uploader to replace with the file's name (as S3
+ * replaces it when left in the posted key).
+ */
+export const FILENAME_PLACEHOLDER = '${filename}'
 
 /** File types the uploader takes, by MIME type and by extension (some systems give no type). */
 export const ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
