@@ -39,11 +39,16 @@ export async function dimensionsOf(input: string | Uint8Array): Promise<PhotoDim
   }
 }
 
+/** The header of a stored file, from its type and size and what its bytes said. */
+export function photoHeader(stored: { type: PhotoHeader['type']; size: number }, dimensions: PhotoDimensions): PhotoHeader {
+  return { type: stored.type, size: stored.size, width: dimensions.width, height: dimensions.height, progressive: dimensions.progressive }
+}
+
 /** What an image's first bytes say of it (type and dimensions), or null when they do not say it all; `size` is the whole file's. */
 export async function headerOf(head: Uint8Array, size = head.byteLength): Promise<PhotoHeader | null> {
   const type = sniffImageType(head)
   const dimensions = type && (await dimensionsOf(head))
-  return type && dimensions ? { type, size, width: dimensions.width, height: dimensions.height, progressive: dimensions.progressive } : null
+  return type && dimensions ? photoHeader({ type, size }, dimensions) : null
 }
 
 /**

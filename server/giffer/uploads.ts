@@ -31,7 +31,7 @@ import { HttpError, badRequest } from '../process/errors.js'
 import type { MemoryBudget } from '../process/memory-budget.js'
 import type { PhotoHeader } from './jobs.js'
 import { MAX_INPUT_PIXELS } from './limits.js'
-import { dimensionsOf, headerOf, type PhotoDimensions } from './photo-header.js'
+import { dimensionsOf, headerOf, photoHeader, type PhotoDimensions } from './photo-header.js'
 import { signedByAny, type SigningKeys } from './signing.js'
 
 /**
@@ -354,7 +354,7 @@ export class LocalUploadStore implements UploadStore {
     const { reduce } = this.options
     if (!reduce || (Math.max(photo.width, photo.height) <= PHOTO_LONG_SIDE && !photo.turnedOrTagged)) return tmpFile
     const bytes = new Uint8Array(await readFile(tmpFile))
-    const header: PhotoHeader = { type, size: bytes.byteLength, width: photo.width, height: photo.height, progressive: photo.progressive }
+    const header = photoHeader({ type, size: bytes.byteLength }, photo)
     await writeFile(reducedFile, await reduce(bytes, header, signal))
     return reducedFile
   }
@@ -495,7 +495,7 @@ export class LocalUploadStore implements UploadStore {
   async header(key: string): Promise<PhotoHeader | null> {
     const upload = await this.describe(key)
     const dimensions = upload && (await dimensionsOf(this.fileOf(key)))
-    return upload && dimensions ? { ...upload, width: dimensions.width, height: dimensions.height, progressive: dimensions.progressive } : null
+    return upload && dimensions ? photoHeader(upload, dimensions) : null
   }
 
   /** The whole file. No ETag here: the render thread checks the bytes against the header before decoding them. */
