@@ -41,6 +41,11 @@ export const GIFFER_DEFAULTS = {
    * must come, with room for the site's proxy in front and the bytes on their way.
    */
   liveAnswerMs: 2_500,
+  /**
+   * Saved timers: how many are kept at once, the days of hourly counts kept for each, timers one
+   * address may save in an hour, and changes of one timer in a minute.
+   */
+  savedTimers: { max: 100_000, statsDays: 90, savesPerAddressPerHour: 30, editsPerTimerPerMinute: 30 },
 } as const
 
 /**
@@ -87,6 +92,14 @@ export const gifferEnvSchema = z.object({
    * whoever holds it can set deadlines, not sign timers or uploads.
    */
   LIVE_TIMER_PRESET_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  /** Saved timers kept at once (100000); past it a new one is refused with 503, none is evicted. */
+  SAVED_TIMERS_MAX: z.coerce.number().int().min(1).max(100_000_000).optional(),
+  /** Days of hourly counts kept per saved timer (90). */
+  SAVED_TIMER_STATS_DAYS: z.coerce.number().int().min(1).max(3_650).optional(),
+  /** Timers one address may save per hour (30). */
+  SAVED_TIMERS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).optional(),
+  /** Changes (and deletions) of one saved timer per minute (30). */
+  SAVED_TIMER_EDITS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).optional(),
   /**
    * The local upload folder's total (MB); unset: a quarter of its disk, at most 2048. An upload is
    * taken while the largest file still fits, so at least the 5 MB of one.
@@ -166,6 +179,8 @@ export interface GifferOptions {
   liveAnswerMs?: number
   /** The bearer token of the pre-set API (`POST countdown/live-deadline`); unset: the API is off. */
   presetToken?: string
+  /** Saved timers' caps, how long their counts are kept, and their rate limits. */
+  savedTimers?: Partial<SavedTimerSettings>
   logger: Logger
   /** Told what each job cost (the metrics' wait and render times). */
   renderObserver?: RenderObserver
@@ -184,7 +199,15 @@ export interface GifferSettings extends GifferOptions {
   liveNewKeysPerAddress: number
   liveMintsPerAddress: number
   liveAnswerMs: number
+  savedTimers: SavedTimerSettings
   now: () => number
+}
+
+export interface SavedTimerSettings {
+  max: number
+  statsDays: number
+  savesPerAddressPerHour: number
+  editsPerTimerPerMinute: number
 }
 
 export interface LiveTimerKeys {
@@ -215,6 +238,12 @@ export function withDefaults(options: GifferOptions): GifferSettings {
     liveNewKeysPerAddress: options.liveNewKeysPerAddress ?? GIFFER_DEFAULTS.liveNewKeysPerAddress,
     liveMintsPerAddress: options.liveMintsPerAddress ?? GIFFER_DEFAULTS.liveMintsPerAddress,
     liveAnswerMs: options.liveAnswerMs ?? GIFFER_DEFAULTS.liveAnswerMs,
+    savedTimers: {
+      max: options.savedTimers?.max ?? GIFFER_DEFAULTS.savedTimers.max,
+      statsDays: options.savedTimers?.statsDays ?? GIFFER_DEFAULTS.savedTimers.statsDays,
+      savesPerAddressPerHour: options.savedTimers?.savesPerAddressPerHour ?? GIFFER_DEFAULTS.savedTimers.savesPerAddressPerHour,
+      editsPerTimerPerMinute: options.savedTimers?.editsPerTimerPerMinute ?? GIFFER_DEFAULTS.savedTimers.editsPerTimerPerMinute,
+    },
     now: options.now ?? Date.now,
   }
 }
@@ -274,6 +303,12 @@ export function gifferOptionsFromEnv(
     liveNewKeysPerAddress: env.LIVE_TIMER_NEW_KEYS_PER_ADDRESS,
     liveMintsPerAddress: env.LIVE_TIMER_MINTS_PER_ADDRESS,
     presetToken: env.LIVE_TIMER_PRESET_TOKEN,
+    savedTimers: {
+      max: env.SAVED_TIMERS_MAX,
+      statsDays: env.SAVED_TIMER_STATS_DAYS,
+      savesPerAddressPerHour: env.SAVED_TIMERS_PER_ADDRESS,
+      editsPerTimerPerMinute: env.SAVED_TIMER_EDITS_PER_MINUTE,
+    },
   })
 }
 

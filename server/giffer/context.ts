@@ -8,6 +8,8 @@ import type { Box } from '../process/box.js'
 import { HttpError, ServiceBusyError } from '../process/errors.js'
 import { RenderCache, renderKey, type CachedRender } from './cache.js'
 import { redisFirstOpens, sqliteFirstOpens, type FirstOpenStore } from './live/first-opens.js'
+import { redisSavedTimers, sqliteSavedTimers, type SavedTimerStore } from './live/saved-store.js'
+import { SavedTimers } from './live/saved-timers.js'
 import { NewKeyBudget, type UnstoredCounts } from './live/key-limits.js'
 import type { GifferConfig } from './config.js'
 import type { PhotoHeader, RenderJob } from './jobs.js'
@@ -41,6 +43,8 @@ export interface GifferContext {
   local: LocalUploadStore | null
   /** Evergreen live timers' first opens: in Redis when the processes share one, else in a SQLite file in the state folder. */
   firstOpens: FirstOpenStore
+  /** Timers kept by id, changeable after the email is sent, in the same store as the first opens. */
+  savedTimers: SavedTimers
   /** What bounds evergreen timers' new keys beyond the store's caps, and the count of keys left unstored. */
   live: { newKeys: NewKeyBudget; unstoredKeys: UnstoredCounts }
   /** Origins whose upload URLs slideshows accept, besides relative URLs. */
@@ -92,6 +96,7 @@ export function createGifferContext(config: GifferConfig): GifferContext {
     store: config.s3 ? new S3UploadStore({ ...config.s3, logger, budget: config.budget }) : local!,
     local,
     firstOpens: firstOpenStore(config, logger),
+    savedTimers: new SavedTimers(savedTimerStore(config), logger, config.now),
     live: {
       newKeys: new NewKeyBudget(config.liveNewKeysPerAddress, config.rateLimitStore?.('liveNewKeys')),
       unstoredKeys: { timer_full: 0, store_full: 0, address_limit: 0 },
@@ -126,6 +131,19 @@ export function firstOpenStore(config: GifferConfig, logger: Logger): FirstOpenS
 
 /** The SQLite file of first opens in the state folder. */
 export const FIRST_OPENS_FILE = 'live-timers.sqlite'
+
+/**
+ * Where saved timers are kept: the shared Redis, or a SQLite file of this machine's beside the
+ * first opens' (a file of its own, so that a save or a batch of counts never waits behind a
+ * flood of first opens for the file's one write lock).
+ */
+export function savedTimerStore(config: GifferConfig): SavedTimerStore {
+  const limits = { maxTimers: config.savedTimers.max, keepHours: config.savedTimers.statsDays * 24 }
+  if (config.redis) return redisSavedTimers({ redis: config.redis, limits, now: config.now })
+  return sqliteSavedTimers({ file: path.join(config.stateDir, SAVED_TIMERS_FILE), limits, now: config.now })
+}
+
+export const SAVED_TIMERS_FILE = 'saved-timers.sqlite'
 
 /** Seconds a client is told to wait in a box too small to draw: an hour, as only its operator can change it. */
 const TOO_SMALL_RETRY_SECONDS = 3600

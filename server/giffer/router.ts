@@ -59,6 +59,8 @@ export function createGifferRouter(options: GifferOptions): GifferRouter {
     context.store.close()
     context.live.newKeys.close()
     await context.firstOpens.close()
+    await context.savedTimers.close()
+    await context.savedTimers.store.close()
     await context.pool?.close()
   }
   Object.defineProperty(router, 'stats', { get: () => context.pool?.stats })

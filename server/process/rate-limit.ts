@@ -16,7 +16,12 @@ export interface Limit {
 /** How a route answers past its limit; unset: the process's one error path (`TooManyAttempts`). */
 export type OverLimit = (req: Request, res: Response, retryAfterSeconds: number) => void
 
-export function perAddressLimit({ limit, windowMs }: Limit, store?: Store, overLimit?: OverLimit): RequestHandler {
+export function perAddressLimit(limits: Limit, store?: Store, overLimit?: OverLimit): RequestHandler {
+  return perKeyLimit(limits, (req) => ipKeyGenerator(req.ip ?? 'unknown', 56), store, overLimit)
+}
+
+/** So many requests per window for one key of the request's (a timer's id, say), then 429 with Retry-After. */
+export function perKeyLimit({ limit, windowMs }: Limit, key: (req: Request) => string, store?: Store, overLimit?: OverLimit): RequestHandler {
   return rateLimit({
     windowMs,
     limit,
@@ -24,7 +29,7 @@ export function perAddressLimit({ limit, windowMs }: Limit, store?: Store, overL
     legacyHeaders: false,
     // Unset: express-rate-limit's own memory store, which is right for one process.
     ...(store ? { store } : {}),
-    keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown', 56),
+    keyGenerator: key,
     // The image service is made on its first request (so a site that never draws starts no threads),
     // and its limits with it: on purpose, not the mistake this check looks for.
     validate: { creationStack: false },

@@ -50,7 +50,7 @@ describe('counting', () => {
     await vi.advanceTimersByTimeAsync(FLUSH_INTERVAL_MS)
     const hour = Math.floor(NOW / HOUR_MS) * HOUR_MS
     expect(batches).toEqual([
-      new Map([
+      new Map<string, Map<number, Partial<Counts>>>([
         ['timer-a', new Map([[hour, { opens: 2, gmail: 1, first_opens: 1, apple_privacy: 1, expired_opens: 1, clicks: 1 }]])],
         ['timer-b', new Map([[hour, { opens: 1, other: 1 }]])],
       ]),

@@ -86,8 +86,13 @@ export function timeLimit(gone: AbortSignal, ms: number): { signal: AbortSignal;
   }
 }
 
+/** What an open did beside its answer: whether it stored the recipient's first open. */
+interface Seen {
+  first: boolean
+}
+
 /** The answers of one format's live timers, and what they share: the warnings, and the drawings in flight per look. */
-class LiveTimerAnswers {
+export class LiveTimerAnswers {
   private readonly warnings = new Throttle(WARNING_INTERVAL_MS)
   private readonly kind: string
   /** The look (style, expiry, format) whose still frame is being drawn ahead of the line, and which still: at most one per look at a time. */
@@ -101,8 +106,8 @@ class LiveTimerAnswers {
   private readonly rendersPerLook: number
 
   constructor(
-    private readonly context: GifferContext,
-    private readonly format: LiveFormat,
+    readonly context: GifferContext,
+    readonly format: LiveFormat,
   ) {
     this.kind = `live-${format}`
     this.rendersPerLook = Math.max(1, Math.floor(context.config.queueMax / 4))
@@ -140,7 +145,7 @@ class LiveTimerAnswers {
    * late shows the full time, unstored), any other's from its URL and the clock. Null shows the
    * expiry image.
    */
-  private async deadlineOf(req: Request, timer: LiveTimer, nowMs: number, waitMs: number): Promise<number | null> {
+  private async deadlineOf(req: Request, timer: LiveTimer, nowMs: number, waitMs: number, seen: Seen): Promise<number | null> {
     const scheduled = scheduledDeadline(timer, nowMs)
     if (timer.schedule.kind !== 'evergreen' || scheduled === null) return scheduled
     const key = recipientKey(timer.open)
@@ -159,6 +164,7 @@ class LiveTimerAnswers {
     }
     try {
       const opened = await withTimeout(firstOpen(), Math.max(0, waitMs), 'the first-open store')
+      seen.first = opened.outcome === 'created'
       if (opened.outcome === 'declined') live.unstoredKeys.address_limit++
       else if (opened.outcome === 'timer_full' || opened.outcome === 'store_full') live.unstoredKeys[opened.outcome]++
       return opened.deadline
@@ -169,10 +175,11 @@ class LiveTimerAnswers {
   }
 
   /** The deadline, or the expiry image's null when the timer's schedule cannot be read or worked out: never an error. */
-  private async safeDeadlineOf(req: Request, timer: LiveTimer, nowMs: number, waitMs: number): Promise<number | null> {
+  private async safeDeadlineOf(req: Request, timer: LiveTimer, nowMs: number, waitMs: number, seen: Seen): Promise<number | null> {
     try {
       if (timer.schedule.kind === 'unreadable') throw new Error(timer.schedule.reason)
-      return await this.deadlineOf(req, timer, nowMs, waitMs)
+      const deadline = await this.deadlineOf(req, timer, nowMs, waitMs, seen)
+      return deadline === null ? null : deadline + (timer.shiftMs ?? 0)
     } catch (error) {
       if (this.warnings.allow(Date.now(), 'schedule')) this.context.logger.error({ err: error }, 'live timers: a signed timer cannot be read by this release; it shows its expiry image')
       return null
@@ -197,13 +204,19 @@ class LiveTimerAnswers {
     }
   }
 
-  /** The answer to a validly signed timer: the image, a fallback, or the pixel; it throws only when the client has gone. */
-  async answer(req: Request, res: Response, timer: LiveTimer, gone: AbortSignal, left: () => number): Promise<void> {
+  /**
+   * The answer to a validly signed (or saved) timer: the image, a fallback, or the pixel; it
+   * throws only when the client has gone. `observe` hears whether the open was the recipient's
+   * first (an evergreen key stored now) and whether the time was up.
+   */
+  async answer(req: Request, res: Response, timer: LiveTimer, gone: AbortSignal, left: () => number, observe?: (open: Seen & { expired: boolean }) => void): Promise<void> {
     const { context, format, kind } = this
     const { liveBucketSeconds } = context.config
     const at = context.now()
-    const deadline = await this.safeDeadlineOf(req, timer, at, Math.min(FIRST_OPEN_WAIT_MS, left() - STILL_FRAME_RESERVE_MS))
+    const seen: Seen = { first: false }
+    const deadline = await this.safeDeadlineOf(req, timer, at, Math.min(FIRST_OPEN_WAIT_MS, left() - STILL_FRAME_RESERVE_MS), seen)
     const expired = deadline === null || deadline <= at
+    observe?.({ ...seen, expired })
     if (expired && timer.expiry.kind === 'hide') return sendPixel(res, format, `public, max-age=${EXPIRED_TIMER_MAX_AGE}`)
     const bucket: LiveBucket = expired ? liveBucket(0, at, liveBucketSeconds) : liveBucket(deadline, at, liveBucketSeconds)
     const job = liveTimerJob(timer.style, bucket, format, timer.expiry)
@@ -254,23 +267,47 @@ class LiveTimerAnswers {
   }
 }
 
-export function liveTimerAnswer(context: GifferContext, format: LiveFormat): Handler {
-  const answers = new LiveTimerAnswers(context, format)
+/** The time left of this request's answer, from its start: one deadline for the whole of it. */
+export function answerClock(context: GifferContext): () => number {
+  const started = performance.now()
+  return () => context.config.liveAnswerMs - (performance.now() - started)
+}
+
+/**
+ * Answers `timer` (`answers.answer`), and past it a fault of ours still with an image (the
+ * no-store pixel), never a 5xx a mail proxy would keep.
+ */
+export async function answerLiveTimer(
+  answers: LiveTimerAnswers,
+  req: Request,
+  res: Response,
+  timer: LiveTimer,
+  left: () => number,
+  observe?: Parameters<LiveTimerAnswers['answer']>[5],
+): Promise<void> {
+  const gone = clientGone(res)
+  try {
+    await answers.answer(req, res, timer, gone, left, observe)
+  } catch (error) {
+    if (gone.aborted || res.headersSent) throw error
+    answers.context.logger.error({ err: error }, 'live timer answer failed')
+    res.locals.errorCode = 'internal_error'
+    sendPixel(res, answers.format, 'no-store', { 'X-Giffer-Undrawn': 'internal_error' })
+  }
+}
+
+/** The pixel that no one keeps, with why the timer was not drawn. */
+export function sendUnkeptPixel(res: Response, format: LiveFormat, undrawn: string): void {
+  res.locals.errorCode = undrawn
+  sendPixel(res, format, 'no-store', { 'X-Giffer-Undrawn': undrawn })
+}
+
+export function liveTimerAnswer(context: GifferContext, answers: LiveTimerAnswers): Handler {
   return async (req, res) => {
-    const started = performance.now()
-    const left = () => context.config.liveAnswerMs - (performance.now() - started)
+    const left = answerClock(context)
     const queryAt = req.url.indexOf('?')
     // A URL that is not one of ours (changed, unsigned, a parameter twice) is the client's mistake: 4xx.
     const timer = readLiveTimer(readLiveParams(queryAt === -1 ? '' : req.url.slice(queryAt + 1)), context.keys)
-    const gone = clientGone(res)
-    try {
-      await answers.answer(req, res, timer, gone, left)
-    } catch (error) {
-      if (gone.aborted || res.headersSent) throw error
-      // Past the signature, a fault of ours still answers an image, not a 5xx a mail proxy would keep.
-      context.logger.error({ err: error }, 'live timer answer failed')
-      res.locals.errorCode = 'internal_error'
-      sendPixel(res, format, 'no-store', { 'X-Giffer-Undrawn': 'internal_error' })
-    }
+    await answerLiveTimer(answers, req, res, timer, left)
   }
 }

@@ -105,6 +105,11 @@ export interface LiveTimer {
   secret: string
   /** The recipient's own part of the URL (`r=` or `until=`), as sent; empty when there is none. */
   open: string
+  /**
+   * A saved evergreen timer whose time was changed: what every recipient's deadline moves by
+   * (ms), the stored ones included, which were stored with the time it was saved with.
+   */
+  shiftMs?: number
 }
 
 /** Query parameters in a fixed order, without `sig` and the kind's open parameter: the text the signature covers. */
@@ -168,14 +173,16 @@ function readSchedule(params: Record<string, string>, kind: string): LiveSchedul
   }
 }
 
+/** What a timer's parameters describe past its signature: its look, its schedule and its expiry. */
+export type LiveDefinition = Pick<LiveTimer, 'style' | 'schedule' | 'expiry'>
+
 /**
- * The timer a signed URL describes, or 403 `bad_signature`. Past the signature nothing is refused:
- * the URL is in emails already, so a style that no longer passes is read as the nearest one that
- * does, and a schedule this release cannot read shows the expiry image. URLs minted before there
- * were kinds carry neither `kind` nor `expired`: fixed, showing zeros.
+ * A timer's look, schedule and expiry from its parameters (a signed URL's, or a saved timer's),
+ * never refused: the timer is in emails already, so a style that no longer passes is read as the
+ * nearest one that does, and a schedule this release cannot read shows the expiry image. URLs
+ * minted before there were kinds carry neither `kind` nor `expired`: fixed, showing zeros.
  */
-export function readLiveTimer(params: Record<string, string>, keys: SigningKeys): LiveTimer {
-  const secret = signingSecret(params, keys)
+export function readLiveDefinition(params: Record<string, string>): LiveDefinition {
   const kind = params.kind ?? 'fixed'
   const schedule = ((): LiveSchedule => {
     try {
@@ -186,8 +193,17 @@ export function readLiveTimer(params: Record<string, string>, keys: SigningKeys)
   })()
   const expired = params.expired ?? 'zeros'
   const expiry: Expiry = expired === 'message' && params.message ? { kind: 'message', text: params.message } : expired === 'hide' ? { kind: 'hide' } : { kind: 'zeros' }
-  const open = OPEN_PARAMETER[kind as LiveKind]
-  return { style: readLiveStyle(params), schedule, expiry, id: params.sig!.slice(0, 16), secret, open: open ? (params[open] ?? '') : '' }
+  return { style: readLiveStyle(params), schedule, expiry }
+}
+
+/** The parameter of `kind` left open for each recipient (`r`, `until`), if any. */
+export const openParameterOf = (kind: string): string | undefined => OPEN_PARAMETER[kind as LiveKind]
+
+/** The timer a signed URL describes, or 403 `bad_signature`; past the signature nothing is refused (`readLiveDefinition`). */
+export function readLiveTimer(params: Record<string, string>, keys: SigningKeys): LiveTimer {
+  const secret = signingSecret(params, keys)
+  const open = openParameterOf(params.kind ?? 'fixed')
+  return { ...readLiveDefinition(params), id: params.sig!.slice(0, 16), secret, open: open ? (params[open] ?? '') : '' }
 }
 
 /** The longest recipient key kept; a longer one (no platform's merge tag makes one) is not a key. */
@@ -298,9 +314,18 @@ export interface MintedLiveTimer {
   until?: string
 }
 
+/**
+ * A new timer's parameters, checked against the clock: its schedule, every style value
+ * explicitly, and its expiry. `parts` leaves out what is kept from before (a saved timer's
+ * change that names no field of its schedule keeps the schedule it has, even one now past).
+ */
+export function liveParams(input: LiveUrlInput, nowMs: number, parts: { schedule: boolean } = { schedule: true }): Record<string, string> {
+  return { ...(parts.schedule ? scheduleParams(input, nowMs) : {}), ...styleParams(input), ...expiryParams(input) }
+}
+
 /** A new live timer's query, signed: its schedule, every style value explicitly, and its expiry. */
 export function mintLiveTimer(input: LiveUrlInput, nowMs: number, secret: string): MintedLiveTimer {
-  const params: Record<string, string> = { ...scheduleParams(input, nowMs), ...styleParams(input), ...expiryParams(input) }
+  const params = liveParams(input, nowMs)
   const query = new URLSearchParams({ ...params, sig: signLiveParams(params, secret) })
   const open = OPEN_PARAMETER[input.kind]
   if (open) query.append(open, '')

@@ -6,10 +6,11 @@
 import type { Router } from 'express'
 import { parseRequest } from '../../process/validation.js'
 import { renderImage, type GifferContext } from '../context.js'
-import { liveTimerAnswer } from '../live/answer.js'
+import { LiveTimerAnswers, liveTimerAnswer } from '../live/answer.js'
 import { presetRoutes } from '../live/preset.js'
 import { liveUrlSchema, mintLiveTimer } from '../live/timer.js'
 import { countdownSchema } from '../schemas.js'
+import { savedTimerRoutes } from './saved-timers.js'
 import { clientGone, postJson, sendImage } from './http.js'
 import { IMMUTABLE } from '../../process/http-cache.js'
 import { perAddressLimit } from '../../process/rate-limit.js'
@@ -36,6 +37,10 @@ export function countdownRoutes(router: Router, context: GifferContext): void {
   })
 
   presetRoutes(router, context)
-  router.get('/countdown/live.gif', liveTimerAnswer(context, 'gif'))
-  router.get('/countdown/live.png', liveTimerAnswer(context, 'png'))
+  // One set of answers for signed and saved timers: what they share (a still frame per look at a
+  // time, a look's share of the line) holds across both.
+  const answers = { gif: new LiveTimerAnswers(context, 'gif'), png: new LiveTimerAnswers(context, 'png') }
+  router.get('/countdown/live.gif', liveTimerAnswer(context, answers.gif))
+  router.get('/countdown/live.png', liveTimerAnswer(context, answers.png))
+  savedTimerRoutes(router, context, context.savedTimers, answers, context.config.savedTimers)
 }

@@ -25,6 +25,11 @@ export function postJson(router: Router, route: string, handler: Handler): void 
   router.post(route, requireJsonBody, json, handler)
 }
 
+/** A PATCH route whose body is JSON (at most 32 KB). */
+export function patchJson(router: Router, route: string, handler: Handler): void {
+  router.patch(route, requireJsonBody, json, handler)
+}
+
 /**
  * Aborts, with `ClientGone`, when the client goes away before its answer was sent: waits on its
  * behalf (for a place in the render line, for the memory budget, for the store) then end.
