@@ -10,6 +10,7 @@ import { Redis } from 'ioredis'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FIRST_OPENS_FILE, SAVED_TIMERS_FILE } from '../../server/giffer/context.js'
+import { liveImageFormat } from '../../server/giffer/live/pixel.js'
 import { DEFINITION_KEEP_MS } from '../../server/giffer/live/saved-timers.js'
 import { startRedis, type TestRedis } from '../support/redis.js'
 import { PUBLIC_ORIGIN, binary, decodeGif, differingPixels, startGiffer, type TestGiffer } from './setup.js'
@@ -230,6 +231,18 @@ describe('the go link', () => {
     expect(changed.body.timer).toMatchObject({ for: 7200, version: 2 })
     expect(await showsSeconds(g, (await image(g, pathOf(saved.url) + 'anna')).body, 6600)).toBe(true)
     expect(await showsSeconds(g, (await image(g, pathOf(saved.url) + 'ben')).body, 7200)).toBe(true)
+  })
+})
+
+describe('through the site', () => {
+  it('covers saved timer images with the pixel of the proxy when the image service is slow or down, as signed ones', () => {
+    expect(liveImageFormat('/countdown/t/hc9pFWtTR58gSg5w.gif')).toBe('gif')
+    expect(liveImageFormat('/countdown/t/hc9pFWtTR58gSg5w.PNG/')).toBe('png')
+    expect(liveImageFormat('/countdown/live.gif')).toBe('gif')
+    // Not the go link, the API, or another name.
+    expect(liveImageFormat('/countdown/t/hc9pFWtTR58gSg5w/go')).toBeNull()
+    expect(liveImageFormat('/countdown/timers/hc9pFWtTR58gSg5w')).toBeNull()
+    expect(liveImageFormat('/countdown/t/a/b.gif')).toBeNull()
   })
 })
 

@@ -13,8 +13,11 @@ export const TRANSPARENT_PIXEL = {
 
 export type LiveFormat = keyof typeof TRANSPARENT_PIXEL
 
-/** The paths of live-timer images under the image service's root, by format, as its router matches them: any case, a slash at the end or not. */
-const LIVE_IMAGE_PATH = /^\/countdown\/live\.(gif|png)\/?$/i
+/**
+ * The paths of live-timer images under the image service's root, signed (`live.gif`) or saved
+ * (`t/{id}.gif`), by format, as its router matches them: any case, a slash at the end or not.
+ */
+const LIVE_IMAGE_PATH = /^\/countdown\/(?:live|t\/[A-Za-z0-9_-]{1,64})\.(gif|png)\/?$/i
 
 /** The format of a live-timer image path (the image service's own, without its mount prefix), or null for any other path. */
 export function liveImageFormat(path: string): LiveFormat | null {
