@@ -13,11 +13,14 @@ import { SavedTimers } from './live/saved-timers.js'
 import { NewKeyBudget, type UnstoredCounts } from './live/key-limits.js'
 import type { GifferConfig } from './config.js'
 import type { PhotoHeader, RenderJob } from './jobs.js'
-import { memoryPhotoReader, type PhotoReader } from './photo-source.js'
+import type { PhotoReader } from './photo-source.js'
 import { PHOTO_LONG_SIDE } from '../../shared/generators/slideshow/slideshow.js'
 import { RenderPool, type UrgentOptions } from './pool.js'
 import { signingKeys, type SigningKeys } from './signing.js'
-import { LocalUploadStore, S3UploadStore, uploadCeiling, uploadDir, type UploadStore } from './uploads.js'
+import { LocalUploadStore, uploadCeiling, uploadDir } from './uploads/local-store.js'
+import type { Reducer } from './uploads/rules.js'
+import { S3UploadStore } from './uploads/s3-store.js'
+import type { UploadStore } from './uploads/store.js'
 
 export interface GifferContext {
   config: GifferConfig
@@ -73,6 +76,7 @@ export function createGifferContext(config: GifferConfig): GifferContext {
   const absoluteBase = `${config.publicOrigin}${config.publicPath}`
   const ownOrigin = !config.siteOrigin || config.siteOrigin === config.publicOrigin
   const base = ownOrigin ? config.publicPath : absoluteBase
+  const reduce = uploadReducer(pool, sizing)
   const local = config.s3
     ? null
     : new LocalUploadStore({
@@ -82,7 +86,7 @@ export function createGifferContext(config: GifferConfig): GifferContext {
         keys,
         now: config.now,
         logger,
-        reduce: pool ? (bytes, photo, signal) => reduceUpload(pool, bytes, photo, signal) : undefined,
+        reduce,
       })
   return {
     config,
@@ -93,7 +97,7 @@ export function createGifferContext(config: GifferConfig): GifferContext {
     publicPath: config.publicPath,
     base,
     absoluteBase,
-    store: config.s3 ? new S3UploadStore({ ...config.s3, logger, budget: config.budget }) : local!,
+    store: config.s3 ? new S3UploadStore({ ...config.s3, logger, budget: config.budget, reduce }) : local!,
     local,
     firstOpens: firstOpenStore(config, logger),
     savedTimers: new SavedTimers(savedTimerStore(config), logger, config.now),
@@ -108,11 +112,23 @@ export function createGifferContext(config: GifferConfig): GifferContext {
 }
 
 /**
- * An upload made render-sized in a render thread, within the memory budget like any render: a
- * busy service answers 503, a photo this server could never reduce 413, each naming the file.
+ * How the upload stores make a photo render-sized: in a render thread, or, in a box too small to
+ * draw, not at all (the photo is refused as every image is there: it cannot be made safe to serve).
  */
-async function reduceUpload(pool: RenderPool, bytes: Uint8Array, photo: PhotoHeader, signal?: AbortSignal): Promise<Uint8Array> {
-  const result = await pool.run({ kind: 'reduce-photo', photo, longSide: PHOTO_LONG_SIDE }, memoryPhotoReader([bytes]), signal).catch((error: unknown) => {
+function uploadReducer(pool: RenderPool | null, sizing: GifferConfig['sizing']): Reducer {
+  if (pool) return (read, photo, signal) => reduceUpload(pool, read, photo, signal)
+  return async () => {
+    throw tooSmallToDraw(sizing.box, sizing.tooSmallForRenders?.smallestBoxMb ?? 0)
+  }
+}
+
+/**
+ * An upload made render-sized in a render thread, within the memory budget like any render: a
+ * busy service answers 503, a photo this server could never reduce 413, each naming the file. The
+ * photo's bytes are read through `read` only once the job has its thread and memory.
+ */
+async function reduceUpload(pool: RenderPool, read: PhotoReader, photo: PhotoHeader, signal?: AbortSignal): Promise<Uint8Array> {
+  const result = await pool.run({ kind: 'reduce-photo', photo, longSide: PHOTO_LONG_SIDE }, read, signal).catch((error: unknown) => {
     // Larger than this server's memory could ever reduce: the file is what to change.
     if (error instanceof HttpError && error.status === 413 && !error.field) throw new HttpError(413, error.code, error.message, 'file')
     throw error

@@ -1,6 +1,6 @@
 /**
- * The photo uploader: a card per chosen image, prepared (reduced in the browser), then sent with
- * its progress shown, then ready.
+ * The photo uploader: a card per chosen image, waiting its turn, prepared (reduced in the
+ * browser), then sent, then ready, each step shown on its card and said to screen readers.
  * Cards are reordered with dnd-kit (SortableCards): dragged with a mouse or a finger, or picked up
  * with Space or Enter and moved with the arrow keys. They are removed with their button or
  * Delete/Backspace. A failed upload removes its card and says why.
@@ -15,13 +15,24 @@ import {
   SLIDESHOW_MAX_IMAGES,
   slotsLeft,
   triageFiles,
+  TYPE_SNIFF_BYTES,
 } from './slideshow/slideshow.js'
 import { UploadError, uploadImage } from './uploads-client.js'
 import { PhotoProblem, preparePhoto } from './slideshow/photo-prepare.js'
+import { CARD_STAGES, phaseAnnouncement, phaseLabel, preparingProgress, type PhotoPhase } from './slideshow/photo-state.js'
 import { CARD_HELP, UploadCard, type CardListProps, type UploadCardProps, type UploadItem } from './UploadCard.js'
 import { MESSAGE_MS } from './use-generator-run.js'
 
-export type { UploadItem } from './UploadCard.js'
+/** A card's photo, with where it is on its way (photo-state.ts). */
+export interface PhotoItem extends UploadItem {
+  phase: PhotoPhase
+}
+
+/** One thing said to screen readers, keyed to be said once. */
+interface Announcement {
+  key: number
+  text: string
+}
 
 /**
  * Drag and drop, by pointer and by keyboard: loaded with the first photo, so the page opens
@@ -41,8 +52,10 @@ function PlainCards({ items, listRef, listLabel, cardProps }: CardListProps) {
 }
 
 export interface ImageUploads {
-  items: UploadItem[]
+  items: PhotoItem[]
   messages: string[]
+  /** The latest changes of the photos' phases, for a polite live region. */
+  announcements: Announcement[]
   add(files: readonly File[]): void
   remove(id: string): void
   move(from: number, to: number): void
@@ -51,17 +64,32 @@ export interface ImageUploads {
 }
 
 let nextItemId = 0
+let nextAnnouncement = 0
+/** Announcements kept in the live region: enough for those said at about the same moment. */
+const ANNOUNCEMENTS_KEPT = 4
+
+/** A chosen file's first bytes, which say what it is (null when the file cannot be read at all). */
+async function withHead(file: File) {
+  const head = await file
+    .slice(0, TYPE_SNIFF_BYTES)
+    .arrayBuffer()
+    .then((bytes) => new Uint8Array(bytes), () => null)
+  return { file, name: file.name, size: file.size, head }
+}
 
 /** The uploads of a page: their cards, their order and the uploader's messages. */
 export function useImageUploads(): ImageUploads {
-  const [items, setItems] = useState<UploadItem[]>([])
+  const [items, setItems] = useState<PhotoItem[]>([])
   const [messages, setMessages] = useState<string[]>([])
+  const [announcements, setAnnouncements] = useState<Announcement[]>([])
   // The list as of the last change, for changes made before React renders again (several files at once).
-  const current = useRef<UploadItem[]>([])
+  const current = useRef<PhotoItem[]>([])
+  // Files chosen are looked at in the order chosen, each choice after the one before.
+  const choosing = useRef<Promise<void>>(Promise.resolve())
   const uploads = useRef(new Map<string, AbortController>())
   const messageTimer = useRef<ReturnType<typeof setTimeout>>(undefined)
 
-  const change = useCallback((update: (list: UploadItem[]) => UploadItem[]) => {
+  const change = useCallback((update: (list: PhotoItem[]) => PhotoItem[]) => {
     current.current = update(current.current)
     setItems(current.current)
   }, [])
@@ -71,7 +99,7 @@ export function useImageUploads(): ImageUploads {
    * transition, which React splits into short slices, so that ten new cards on a slow phone never
    * hold the page for long.
    */
-  const changeLater = useCallback((update: (list: UploadItem[]) => UploadItem[]) => startTransition(() => change(update)), [change])
+  const changeLater = useCallback((update: (list: PhotoItem[]) => PhotoItem[]) => startTransition(() => change(update)), [change])
 
   const say = useCallback((...texts: string[]) => {
     if (texts.length === 0) return
@@ -80,7 +108,21 @@ export function useImageUploads(): ImageUploads {
     messageTimer.current = setTimeout(() => setMessages([]), MESSAGE_MS)
   }, [])
 
-  const update = useCallback((id: string, patch: Partial<UploadItem>) => changeLater((list) => list.map((candidate) => (candidate.id === id ? { ...candidate, ...patch } : candidate))), [changeLater])
+  const update = useCallback((id: string, patch: Partial<PhotoItem>) => changeLater((list) => list.map((candidate) => (candidate.id === id ? { ...candidate, ...patch } : candidate))), [changeLater])
+
+  /** Moves a photo on to `phase`, and says so once: "Photo 3 of 10: sending". */
+  const enter = useCallback(
+    (id: string, phase: PhotoPhase, progress: number, patch: Partial<PhotoItem> = {}) => {
+      const index = current.current.findIndex((candidate) => candidate.id === id)
+      const before = current.current[index]
+      if (!before) return
+      update(id, { ...patch, phase, stage: CARD_STAGES[phase], progress, status: phase === 'ready' ? 'ready' : 'loading' })
+      if (before.phase === phase) return
+      const text = phaseAnnouncement(index + 1, current.current.length, phase)
+      startTransition(() => setAnnouncements((said) => [...said.slice(1 - ANNOUNCEMENTS_KEPT), { key: ++nextAnnouncement, text }]))
+    },
+    [update],
+  )
 
   const remove = useCallback(
     (id: string) => {
@@ -96,9 +138,9 @@ export function useImageUploads(): ImageUploads {
   /** Prepares the photo (reduced, upright, without metadata), then sends it, saying how far each step is. */
   const send = useCallback(
     async (file: File, id: string, signal: AbortSignal) => {
-      const prepared = await preparePhoto(file, signal)
+      const prepared = await preparePhoto(file, signal, (step) => enter(id, 'preparing', preparingProgress(step)))
       if (signal.aborted) return
-      update(id, { stage: 'uploading', preview: URL.createObjectURL(prepared.thumbnail) })
+      enter(id, 'sending', 0, { preview: URL.createObjectURL(prepared.thumbnail) })
       let shown = 0
       const url = await uploadImage(prepared.photo, signal, (sent) => {
         // Five percent at a time: every card is drawn again for each.
@@ -109,16 +151,21 @@ export function useImageUploads(): ImageUploads {
       })
       if (signal.aborted) return
       uploads.current.delete(id)
-      update(id, { status: 'ready', stage: 'ready', progress: 100, url })
+      enter(id, 'ready', 100, { url })
     },
-    [update],
+    [enter, update],
   )
 
-  const add = useCallback(
-    (files: readonly File[]) => {
-      const { accepted, messages: problems } = triageFiles(current.current.length, files)
-      say(...problems)
-      const added = accepted.map((file) => ({ file, item: { id: `image-${++nextItemId}`, name: file.name, preview: null, status: 'loading' as const, stage: 'preparing' as const, progress: 0, url: null } }))
+  /** Cards for the files whose first bytes are an image the page can prepare; a message for each of the rest. */
+  const addChosen = useCallback(
+    (chosen: Awaited<ReturnType<typeof withHead>>[]) => {
+      const unreadable = chosen.filter((file) => file.head === null).map((file) => `${MESSAGES.unreadable} ${file.name}`)
+      const { accepted, messages: problems } = triageFiles(
+        current.current.length,
+        chosen.flatMap((file) => (file.head ? [{ ...file, head: file.head }] : [])),
+      )
+      say(...unreadable, ...problems)
+      const added = accepted.map(({ file }) => ({ file, item: { id: `image-${++nextItemId}`, name: file.name, preview: null, status: 'loading', stage: 'preparing', phase: 'waiting', progress: 0, url: null } satisfies PhotoItem }))
       changeLater((list) => [...list, ...added.map(({ item }) => item)])
       for (const { file, item } of added) {
         const controller = new AbortController()
@@ -133,6 +180,16 @@ export function useImageUploads(): ImageUploads {
     [changeLater, remove, say, send],
   )
 
+  // What a file is, its bytes say (not its name or the type the browser gives): its first bytes
+  // are read before it gets a card.
+  const add = useCallback(
+    (files: readonly File[]) => {
+      const heads = Promise.all(files.map(withHead))
+      choosing.current = choosing.current.then(() => heads).then(addChosen)
+    },
+    [addChosen],
+  )
+
   const move = useCallback((from: number, to: number) => change((list) => moveItem(list, from, to)), [change])
 
   // Leaving the page stops the uploads and frees the previews.
@@ -145,7 +202,7 @@ export function useImageUploads(): ImageUploads {
     [],
   )
 
-  return { items, messages, add, remove, move, say }
+  return { items, messages, announcements, add, remove, move, say }
 }
 
 interface ImageUploaderProps {
@@ -157,7 +214,7 @@ interface ImageUploaderProps {
 const LIST_LABEL = 'Images in slideshow order'
 
 export function ImageUploader({ uploads, inputId }: ImageUploaderProps) {
-  const { items, messages, add, remove, move } = uploads
+  const { items, messages, announcements, add, remove, move } = uploads
   const [status, setStatus] = useState('')
   const [dropping, setDropping] = useState(false)
   const list = useRef<HTMLUListElement>(null)
@@ -194,6 +251,7 @@ export function ImageUploader({ uploads, inputId }: ImageUploaderProps) {
     index,
     total: items.length,
     helpId,
+    state: phaseLabel(items[index]?.phase ?? 'waiting', item.progress),
     onKey: (event) => onCardKey(event, index),
     onRemove: () => removeAt(index),
   })
@@ -246,7 +304,7 @@ export function ImageUploader({ uploads, inputId }: ImageUploaderProps) {
         </div>
       )}
       <p className="field-hint">
-        JPG, PNG or WebP photos straight from a camera or phone, up to 100 megapixels each, reduced before they are sent: {items.length} of {SLIDESHOW_MAX_IMAGES} images.
+        JPG, PNG, WebP or HEIC photos straight from a camera or phone, up to 100 megapixels each, reduced before they are sent: {items.length} of {SLIDESHOW_MAX_IMAGES} images.
       </p>
       <p className="visually-hidden" id={helpId}>
         {CARD_HELP}
@@ -254,12 +312,20 @@ export function ImageUploader({ uploads, inputId }: ImageUploaderProps) {
       <p className="visually-hidden" role="status">
         {status}
       </p>
+      <div className="visually-hidden upload-phases" role="log" aria-live="polite">
+        {announcements.map((announcement) => (
+          <p key={announcement.key}>{announcement.text}</p>
+        ))}
+      </div>
       {messages.length > 0 && (
-        <ul className="upload-messages" role="alert">
-          {messages.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
+        // The alert around the list, not on it: a list with another role is no list to a screen reader.
+        <div role="alert">
+          <ul className="upload-messages">
+            {messages.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        </div>
       )}
     </div>
   )

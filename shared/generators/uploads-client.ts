@@ -3,7 +3,7 @@
  * every file for 20 minutes), post each file with the signed fields to the signature's URL, then
  * resolve its key to the URL the slideshow request names.
  */
-import { FILENAME_PLACEHOLDER, SIGNATURE_CACHE_MS, SLIDESHOW_MAX_IMAGES, sniffImageType, storedFileName, uploadType, type UploadType } from './slideshow/slideshow.js'
+import { FILENAME_PLACEHOLDER, SIGNATURE_CACHE_MS, SLIDESHOW_MAX_IMAGES, sniffImageType, storedFileName, type UploadType } from './slideshow/slideshow.js'
 import { GIFFER_BASE } from './giffer-client.js'
 
 interface Signature {
@@ -77,13 +77,14 @@ function signatureForNextFile(fresh: boolean, now: number): { signature: Promise
 }
 
 /**
- * The type a file is named and sent as: the one its first bytes show, since the service refuses a
- * name whose extension is not the file's real type; else the one the browser or the name gives
- * (the service then says what is wrong with the file).
+ * The type a photo is named and sent as: the one its first bytes show, since the service refuses
+ * a name whose extension is not the file's real type. Only prepared photos are sent (JPEGs and
+ * PNGs the browser has just encoded), so anything else is a mistake of the page's, sent nowhere.
  */
 async function contentType(file: Blob): Promise<UploadType> {
-  const head = new Uint8Array(await file.slice(0, 12).arrayBuffer())
-  return sniffImageType(head) ?? (file instanceof File ? uploadType(file) : null) ?? 'image/jpeg'
+  const type = sniffImageType(new Uint8Array(await file.slice(0, 12).arrayBuffer()))
+  if (!type) throw new UploadError('Not a JPEG, PNG or WebP: not sent.', 'upload')
+  return type
 }
 
 /** The longest one photo may take to send: 5 MB at 150 kbit/s, a weak mobile signal. */

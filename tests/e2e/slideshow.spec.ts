@@ -230,19 +230,21 @@ test('names a photo for what its bytes are, whatever its name says: a JPEG saved
   await expect(page.locator('.slideshow-result img')).toBeVisible({ timeout: 15_000 })
 })
 
-test('a photo that may be transparent is sent as a PNG, one without transparency as a JPEG', async ({ page }) => {
+test('a photo with transparent pixels is sent as a PNG; one without, even a PNG with an alpha channel, as a JPEG', async ({ page }) => {
   await gotoHydrated(page, PATH)
   const clear = await sharp({ create: { width: 48, height: 48, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0.3 } } }).png().toBuffer()
   const webp = await sharp({ create: { width: 48, height: 48, channels: 3, background: '#00ff00' } }).webp().toBuffer()
+  const opaque = await sharp({ create: { width: 48, height: 48, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 1 } } }).png().toBuffer()
   await files(page).setInputFiles([
     { name: 'clear.png', mimeType: 'image/png', buffer: clear },
     { name: 'green.webp', mimeType: 'image/webp', buffer: webp },
+    { name: 'opaque.png', mimeType: 'image/png', buffer: opaque },
   ])
-  await expectUploaded(page, 2)
+  await expectUploaded(page, 3)
   const sent = page.waitForRequest((request) => request.url().endsWith('/giffer/slideshow/create-row'))
   await page.getByRole('button', { name: 'Generate slideshow' }).click()
   const body = (await sent).postDataJSON() as { images: string[] }
-  expect(body.images.map((url) => url.split('/').at(-1))).toEqual(['photo-1.png', 'photo-2.jpg'])
+  expect(body.images.map((url) => url.split('/').at(-1))).toEqual(['photo-1.png', 'photo-2.jpg', 'photo-3.jpg'])
 })
 
 test('takes at most 10 images, hides the upload button at 10, and uploads a replacement under a new signature', async ({ page }) => {

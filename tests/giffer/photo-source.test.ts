@@ -8,7 +8,7 @@ import sharp from 'sharp'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { RenderRefused } from '../../server/giffer/jobs.js'
 import { memoryPhotoReader, photoChannel, portPhotoReader, type PhotoReader } from '../../server/giffer/photo-source.js'
-import { StoreUnavailable, UploadChanged } from '../../server/giffer/uploads.js'
+import { StoreUnavailable, UploadChanged } from '../../server/giffer/uploads/store.js'
 import { HttpError, badRequest } from '../../server/process/errors.js'
 
 const opened: { port: MessagePort; close(): void }[] = []

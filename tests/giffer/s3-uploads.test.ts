@@ -7,6 +7,7 @@ import { createHmac } from 'node:crypto'
 import { once } from 'node:events'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { crc32 } from 'node:zlib'
 import { S3Client } from '@aws-sdk/client-s3'
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post'
 import { pino } from 'pino'
@@ -15,8 +16,11 @@ import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { S3_SERVER_CREDENTIALS, startS3Server, type S3Server } from '../../scripts/lib/s3-server.js'
 import type { GifferOptions } from '../../server/giffer/config.js'
-import { S3UploadStore, s3UploadOrigin, type S3StoreOptions } from '../../server/giffer/uploads.js'
-import { PUBLIC_ORIGIN, binary, makePhoto, makeProgressivePhoto, startGiffer, testSizing, type TestGiffer } from './setup.js'
+import type { PhotoHeader, SlideshowJob } from '../../server/giffer/jobs.js'
+import { s3UploadOrigin, type S3StoreOptions } from '../../server/giffer/uploads/s3-bucket.js'
+import { S3UploadStore } from '../../server/giffer/uploads/s3-store.js'
+import { RenderPool } from '../../server/giffer/pool.js'
+import { PUBLIC_ORIGIN, binary, decodeGif, makePhoto, makeProgressivePhoto, pixelAt, startGiffer, testSizing, type TestGiffer } from './setup.js'
 
 interface Signed {
   url: string
@@ -150,10 +154,9 @@ describe('uploads straight to an S3-compatible bucket', () => {
 
   it('ends its read from the bucket when the client goes away', async () => {
     const g = await gifferOnBucket()
-    // 4.5 MB that start like a PNG: the store sniffs the first bytes only.
-    const big = new Uint8Array(4.5 * 1024 * 1024)
-    for (let i = 0; i < big.length; i++) big[i] = (i * 2654435761) >>> 24
-    big.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+    // A render-sized PNG of noise, without metadata: some 3.5 MB served as they are.
+    const big = await sharp({ create: { width: 1200, height: 1000, channels: 3, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer()
+    expect(big.length).toBeGreaterThan(3 * 2 ** 20)
     const { key } = await post(await sign(g), big, 'photo-1.png', 'image/png')
     const server = http.createServer(g.app).listen(0, '127.0.0.1')
     await once(server, 'listening')
@@ -187,16 +190,25 @@ const cheapPhoto = () => sharp({ create: { width: 400, height: 300, channels: 3,
  * Replaces the object the next slideshow photo read asks for, at the one moment that matters: its
  * header has been read and the job's memory estimated from it, its bytes not yet. The visitor
  * posts another file under the same key with the same signature, as a bucket lets them do for
- * the signature's 20 minutes.
+ * the signature's 20 minutes. Gives the headers the store handed the slideshow.
  */
-function replaceBeforeRead(signed: Signed, name: string, bytes: Uint8Array) {
-  const original = S3UploadStore.prototype.read
-  const read = vi.spyOn(S3UploadStore.prototype, 'read').mockImplementationOnce(async function (this: S3UploadStore, key: string, etag?: string) {
-    expect((await post(signed, bytes, name)).status).toBe(204)
-    return original.call(this, key, etag)
+function replaceBeforeRead(signed: Signed, name: string, bytes: Uint8Array): PhotoHeader[] {
+  const headers: PhotoHeader[] = []
+  const original = S3UploadStore.prototype.header
+  const header = vi.spyOn(S3UploadStore.prototype, 'header').mockImplementationOnce(async function (this: S3UploadStore, key: string, signal?: AbortSignal) {
+    const photo = await original.call(this, key, signal)
+    if (!photo) return null
+    headers.push(photo.header)
+    return {
+      header: photo.header,
+      read: async () => {
+        expect((await post(signed, bytes, name)).status).toBe(204)
+        return photo.read()
+      },
+    }
   })
-  onTestFinished(() => read.mockRestore())
-  return read
+  onTestFinished(() => header.mockRestore())
+  return headers
 }
 
 /** The requests the bucket answered since `before`, each with its status. */
@@ -211,36 +223,43 @@ describe('a photo replaced in the bucket after its header was read', () => {
     // 12 megapixels decoded whole: about 50 MB where the estimate counted a 400×300 baseline JPEG.
     const dear = await makeProgressivePhoto(7, 4000, 3000)
     expect(dear.length).toBeLessThan(5 * 2 ** 20)
-    const read = replaceBeforeRead(signed, 'photo-1.jpg', dear)
+    const headers = replaceBeforeRead(signed, 'photo-1.jpg', dear)
 
     const before = s3.requests.length
     const res = await request(g.app).post('/giffer/slideshow/create-row').send({ images: [url] })
     expect(res.status).toBe(409)
     expect(res.body.error).toEqual({ code: 'image_changed', message: 'Image 1 changed after it was checked. Please upload it again.', field: 'images.0' })
-    expect(read.mock.calls[0]?.[1]).toMatch(/^"[0-9a-f]{32}"$/)
+    expect(headers[0]?.etag).toMatch(/^"[0-9a-f]{32}"$/)
     // The header's ranged read, the visitor's post, then the read of the photo, refused by the bucket.
     expect(answeredSince(before)).toEqual([`GET /${s3.bucket}/${key} 206`, `POST /${s3.bucket} 204`, `GET /${s3.bucket}/${key} 412`])
     await vi.waitFor(() => expect(g.giffer.stats?.memory.inUse).toBe(0))
   })
 
-  it('from a store that gives no ETag, is handed to the render thread and refused there with 409 image_changed, its bytes checked against the header before any is decoded', async () => {
-    const g = await gifferOnBucket()
+  it('from a store that gives no ETag, is refused with 409 image_changed when its bytes are not the size its header said, before any is decoded', async () => {
+    // In front of the bucket: its answers without their ETag.
+    const proxy = http.createServer((req, res) => {
+      const upstream = http.request({ host: '127.0.0.1', port: s3.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        const { etag: _etag, ...headers } = answer.headers
+        res.writeHead(answer.statusCode ?? 502, headers)
+        answer.pipe(res)
+      })
+      req.pipe(upstream)
+    })
+    proxy.listen(0, '127.0.0.1')
+    await once(proxy, 'listening')
+    onTestFinished(() => void proxy.close())
+    const g = await gifferOnBucket({ endpoint: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` })
     const signed = await sign(g)
     const { key } = await post(signed, await cheapPhoto(), 'photo-1.jpg')
     const url = await resolve(g, key)
-    const originalHeader = S3UploadStore.prototype.header
-    const header = vi.spyOn(S3UploadStore.prototype, 'header').mockImplementationOnce(async function (this: S3UploadStore, asked: string, signal?: AbortSignal) {
-      const read = await originalHeader.call(this, asked, signal)
-      return read && { ...read, etag: undefined }
-    })
-    onTestFinished(() => header.mockRestore())
-    replaceBeforeRead(signed, 'photo-1.jpg', await makeProgressivePhoto(7, 4000, 3000))
+    const headers = replaceBeforeRead(signed, 'photo-1.jpg', await makeProgressivePhoto(7, 4000, 3000))
 
     const before = s3.requests.length
     const res = await request(g.app).post('/giffer/slideshow/create-row').send({ images: [url] })
     expect(res.status).toBe(409)
     expect(res.body.error).toEqual({ code: 'image_changed', message: 'Image 1 changed after it was checked. Please upload it again.', field: 'images.0' })
-    // The bucket handed the new object over: the refusal is the render thread's.
+    expect(headers[0]?.etag).toBeUndefined()
+    // The bucket handed the new object over, unasked for any ETag: the refusal is the store's own.
     expect(answeredSince(before).at(-1)).toBe(`GET /${s3.bucket}/${key} 200`)
     await vi.waitFor(() => expect(g.giffer.stats?.memory.inUse).toBe(0))
   })
@@ -256,6 +275,140 @@ describe('a photo replaced in the bucket after its header was read', () => {
     const second = await draw()
     expect(second.headers.etag).not.toBe(first.headers.etag)
     expect(Buffer.compare(second.body as Buffer, first.body as Buffer)).not.toBe(0)
+  })
+})
+
+const XMP = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/></x:xmpmeta>'
+
+/**
+ * A photo as a camera writes it: stored sideways with EXIF orientation 6, EXIF with the phone's
+ * make and GPS tags, and XMP; red along its stored left side (the top as shown), `colour` elsewhere.
+ */
+async function cameraPhoto(colour: string, format: 'jpeg' | 'png' | 'webp' = 'jpeg', width = 800, height = 600): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${colour}"/><rect width="${width / 5}" height="${height}" fill="#e00000"/></svg>`
+  const image = sharp(Buffer.from(svg))
+    .withMetadata({ orientation: 6 })
+    .withExif({ IFD0: { Make: 'Phone' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2996/100' } })
+    .withXmp(XMP)
+  return format === 'jpeg' ? image.jpeg().toBuffer() : format === 'png' ? image.png().toBuffer() : image.webp().toBuffer()
+}
+
+/** A small PNG whose header (with its checksum) announces `width` × `height` pixels: a decompression bomb. */
+async function pngAnnouncing(width: number, height: number): Promise<Buffer> {
+  const png = await makePhoto(3, 8, 8, 'png')
+  png.writeUInt32BE(width, 16)
+  png.writeUInt32BE(height, 20)
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29)
+  return png
+}
+
+/** The keys of the reduced copies the giffer wrote to the bucket since `before` (one PUT each). */
+const copiesWrittenSince = (before: number) => s3.requests.slice(before).filter((line) => line.startsWith(`PUT /${s3.bucket}/reduced/`))
+
+/** The colour of a picture's middle, by its red, green and blue. */
+async function middleColour(bytes: Uint8Array): Promise<number[]> {
+  const { data } = await sharp(bytes).resize(3, 3, { fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+  return [...data.subarray(12, 15)]
+}
+
+describe('the same rules as the local folder, applied at first use', () => {
+  it.each(['jpeg', 'png', 'webp'] as const)('serves a %s posted with EXIF, GPS and XMP without any of it, upright: reduced once, and the copy served from then on', async (format) => {
+    const g = await gifferOnBucket()
+    const original = await cameraPhoto('#3366aa', format)
+    const before = await sharp(original).metadata()
+    expect([before.orientation, Boolean(before.exif), Boolean(before.xmp)]).toEqual([6, true, true])
+    const { key } = await post(await sign(g), original, `photo-1.${format === 'jpeg' ? 'jpg' : format}`, `image/${format}`)
+    const start = s3.requests.length
+    // Served before it is ever resolved: the serving is its first use.
+    const served = (await request(g.app).get(`/giffer/${key}`).buffer(true).parse(binary).expect(200)).body as Buffer
+    const meta = await sharp(served).metadata()
+    expect(meta.format).toBe(format)
+    expect(meta.exif).toBeUndefined()
+    expect(meta.xmp).toBeUndefined()
+    expect(meta.orientation ?? 1).toBe(1)
+    expect([meta.width, meta.height]).toEqual([600, 800])
+    // Turned by its pixels: the red stripe along the top.
+    const { data } = await sharp(served).resize(1, 8, { fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+    expect([data[0]! > 180, data[1]! < 80, data[7 * 3]! < 120]).toEqual([true, true, true])
+    expect(copiesWrittenSince(start)).toEqual([`PUT /${s3.bucket}/reduced/${key.slice('uploads/'.length)}`])
+
+    await request(g.app).get('/giffer/uploads/resolve').query({ key }).expect(200)
+    const again = (await request(g.app).get(`/giffer/${key}`).buffer(true).parse(binary).expect(200)).body as Buffer
+    expect(Buffer.compare(again, served)).toBe(0)
+    expect(copiesWrittenSince(start)).toHaveLength(1)
+  })
+
+  it('draws an 8000×6000 original under 5 MB from its copy, reduced at the first slideshow, and reuses the copy for the next', async () => {
+    const g = await gifferOnBucket()
+    // Noise enlarged from 1000×750: photo-like detail in a low-quality JPEG of some 2 MB.
+    const noise = await sharp({ create: { width: 1000, height: 750, channels: 3, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 50 } } })
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+    const original = await sharp(noise.data, { raw: noise.info }).resize(8000, 6000, { kernel: 'nearest' }).jpeg({ quality: 40 }).toBuffer()
+    expect(original.length).toBeLessThan(5 * 2 ** 20)
+    const { key } = await post(await sign(g), original, 'photo-1.jpg')
+    const run = vi.spyOn(RenderPool.prototype, 'run')
+    onTestFinished(() => run.mockRestore())
+    const jobs = () => run.mock.calls.map(([job]) => job)
+
+    const start = s3.requests.length
+    await request(g.app).post('/giffer/slideshow/create-row').send({ images: [`/giffer/${key}`] }).buffer(true).parse(binary).expect(200).expect('Content-Type', 'image/gif')
+    expect(jobs().map((job) => job.kind)).toEqual(['reduce-photo', 'slideshow'])
+    const drawn = jobs()[1] as SlideshowJob
+    expect([drawn.photos[0]!.width, drawn.photos[0]!.height]).toEqual([1600, 1200])
+    expect(drawn.photos[0]!.size).toBeLessThan(original.length)
+
+    await request(g.app).post('/giffer/slideshow/create-trio').send({ images: [`/giffer/${key}`] }).buffer(true).parse(binary).expect(200)
+    expect(jobs().map((job) => job.kind)).toEqual(['reduce-photo', 'slideshow', 'slideshow'])
+    expect(copiesWrittenSince(start)).toHaveLength(1)
+    await vi.waitFor(() => expect(g.giffer.stats?.memory.inUse).toBe(0))
+  }, 60_000)
+
+  it('refuses a PNG whose header announces more than 100 million pixels (10000×10001) with 413 too_many_pixels, before any memory is reserved for it', async () => {
+    const sized = testSizing()
+    const g = await gifferOnBucket({}, sized)
+    const bomb = await pngAnnouncing(10_000, 10_001)
+    const { key } = await post(await sign(g), bomb, 'photo-1.png', 'image/png')
+    const reserve = vi.spyOn(sized.budget, 'reserve')
+    onTestFinished(() => reserve.mockRestore())
+
+    const resolved = await request(g.app).get('/giffer/uploads/resolve').query({ key }).expect(413)
+    expect(resolved.body.error).toEqual({ code: 'too_many_pixels', message: 'The image has more than 100000000 pixels.', field: 'file' })
+    const drawn = await request(g.app).post('/giffer/slideshow/create-row').send({ images: [`/giffer/${key}`] }).expect(413)
+    expect(drawn.body.error).toMatchObject({ code: 'too_many_pixels', field: 'images.0' })
+    await request(g.app).get(`/giffer/${key}`).expect(413)
+    expect(reserve).not.toHaveBeenCalled()
+    expect(sized.budget.inUse).toBe(0)
+  })
+
+  it('reduces an original posted again under its key anew, never serving or drawing the copy of the one before', async () => {
+    const g = await gifferOnBucket()
+    const signed = await sign(g)
+    const { key } = await post(signed, await cameraPhoto('#2050d0'), 'photo-1.jpg')
+    const start = s3.requests.length
+    const serve = async () => (await request(g.app).get(`/giffer/${key}`).buffer(true).parse(binary).expect(200)).body as Buffer
+    const blue = await middleColour(await serve())
+    expect(blue[2]).toBeGreaterThan(150)
+
+    expect((await post(signed, await cameraPhoto('#20c040'), 'photo-1.jpg')).status).toBe(204)
+    const green = await middleColour(await serve())
+    expect(green[1]).toBeGreaterThan(150)
+    expect(green[2]).toBeLessThan(120)
+    expect(copiesWrittenSince(start)).toHaveLength(2)
+    const gif = await request(g.app).post('/giffer/slideshow/create-row').send({ images: [`/giffer/${key}`] }).buffer(true).parse(binary).expect(200)
+    const picture = decodeGif(gif.body as Buffer)
+    const [r, gr, b] = pixelAt(picture.picture(0), picture.width, Math.floor(picture.width / 2), Math.floor(picture.height * 0.75))
+    expect([gr > 150, b < 120, r < 120]).toEqual([true, true, true])
+    expect(copiesWrittenSince(start)).toHaveLength(2)
+  })
+
+  it('reduces an original once when several requests ask for it at once', async () => {
+    const g = await gifferOnBucket()
+    const { key } = await post(await sign(g), await cameraPhoto('#805020'), 'photo-1.jpg')
+    const start = s3.requests.length
+    const answers = await Promise.all(Array.from({ length: 4 }, () => request(g.app).get(`/giffer/${key}`).buffer(true).parse(binary)))
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200])
+    expect(copiesWrittenSince(start)).toHaveLength(1)
   })
 })
 
@@ -477,6 +630,8 @@ describe('the signed POST policy, as S3 checks it', () => {
     const secret = S3_SERVER_CREDENTIALS.AWS_SECRET_ACCESS_KEY
     expect(policyAdmits(signed, form(), 1000, secret)).toBe(true)
     expect(policyAdmits(signed, form({ key: 'uploads/elsewhere/photo-1.jpg' }), 1000, secret)).toBe(false)
+    // Nor a "reduced copy" of the visitor's own, where the giffer keeps the ones it makes.
+    expect(policyAdmits(signed, form({ key: signed.key.replace(/^uploads\//, 'reduced/').replace('${filename}', 'photo-1.jpg') }), 1000, secret)).toBe(false)
     expect(policyAdmits(signed, form({ 'Content-Type': 'text/html' }), 1000, secret)).toBe(false)
     expect(policyAdmits(signed, form(), 5 * 1024 * 1024 + 1, secret)).toBe(false)
     expect(policyAdmits(signed, form(), 0, secret)).toBe(false)

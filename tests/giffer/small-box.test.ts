@@ -1,7 +1,7 @@
 /** The image service in a box too small to draw images: it says so at start, starts no render thread and refuses every image. */
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { LocalUploadStore } from '../../server/giffer/uploads.js'
+import { LocalUploadStore } from '../../server/giffer/uploads/local-store.js'
 import sharp from 'sharp'
 import { binary, decodeGif, startGiffer, testSizing, uploadFile, type TestGiffer } from './setup.js'
 import { RenderPool } from '../../server/giffer/pool.js'

@@ -11,10 +11,10 @@ import sharp from 'sharp'
 import request from 'supertest'
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { GifferOptions } from '../../server/giffer/config.js'
-import { uploadCeiling } from '../../server/giffer/uploads.js'
+import { uploadCeiling } from '../../server/giffer/uploads/local-store.js'
 import { connectSharedCounters, type SharedCounters } from '../../server/process/shared-counters.js'
 import { redisServerPath, startRedis, type TestRedis } from '../support/redis.js'
-import { PUBLIC_ORIGIN, binary, makePhoto, startGiffer, type TestGiffer } from './setup.js'
+import { PUBLIC_ORIGIN, binary, makePhoto, startGiffer, testSizing, type TestGiffer } from './setup.js'
 
 /** The disk `uploadCeiling` measures: the real one, unless a test pretends another size. */
 const pretend = vi.hoisted(() => ({ diskBytes: null as number | null }))
@@ -33,8 +33,14 @@ vi.mock('node:fs', async (importOriginal) => {
  * collide rather than hope that they happen to.
  */
 const finalMove = vi.hoisted(() => ({ hold: null as ((to: string) => Promise<void>) | null }))
+/** Every file of the upload folder read whole into memory, in order. */
+const readWhole = vi.hoisted(() => [] as string[])
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs/promises')>()
+  const readFile = ((file: Parameters<typeof fs.readFile>[0], ...rest: unknown[]) => {
+    if (/[\\/]uploads[\\/]/.test(String(file))) readWhole.push(String(file))
+    return (fs.readFile as (...args: unknown[]) => Promise<unknown>)(file, ...rest)
+  }) as typeof fs.readFile
   const held =
     <Move extends (from: string, to: string) => Promise<void>>(move: Move) =>
     async (from: string, to: string) => {
@@ -43,7 +49,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     }
   const link = held(fs.link as (from: string, to: string) => Promise<void>)
   const rename = held(fs.rename as (from: string, to: string) => Promise<void>)
-  return { ...fs, default: { ...fs, link, rename }, link, rename }
+  return { ...fs, default: { ...fs, link, rename, readFile }, link, rename, readFile }
 })
 
 /**
@@ -175,6 +181,30 @@ describe('the size of one file', () => {
     expect(refused.status).toBe(413)
     expect(refused.body).toEqual({ error: { code: 'too_large', message: 'File is too big (max 5 MB)', field: 'file' } })
     await expectNothingKept(g, keyOf(signed, 'photo-2.jpg'))
+  })
+})
+
+describe('photos waiting to be reduced', () => {
+  it('are read into memory only when their reduction has its thread and memory, once each: waiting, they cost nothing outside the budget', async () => {
+    const sized = testSizing()
+    const g = await giffer({ ...sized })
+    // Larger than the largest card: each is reduced in a render thread before it is kept.
+    const photo = await sharp({ create: { width: 2400, height: 1800, channels: 3, background: '#3366aa' } }).jpeg().toBuffer()
+    const signed = await sign(g)
+    // The whole budget held: the reductions wait in the render pool's line.
+    let release: (() => void) | null = await sized.budget.reserve(sized.budget.totalBytes - sized.budget.inUse)
+    onTestFinished(() => release?.())
+    readWhole.length = 0
+    const posts = [1, 2, 3].map((n) => post(g, signed, photo, { filename: `photo-${n}.jpg` }).then((res) => res))
+    await vi.waitFor(() => expect(g.giffer.stats?.queued).toBe(3), { timeout: 5_000 })
+    expect(readWhole).toEqual([])
+    release()
+    release = null
+    expect((await Promise.all(posts)).map((res) => res.status)).toEqual([204, 204, 204])
+    // One read of each received file, by its reduction: no other copy of it was held.
+    expect(readWhole).toHaveLength(3)
+    expect(readWhole.every((file) => file.includes(`${path.sep}tmp${path.sep}`))).toBe(true)
+    expect(new Set(readWhole).size).toBe(3)
   })
 })
 

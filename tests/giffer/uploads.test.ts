@@ -6,7 +6,8 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { pino } from 'pino'
 import { signingKeys } from '../../server/giffer/signing.js'
-import { LocalUploadStore, UPLOAD_LIFETIME_MS, uploadKeyFromUrl } from '../../server/giffer/uploads.js'
+import { LocalUploadStore } from '../../server/giffer/uploads/local-store.js'
+import { UPLOAD_LIFETIME_MS, uploadKeyFromUrl } from '../../server/giffer/uploads/store.js'
 import { PUBLIC_ORIGIN, binary, makePhoto, makeProgressivePhoto, startGiffer, testSizing, uploadFile, type TestGiffer } from './setup.js'
 
 let g: TestGiffer
@@ -314,7 +315,7 @@ describe('a photo replaced after its header was read', () => {
     onTestFinished(() => read.mockRestore())
 
     const res = await request(g.app).post('/giffer/slideshow/create-row').send({ images: [url] })
-    expect(read).toHaveBeenCalledWith(key, undefined)
+    expect(read).toHaveBeenCalledWith(key)
     expect(res.status).toBe(409)
     expect(res.body.error).toEqual({ code: 'image_changed', message: 'Image 1 changed after it was checked. Please upload it again.', field: 'images.0' })
     await vi.waitFor(() => expect(g.giffer.stats?.memory.inUse).toBe(0))
@@ -338,7 +339,10 @@ describe('expiry of the local folder', () => {
     await made(`2026-01-02/${'c'.repeat(32)}/1`, UPLOAD_LIFETIME_MS - 60_000)
     await made('tmp/old-part', 2 * 3_600_000)
     await made('tmp/new-part', 60_000)
-    const store = new LocalUploadStore({ ceiling: { maxBytes: 2 ** 30, minFreeBytes: 0 }, dir, uploadUrl: '/giffer/uploads', keys: signingKeys('s'.repeat(16)), now: () => now, logger: pino({ level: 'silent' }) })
+    const reduce = async (): Promise<Uint8Array> => {
+      throw new Error('nothing is reduced by a sweep')
+    }
+    const store = new LocalUploadStore({ ceiling: { maxBytes: 2 ** 30, minFreeBytes: 0 }, dir, uploadUrl: '/giffer/uploads', keys: signingKeys('s'.repeat(16)), now: () => now, logger: pino({ level: 'silent' }), reduce })
     try {
       await store.sweep()
       const left = (await readdir(dir, { recursive: true })).map((name) => name.split(path.sep).join('/')).sort()
@@ -448,6 +452,41 @@ describe('a camera’s original sent through the upload API', () => {
     // Ten camera originals made, posted and reduced one after another, then a slideshow drawn:
     // about 6 s on a quiet machine, 15 s beside the other test files.
   }, 60_000)
+
+  it.each(['jpeg', 'png', 'webp'] as const)('serves a %s posted with EXIF, GPS and XMP without any of it, upright by its pixels', async (format) => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><rect width="800" height="600" fill="#3366aa"/><rect width="160" height="600" fill="#e00000"/></svg>')
+    const tagged = sharp(svg)
+      .withMetadata({ orientation: 6 })
+      .withExif({ IFD0: { Make: 'Phone' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2996/100' } })
+      .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/></x:xmpmeta>')
+    const original = await (format === 'jpeg' ? tagged.jpeg() : format === 'png' ? tagged.png() : tagged.webp()).toBuffer()
+    expect(await sharp(original).metadata()).toMatchObject({ orientation: 6, exif: expect.any(Buffer), xmp: expect.any(Buffer) })
+    const extension = format === 'jpeg' ? 'jpg' : format
+    const url = await uploadFile(g.app, original, `photo-1.${extension}`, `image/${format}`)
+    const served = (await request(g.app).get(url).buffer(true).parse(binary).expect(200)).body as Buffer
+    const meta = await sharp(served).metadata()
+    expect([meta.format, meta.width, meta.height, meta.orientation ?? 1, meta.exif, meta.xmp]).toEqual([format, 600, 800, 1, undefined, undefined])
+    const { data } = await sharp(served).resize(1, 8, { fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+    expect([data[0]! > 180, data[7 * 3]! < 120]).toEqual([true, true])
+  })
+
+  it('in a box too small to draw, refuses a photo that would need reducing with 503 too_small_for_renders, and keeps one that need not be', async () => {
+    const tiny = await startGiffer(testSizing({ role: 'site', memoryMb: 180 }))
+    try {
+      const camera = await sharp({ create: { width: 2000, height: 1500, channels: 3, background: '#3366aa' } }).jpeg().toBuffer()
+      const signed = (await request(tiny.app).post('/giffer/uploads/sign').expect(200)).body as Signed
+      const postTo = (name: string, file: Buffer) => {
+        let req = request(tiny.app).post('/giffer/uploads')
+        for (const [field, value] of Object.entries(signed.fields)) req = req.field(field, field === 'key' ? signed.key.replace('${filename}', name) : value)
+        return req.field('Content-Type', 'image/jpeg').attach('file', file, { filename: name, contentType: 'image/jpeg' })
+      }
+      const refused = await postTo('photo-1.jpg', camera).expect(503)
+      expect(refused.body.error.code).toBe('too_small_for_renders')
+      await postTo('photo-2.jpg', await makePhoto(2, 1600, 1200)).expect(204)
+    } finally {
+      await tiny.close()
+    }
+  })
 
   it('is kept as it came where it is already render-sized, upright and without metadata (what the page sends)', async () => {
     const page = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#3366aa' } }).jpeg({ quality: 85 }).toBuffer()

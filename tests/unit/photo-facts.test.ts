@@ -5,7 +5,7 @@
  */
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { HEADER_BYTES, preparedSize, readPhotoFacts, tooManyPixels } from '../../shared/generators/slideshow/photo-facts.js'
+import { PHOTO_SIZE_SEARCH_BYTES, preparedSize, readPhotoFacts, tooManyPixels } from '../../shared/generators/slideshow/photo-facts.js'
 import { MESSAGES, PHOTO_LONG_SIDE, PHOTO_MAX_PIXELS, SLIDESHOW_WIDTH } from '../../shared/generators/slideshow/slideshow.js'
 import { slideshowLayout } from '../../server/giffer/render/slideshow-layout.js'
 
@@ -32,7 +32,7 @@ describe('reading a photo’s header', () => {
     expect(await facts(camera)).toMatchObject({ type: 'image/jpeg', width: 1500, height: 2000, orientation: 6 })
     // Only the first part of a file is read: enough for the frame header.
     const whole = await camera
-    expect(readPhotoFacts(new Uint8Array(whole.subarray(0, Math.min(whole.length, HEADER_BYTES))))).toMatchObject({ width: 1500, height: 2000 })
+    expect(readPhotoFacts(new Uint8Array(whole.subarray(0, Math.min(whole.length, PHOTO_SIZE_SEARCH_BYTES))))).toMatchObject({ width: 1500, height: 2000 })
   })
 
   it('tells a PNG that may be transparent (alpha, or a tRNS chunk) from one that cannot be', async () => {

@@ -3,27 +3,34 @@ import type { Router } from 'express'
 import { HttpError, badRequest } from '../../process/errors.js'
 import { parseRequest } from '../../process/validation.js'
 import { renderImage, renderPool, type GifferContext } from '../context.js'
-import { imageChanged, type PhotoHeader, type SlideshowMode } from '../jobs.js'
+import { imageChanged, type SlideshowMode } from '../jobs.js'
 import { slideshowSchema } from '../schemas.js'
-import { UploadChanged, uploadKeyFromUrl } from '../uploads.js'
+import { UploadChanged, uploadKeyFromUrl, type PhotoToDraw } from '../uploads/store.js'
 import { clientGone, postJson, sendImage, type Handler } from './http.js'
 import { IMMUTABLE } from '../../process/http-cache.js'
 
-/** The store's word that a photo was replaced since its header was read, as a refusal naming the photo. */
+/**
+ * The store's refusals of a photo as refusals naming it: replaced since its header was read, or
+ * refused by the upload rules (which name the file, as the upload target does).
+ */
 function namingThePhoto(index: number): (error: unknown) => never {
   return (error) => {
-    if (!(error instanceof UploadChanged)) throw error
-    const { status, code, message, field } = imageChanged(index)
-    throw new HttpError(status, code, message, field)
+    if (error instanceof UploadChanged) {
+      const { status, code, message, field } = imageChanged(index)
+      throw new HttpError(status, code, message, field)
+    }
+    if (error instanceof HttpError && error.field === 'file') throw new HttpError(error.status, error.code, error.message, `images.${index}`)
+    throw error
   }
 }
 
 /**
  * The uploads behind the URLs (only this service's own upload URLs, of images that exist) and
  * what their headers say: type, size and dimensions, which the memory estimate needs before any
- * photo is decoded. `signal` ends the reads when the client goes away.
+ * photo is decoded. On S3 this may be a photo's first use, when one the rules reduce is reduced and
+ * drawn from its copy. `signal` ends the reads when the client goes away.
  */
-async function uploadedPhotos(context: GifferContext, urls: string[], signal: AbortSignal): Promise<{ keys: string[]; photos: PhotoHeader[] }> {
+async function uploadedPhotos(context: GifferContext, urls: string[], signal: AbortSignal): Promise<{ keys: string[]; photos: PhotoToDraw[] }> {
   const keys = urls.map((url, i) => {
     const key = uploadKeyFromUrl(url, context.publicPath, context.ownOrigins)
     if (!key) throw badRequest(`images.${i}`, 'must be a URL returned by uploads/resolve')
@@ -31,9 +38,9 @@ async function uploadedPhotos(context: GifferContext, urls: string[], signal: Ab
   })
   const photos = await Promise.all(
     keys.map(async (key, i) => {
-      const header = await context.store.header(key, signal).catch(namingThePhoto(i))
-      if (!header) throw badRequest(`images.${i}`, 'is not an uploaded image')
-      return header
+      const photo = await context.store.header(key, signal).catch(namingThePhoto(i))
+      if (!photo) throw badRequest(`images.${i}`, 'is not an uploaded image')
+      return photo
     }),
   )
   return { keys, photos }
@@ -58,12 +65,12 @@ function slideshow(context: GifferContext, mode: SlideshowMode): Handler {
     const { keys, photos } = await uploadedPhotos(context, request.urls, signal).catch((error: unknown) => {
       throw signal.aborted ? signal.reason : error
     })
-    const planned = request.job(mode, photos)
+    const planned = request.job(mode, photos.map((photo) => photo.header))
     const job = { ...planned, decodeAhead: decodesAhead(context) && pool.canEverDraw(planned) }
     // The photos' bytes are read only once the job has a thread and its memory, one at a time,
     // each as the object its header was read from (on S3, the one of that ETag).
     const read = async (index: number) => {
-      const bytes = await context.store.read(keys[index]!, photos[index]!.etag).catch(namingThePhoto(index))
+      const bytes = await photos[index]!.read().catch(namingThePhoto(index))
       if (!bytes) throw badRequest(`images.${index}`, 'is not an uploaded image')
       return bytes
     }

@@ -6,7 +6,7 @@ import type { Router } from 'express'
 import { HttpError, badRequest } from '../../process/errors.js'
 import type { GifferContext } from '../context.js'
 import { SLIDESHOW_MAX_IMAGES } from '../../../shared/generators/slideshow/slideshow.js'
-import { FILENAME_PLACEHOLDER, UPLOAD_KEY } from '../uploads.js'
+import { FILENAME_PLACEHOLDER, UPLOAD_KEY } from '../uploads/store.js'
 import { clientGone, postJson } from './http.js'
 import { IMMUTABLE } from '../../process/http-cache.js'
 import { perAddressLimit } from '../../process/rate-limit.js'
@@ -54,7 +54,9 @@ export function uploadRoutes(router: Router, context: GifferContext): void {
     if (typeof key !== 'string' || !UPLOAD_KEY.test(key)) {
       throw badRequest('key', `must be the key posted with the file: the signed key with ${FILENAME_PLACEHOLDER} replaced by its name, photo-1 to photo-${SLIDESHOW_MAX_IMAGES} with the extension of its type`)
     }
-    if (!(await store.describe(key))) throw new HttpError(404, 'not_found', 'No image was uploaded under this key.', 'key')
+    // On S3 this may be the upload's first use, when a photo the rules reduce is reduced: a
+    // client that leaves meanwhile takes it out of the render line.
+    if (!(await store.describe(key, clientGone(res)))) throw new HttpError(404, 'not_found', 'No image was uploaded under this key.', 'key')
     res.set('Cache-Control', 'no-store')
     res.json({ url: `${base}/${key}` })
   })

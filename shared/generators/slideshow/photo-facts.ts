@@ -4,19 +4,26 @@
  * is prepared to before it is sent. Decoding a photo takes four bytes a pixel, so the pixel bound
  * is checked here, from the header alone. Plain functions over bytes, tested in Node.
  */
-import { PHOTO_LONG_SIDE, PHOTO_MAX_PIXELS, sniffImageType, type UploadType } from './slideshow.js'
+import { PHOTO_LONG_SIDE, PHOTO_MAX_PIXELS, sniffChosenType, type ChosenType } from './slideshow.js'
 
-/** How much of a file is read for its header: a JPEG's frame header follows its metadata (EXIF, colour profile, a thumbnail), rarely past 256 KB. */
-export const HEADER_BYTES = 1024 * 1024
+/**
+ * How much of a chosen photo is read to find its size, which a JPEG gives only in its frame
+ * header, after all its metadata: EXIF with a thumbnail (up to 64 KB), a colour profile in several
+ * 64 KB pieces, an editor's XMP, a phone's depth or gain maps. 256 KB is rarely passed; 1 MiB
+ * leaves room, and costs nothing to hold: the file is on the device and only this slice is read.
+ * (The image service reads stored uploads by ranges over the network, where every read costs a
+ * round trip, and those are the page's prepared photos, with no metadata: it reads far less first.)
+ */
+export const PHOTO_SIZE_SEARCH_BYTES = 1024 * 1024
 
 export interface PhotoFacts {
-  type: UploadType
+  type: ChosenType
   /** As shown: a photo turned by its EXIF orientation (5 to 8) has its sides swapped. */
   width: number
   height: number
   /** EXIF orientation, 1 to 8 (1 when none). */
   orientation: number
-  /** Whether it may have transparent pixels: a PNG with alpha or a tRNS chunk, a WebP with alpha. */
+  /** Whether it may have transparent pixels: a PNG with alpha or a tRNS chunk, a WebP with alpha, a HEIF. */
   alpha: boolean
 }
 
@@ -24,7 +31,10 @@ export interface PhotoFacts {
 export interface PreparedSize {
   width: number
   height: number
-  /** JPEG, or PNG for a photo that may be transparent (JPEG has no transparency). */
+  /**
+   * JPEG, or PNG for a photo that may be transparent (JPEG has no transparency). Whether it is
+   * is known once it is drawn: one whose every pixel is opaque is sent as a JPEG after all.
+   */
   type: 'image/jpeg' | 'image/png'
 }
 
@@ -123,10 +133,32 @@ function webpFacts(b: Uint8Array): Omit<PhotoFacts, 'type'> | null {
   return null
 }
 
-/** The photo's facts from its first bytes (`HEADER_BYTES` are enough), or null when they are not a JPEG, PNG or WebP whose size they give. */
+/**
+ * An HEIF photo's size, for the pixel bound only: the largest of its images' `ispe` (spatial
+ * extent) properties, which is the whole picture's (an iPhone's HEIC also holds its 512-pixel tiles
+ * and a thumbnail). Its turn (`irot`) is left to the browser's decoder, which applies it: the size
+ * it is sent at is taken from the decoded picture (photo-render.ts).
+ */
+function heifFacts(b: Uint8Array): Omit<PhotoFacts, 'type'> | null {
+  let width = 0
+  let height = 0
+  for (let at = 4; at + 16 <= b.length; at++) {
+    // `ispe`: a full box (version and flags), then width and height.
+    if (b[at] !== 0x69 || b[at + 1] !== 0x73 || b[at + 2] !== 0x70 || b[at + 3] !== 0x65) continue
+    const w = u32be(b, at + 8)
+    const h = u32be(b, at + 12)
+    if (w * h > width * height) [width, height] = [w, h]
+  }
+  // It may hold an alpha plane: the decoded pixels say whether it is transparent.
+  return width && height ? { width, height, orientation: 1, alpha: true } : null
+}
+
+const FACTS = { 'image/jpeg': jpegFacts, 'image/png': pngFacts, 'image/webp': webpFacts, 'image/heif': heifFacts } as const satisfies Record<ChosenType, unknown>
+
+/** The photo's facts from its first bytes (`PHOTO_SIZE_SEARCH_BYTES` are enough), or null when they are not a JPEG, PNG, WebP or HEIF whose size they give. */
 export function readPhotoFacts(head: Uint8Array): PhotoFacts | null {
-  const type = sniffImageType(head)
-  const facts = type === 'image/jpeg' ? jpegFacts(head) : type === 'image/png' ? pngFacts(head) : type === 'image/webp' ? webpFacts(head) : null
+  const type = sniffChosenType(head)
+  const facts = type ? FACTS[type](head) : null
   return type && facts ? { type, ...facts } : null
 }
 

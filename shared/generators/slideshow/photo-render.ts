@@ -4,18 +4,37 @@
  * what the worker needs: the page's side (one photo at a time, the worker, its time limit) is
  * photo-prepare.ts.
  */
-import type { PreparedSize } from './photo-facts.js'
+import { preparedSize, type PreparedSize } from './photo-facts.js'
 
 /** Long side of the small copy a card shows while the photo is sent and after. */
 export const THUMBNAIL_SIDE = 320
 
-/** What the page asks of the worker, and its answers. */
+/**
+ * How far a photo's preparing is. The browser reports nothing from within a decode or an encode,
+ * so this is as fine as it gets: decoding, then (decoded) encoding.
+ */
+export type PrepareStep = 'decoding' | 'encoding'
+
+/**
+ * What the page asks of the worker, and its answers: the step reached, then the photo or what went
+ * wrong. A photo whose size is not known before it is decoded (an HEIF, whose turn only its decoder
+ * applies) comes without one.
+ */
 export interface PrepareRequest {
   id: number
   file: Blob
-  size: PreparedSize
+  size: PreparedSize | null
   quality: number
 }
+
+export interface Prepared {
+  photo: Blob
+  thumbnail: Blob
+  width: number
+  height: number
+}
+
+export type PrepareReply = { id: number; step: PrepareStep } | ({ id: number } & Prepared) | { id: number; error: 'unreadable' | 'unsupported'; message: string }
 
 /** Thrown where the browser cannot prepare photos at all (no way to decode or encode them there). */
 export class CannotPrepareHere extends Error {
@@ -57,11 +76,11 @@ function surface(width: number, height: number): Surface {
  * away from the page's thread and scales as it goes; a browser that does not take its options
  * decodes at full size, and the canvas scales. A file it cannot decode is unreadable.
  */
-async function decode(file: Blob, size: PreparedSize): Promise<ImageBitmap> {
+async function decode(file: Blob, size: PreparedSize | null): Promise<ImageBitmap> {
   if (typeof createImageBitmap === 'undefined') throw new CannotPrepareHere('no createImageBitmap')
-  const options: ImageBitmapOptions = { imageOrientation: 'from-image', resizeWidth: size.width, resizeHeight: size.height, resizeQuality: 'high' }
+  const resize: ImageBitmapOptions = size ? { resizeWidth: size.width, resizeHeight: size.height, resizeQuality: 'high' } : {}
   try {
-    return await createImageBitmap(file, options)
+    return await createImageBitmap(file, { imageOrientation: 'from-image', ...resize })
   } catch (error) {
     // A TypeError is an option this browser does not know; anything else is the file.
     if (!(error instanceof TypeError)) throw new UnreadablePhoto()
@@ -75,22 +94,41 @@ async function decode(file: Blob, size: PreparedSize): Promise<ImageBitmap> {
   }
 }
 
-export type PrepareReply = { id: number; photo: Blob; thumbnail: Blob } | { id: number; error: 'unreadable' | 'unsupported'; message: string }
+/**
+ * Whether every pixel drawn is opaque. Read from the reduced drawing (at most 1600 pixels a side,
+ * ten megabytes to look through, a few milliseconds) rather than the original: a PNG's alpha
+ * channel is often there for nothing, and such a photo is sent as a JPEG, smaller, and lighter for
+ * the image service to draw.
+ */
+function isOpaque(surface: Surface, width: number, height: number): boolean {
+  const { data } = surface.context.getImageData(0, 0, width, height)
+  for (let at = 3; at < data.length; at += 4) if (data[at] !== 255) return false
+  return true
+}
 
-/** The steps themselves, the same in the worker and on the page: decode, draw at its size, encode; then the card's copy. */
-export async function renderPrepared(file: Blob, size: PreparedSize, quality: number): Promise<{ photo: Blob; thumbnail: Blob }> {
-  const bitmap = await decode(file, size)
+/**
+ * The steps themselves, the same in the worker and on the page: decode, draw at its size, encode;
+ * then the card's copy. `signal` ends the work between steps (a decode, once started, runs to its
+ * end: only ending the worker stops it).
+ */
+export async function renderPrepared(file: Blob, wanted: PreparedSize | null, quality: number, onStep: (step: PrepareStep) => void = () => {}, signal?: AbortSignal): Promise<Prepared> {
+  const bitmap = await decode(file, wanted)
   try {
+    signal?.throwIfAborted()
+    onStep('encoding')
+    const size = wanted ?? preparedSize({ width: bitmap.width, height: bitmap.height, alpha: true })
     const full = surface(size.width, size.height)
     full.context.imageSmoothingQuality = 'high'
     full.context.drawImage(bitmap, 0, 0, size.width, size.height)
-    const photo = await full.toBlob(size.type, quality)
+    const type = size.type === 'image/png' && isOpaque(full, size.width, size.height) ? 'image/jpeg' : size.type
+    const photo = await full.toBlob(type, quality)
+    signal?.throwIfAborted()
     const scale = Math.min(1, THUMBNAIL_SIDE / Math.max(size.width, size.height))
     const small = surface(Math.max(1, Math.round(size.width * scale)), Math.max(1, Math.round(size.height * scale)))
     small.context.imageSmoothingQuality = 'high'
     small.context.drawImage(bitmap, 0, 0, small.context.canvas.width, small.context.canvas.height)
-    const thumbnail = await small.toBlob(size.type, 0.8)
-    return { photo, thumbnail }
+    const thumbnail = await small.toBlob(type, 0.8)
+    return { photo, thumbnail, width: size.width, height: size.height }
   } finally {
     bitmap.close()
   }

@@ -7,8 +7,9 @@
 
 /** Photos in one slideshow. */
 export const SLIDESHOW_MAX_IMAGES = 10
+const MB = 1024 * 1024
 /** The largest photo the image service takes (the page sends photos reduced far below it). */
-export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
+export const UPLOAD_MAX_BYTES = 5 * MB
 /** Width of the GIF in pixels. */
 export const SLIDESHOW_WIDTH = 900
 /** An upload signature serves every file for this long. */
@@ -19,19 +20,31 @@ export const SIGNATURE_CACHE_MS = 1_200_000
  */
 export const FILENAME_PLACEHOLDER = '${filename}'
 
-/** File types the uploader takes, by MIME type and by extension (some systems give no type). */
+/**
+ * Types of the files the image service keeps: what the page sends once a photo is prepared, and
+ * what the service checks a stored file's bytes against.
+ */
 export const ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
 export type UploadType = (typeof ACCEPTED_TYPES)[number]
-export const ACCEPTED_EXTENSIONS = ['jpeg', 'jpg', 'png', 'webp'] as const
-/** The file input's `accept`. */
-export const ACCEPT_ATTRIBUTE = [...ACCEPTED_TYPES, ...ACCEPTED_EXTENSIONS.map((extension) => `.${extension}`)].join(',')
 /** The extension of each type in a stored file's name (`storedFileName`). */
 export const STORED_EXTENSIONS = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' } as const satisfies Record<UploadType, string>
 
+/**
+ * What the visitor may choose: the types the service keeps, and HEIC/HEIF, iPhones' own format,
+ * which the page prepares (as a JPEG) where the browser can decode it. Listing HEIC also keeps
+ * iOS from converting each photo before handing it over.
+ */
+export const CHOSEN_TYPES = [...ACCEPTED_TYPES, 'image/heic', 'image/heif'] as const
+export type ChosenType = UploadType | 'image/heif'
+/** The file input's `accept`: types and extensions both, as some systems give files no type. */
+export const ACCEPT_ATTRIBUTE = [...CHOSEN_TYPES, ...['jpeg', 'jpg', 'png', 'webp', 'heic', 'heif'].map((extension) => `.${extension}`)].join(',')
+
 export const MESSAGES = {
   unsupportedType: 'Unsupported file type.',
-  tooBig: 'File is too big (max 5 MB)',
+  tooBig: `File is too big (max ${UPLOAD_MAX_BYTES / MB} MB)`,
   tooManyPixels: 'Image is too large (max 100 megapixels).',
+  unreadable: 'Can’t read this photo.',
+  cannotPrepare: 'This browser can’t prepare photos for sending. Please try an up-to-date Chrome, Safari or Firefox.',
   uploadFailed: 'Can’t upload. Try again or choose another image.',
   signFailed: 'Can’t upload. Please try again later.',
   tooMany: `You can add up to ${SLIDESHOW_MAX_IMAGES} images.`,
@@ -40,16 +53,20 @@ export const MESSAGES = {
   noSlideshow: 'Slideshow was not generated',
 } as const
 
-/** What the uploader knows of a chosen file before sending it. */
-export interface FileFacts {
-  name: string
-  type: string
-  size: number
+/**
+ * A HEIC photo this browser cannot decode (every browser but Safari): how to send it as a JPEG
+ * instead. Sharing a photo (by Mail, or any app from the share sheet) hands it over as a JPEG,
+ * and "Most Compatible" makes the camera take JPEGs from then on.
+ */
+export function heicMessage(name: string): string {
+  return `This browser can’t open HEIC photos: ${name}. Send it as a JPEG: share it from Photos (Mail sends a JPEG), or set the iPhone to Settings ▸ Camera ▸ Formats ▸ Most Compatible.`
 }
 
-function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.')
-  return dot < 0 ? '' : name.slice(dot + 1).toLowerCase()
+/** What the uploader knows of a chosen file before preparing it: its first bytes (`TYPE_SNIFF_BYTES`) tell what it is. */
+export interface ChosenFile {
+  name: string
+  size: number
+  head: Uint8Array
 }
 
 /**
@@ -64,26 +81,39 @@ export function sniffImageType(head: Uint8Array): UploadType | null {
   return null
 }
 
-/** The type a file is sent as: its own when accepted, else the one its extension names. */
-export function uploadType(file: FileFacts): UploadType | null {
-  const type = file.type.toLowerCase()
-  if ((ACCEPTED_TYPES as readonly string[]).includes(type)) return type as UploadType
-  // A browser that knows the type and says it is something else is believed.
-  if (type) return null
-  const extension = extensionOf(file.name)
-  if (extension === 'jpg' || extension === 'jpeg') return 'image/jpeg'
-  if (extension === 'png' || extension === 'webp') return `image/${extension}`
-  return null
+/** How much of a chosen file is read to tell its type: a HEIF file's brands list may run past the first 12 bytes. */
+export const TYPE_SNIFF_BYTES = 256
+
+/** Brands of an HEIF file holding HEVC pictures (HEIC), or an image of any codec (`mif1`, `msf1`): what iPhones write. */
+const HEIF_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'hevs', 'mif1', 'msf1'])
+/** AVIF shares the HEIF container and its `mif1` brand, but is not a phone's HEIC. */
+const AVIF_BRANDS = new Set(['avif', 'avis'])
+
+/** Whether the bytes start an HEIF file (HEIC): an `ftyp` box whose brands name it. */
+export function isHeif(head: Uint8Array): boolean {
+  if (head.length < 16 || String.fromCharCode(...head.subarray(4, 8)) !== 'ftyp') return false
+  const boxEnd = Math.min(head.length, ((head[0]! << 24) >>> 0) + (head[1]! << 16) + (head[2]! << 8) + head[3]!)
+  // The major brand, then (after the minor version) the compatible ones.
+  const brands = [String.fromCharCode(...head.subarray(8, 12))]
+  for (let at = 16; at + 4 <= boxEnd; at += 4) brands.push(String.fromCharCode(...head.subarray(at, at + 4)))
+  return brands.some((brand) => HEIF_BRANDS.has(brand)) && !brands.some((brand) => AVIF_BRANDS.has(brand))
+}
+
+/** What a chosen file is by its bytes, whatever its name or label says: a type the page may prepare, or null. */
+export function sniffChosenType(head: Uint8Array): ChosenType | null {
+  return sniffImageType(head) ?? (isHeif(head) ? 'image/heif' : null)
 }
 
 /**
- * Why a file cannot be used, known before it is read ('Unsupported file type.' with its name, or
- * an empty file), or null. Its size is no reason: a photo of any size is reduced before it is sent
- * (photo-prepare.ts), and what is sent is far below the image service's 5 MB.
+ * Why a chosen file cannot be used, known from its first bytes ('Unsupported file type.' with its
+ * name when they are no image the page can prepare, or an empty file), or null. Its name and the
+ * type the browser gives are no reason: a JPEG may come labelled `image/jpg`, `image/pjpeg` or
+ * nothing at all, under any extension. Nor is its size: a photo of any size is reduced before it
+ * is sent (photo-prepare.ts), far below the image service's 5 MB.
  */
-export function fileProblem(file: FileFacts): string | null {
-  if (!uploadType(file)) return `${MESSAGES.unsupportedType} ${file.name}`
+export function fileProblem(file: ChosenFile): string | null {
   if (file.size === 0) return MESSAGES.uploadFailed
+  if (!sniffChosenType(file.head)) return `${MESSAGES.unsupportedType} ${file.name}`
   return null
 }
 
@@ -91,7 +121,7 @@ export function fileProblem(file: FileFacts): string | null {
  * Sorts newly chosen files into those to upload and the messages of the rest: files of another
  * type or empty, and those beyond the 10 images a slideshow holds (`present` are already there).
  */
-export function triageFiles<F extends FileFacts>(present: number, files: readonly F[]): { accepted: F[]; messages: string[] } {
+export function triageFiles<F extends ChosenFile>(present: number, files: readonly F[]): { accepted: F[]; messages: string[] } {
   const accepted: F[] = []
   const messages: string[] = []
   let overflow = false
