@@ -7,7 +7,8 @@ import { textImageSettingsFromQuery } from './text-image/query.js'
 import { scrollingTextSettingsFromQuery } from './scrolling-text/query.js'
 import { slideshowSettingsFromQuery } from './slideshow/query.js'
 import { subjectSettingsFromQuery } from '../../shared/generators/subject-lines/subject-lines.js'
-import type { LoaderDependencies, RouteLoaders } from '../ssr/loader.js'
+import { notFound, type LoaderDependencies, type RouteLoaders } from '../ssr/loader.js'
+import { SAVED_ID } from '../giffer/live/saved.js'
 
 export const generatorLoaders = ({ generators: content, holidays, now: clock }: LoaderDependencies): RouteLoaders<PageIdOf<typeof generatorPages>> => {
   const fonts = content.fonts.gif
@@ -25,6 +26,11 @@ export const generatorLoaders = ({ generators: content, holidays, now: clock }: 
         fonts,
         quickPicks: quickPicks(upcomingHolidays(holidays, todayUtc(now)), now),
       }
+    },
+    'saved-timer': ({ params }) => {
+      // The id's shape only: whether it names a timer is known with its key, in the browser.
+      if (!SAVED_ID.test(params.id ?? '')) throw notFound()
+      return { id: params.id!, fonts, generatorPath: countdownPath }
     },
     'scrolling-text-generator': ({ request }) => ({
       ...content.page('scrolling-text'),

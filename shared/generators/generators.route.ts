@@ -19,6 +19,14 @@ export interface CountdownPageData extends GeneratorPageBase {
   quickPicks: QuickPick[]
 }
 
+/** A saved timer's edit page: the page is the same for every timer; the timer is loaded with the key in the address's fragment. */
+export interface SavedTimerPageData {
+  id: string
+  fonts: FontOptionGroup[]
+  /** The countdown generator, for a new timer. */
+  generatorPath: string
+}
+
 export interface ScrollingTextPageData extends GeneratorPageBase {
   settings: ScrollingTextSettings
   fonts: FontOptionGroup[]
@@ -52,6 +60,7 @@ export interface HolidayCalendarData {
 /** The free generators, one page each, and the holiday calendar that leads to the countdown. */
 export const generatorPages = [
   definePage<CountdownPageData>()({ id: 'countdown-generator', path: 'email-countdown-timer-generator/', module: 'CountdownGenerator', load: () => import('./countdown/CountdownGenerator.js') }),
+  definePage<SavedTimerPageData>()({ id: 'saved-timer', path: 'email-countdown-timer-generator/timers/:id/', module: 'SavedTimerPage', load: () => import('./countdown/SavedTimerPage.js') }),
   definePage<ScrollingTextPageData>()({ id: 'scrolling-text-generator', path: 'email-scrolling-text-gif-generator/', module: 'ScrollingTextGenerator', load: () => import('./scrolling-text/ScrollingTextGenerator.js') }),
   definePage<TextImagePageData>()({ id: 'text-image-generator', path: 'calligraphy-text-generator/', module: 'TextImageGenerator', load: () => import('./text-image/TextImageGenerator.js') }),
   definePage<SlideshowPageData>()({ id: 'slideshow-generator', path: 'image-slideshow-gif-generator/', module: 'SlideshowGenerator', load: () => import('./slideshow/SlideshowGenerator.js') }),

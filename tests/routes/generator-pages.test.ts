@@ -121,3 +121,19 @@ describe('holiday calendar', () => {
     expect(countdown.querySelector('.quick-picks button[aria-pressed="true"]')).not.toBeNull()
   })
 })
+
+describe('a saved timer edit page', () => {
+  it('is one page for every timer, kept out of search, holding nothing of the timer: the browser loads it with the key in the fragment', async () => {
+    const response = await request(app).get('/email-countdown-timer-generator/timers/abcdefghijklmnop/').expect(200)
+    const root = parse(response.text)
+    expect(root.querySelector('meta[name="robots"]')?.getAttribute('content')).toBe('noindex')
+    expect(root.querySelector('h1')?.textContent).toBe('Your saved timer')
+    expect(root.querySelector('[role="status"]')?.textContent).toBe('Loading the timer…')
+    expect(response.headers['cache-control']).not.toContain('private')
+  })
+
+  it('answers 404 for an address whose id cannot be a timer', async () => {
+    await request(app).get('/email-countdown-timer-generator/timers/short/').expect(404)
+    await request(app).get('/email-countdown-timer-generator/timers/has%20space%20in%20it/').expect(404)
+  })
+})

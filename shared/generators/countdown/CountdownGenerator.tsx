@@ -32,6 +32,7 @@ import {
   type Platform,
 } from './live-timer.js'
 import { ExpiryFields, TimerTypeField, TimerTypeFields } from './LiveTimerFields.js'
+import { SaveTimer } from './SaveTimer.js'
 import { CopyButton, DownloadButton } from '../actions.js'
 import { ColorField } from '../fields.js'
 import { FontSelect, WeightSelect } from '../font-fields.js'
@@ -55,8 +56,10 @@ interface CountdownResult {
   gif: { blob: Blob; url: string } | null
   live: { url: string; png_url: string }
   captions: boolean
-  /** The live timer choices the result was made with. */
+  /** The settings and live timer choices the result was made with, and when. */
+  settings: CountdownSettings
   choices: LiveTimerChoices
+  madeAt: Date
 }
 
 /** The zone a browser runs in; the server renders UTC until the page has hydrated. */
@@ -117,11 +120,12 @@ export default function CountdownGenerator() {
 
   const generate = (current: CountdownSettings, live: LiveTimerChoices = choices) =>
     run(async (signal) => {
+      const madeAt = new Date()
       const [blob, urls] = await Promise.all([
         live.type === 'fixed' ? postForImage('countdown/create', countdownRequest(current), signal) : null,
-        postForJson<{ url: string; png_url: string }>('countdown/live-url', liveTimerBody(current, live, new Date(), browserTimeZone()), signal),
+        postForJson<{ url: string; png_url: string }>('countdown/live-url', liveTimerBody(current, live, madeAt, browserTimeZone()), signal),
       ])
-      return { gif: blob ? { blob, url: URL.createObjectURL(blob) } : null, live: urls, captions: current.captions, choices: live }
+      return { gif: blob ? { blob, url: URL.createObjectURL(blob) } : null, live: urls, captions: current.captions, settings: current, choices: live, madeAt }
     })
 
   useEffect(() => {
@@ -247,6 +251,7 @@ function CountdownResultView({ result }: { result: CountdownResult }) {
           </ul>
         )}
       </div>
+      <SaveTimer key={result.madeAt.getTime()} settings={result.settings} choices={choices} platform={platform} madeAt={result.madeAt} timeZone={browserTimeZone()} />
     </div>
   )
 }
