@@ -59,6 +59,7 @@ export default defineConfig({
       // would in ten minutes.
       UPLOADS_PER_ADDRESS: '100000',
       LIVE_TIMER_MINTS_PER_ADDRESS: '100000',
+      SAVED_TIMERS_PER_ADDRESS: '100000',
     },
   },
 })

@@ -146,6 +146,8 @@ describe('saved timers on the SQLite file', () => {
       clock.at += 700_000
       await open('anna@example.com', GMAIL)
       await request(own.app).get(pathOf(saved.link_url) + 'anna%40example.com')
+      // The edit page's preview is not an open.
+      await image(own, `${pathOf(saved.url)}&preview=1&v=1`, GMAIL)
       const stats = await request(own.app).get(`/giffer/countdown/timers/${saved.id}/stats`).set(bearer(saved.edit_key))
       expect(stats.status).toBe(200)
       expect(stats.body.total).toEqual({ opens: 7, first_opens: 5, expired_opens: 1, clicks: 1, readers: { gmail: 3, apple_privacy: 1, yahoo: 1, outlook: 1, other: 1 } })

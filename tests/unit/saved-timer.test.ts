@@ -103,8 +103,8 @@ describe('the edit form', () => {
   })
 
   it('previews each version of the timer at an address of its own', () => {
-    expect(editPreviewUrl(timer)).toBe(`${timer.url}?v=3`)
-    expect(editPreviewUrl({ ...timer, kind: 'per-recipient', url: 'https://s/t/x.gif?until=', to: '2027-01-31T22:59:00Z' })).toBe('https://s/t/x.gif?until=2027-01-31T22%3A59%3A00Z&v=3')
+    expect(editPreviewUrl(timer)).toBe(`${timer.url}?preview=1&v=3`)
+    expect(editPreviewUrl({ ...timer, kind: 'per-recipient', url: 'https://s/t/x.gif?until=', to: '2027-01-31T22:59:00Z' })).toBe('https://s/t/x.gif?until=2027-01-31T22%3A59%3A00Z&preview=1&v=3')
   })
 
   it('reads an instant as a wall clock in a zone', () => {

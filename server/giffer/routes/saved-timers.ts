@@ -66,7 +66,9 @@ function imageRoute(context: GifferContext, saved: SavedTimers, answers: Record<
     const { definition } = looked
     const timer = savedLiveTimer(id, definition, openPart(req, definition))
     const reader = readerOf(req.headers['user-agent'])
-    await answerLiveTimer(answers[format as LiveFormat], req, res, timer, left, ({ first, expired }) => saved.counts.count(id, { event: 'open', first, expired, reader }))
+    // The edit page's own preview (`preview=1`) is the owner looking, not an open of the email.
+    const counted = req.query.preview === undefined
+    await answerLiveTimer(answers[format as LiveFormat], req, res, timer, left, ({ first, expired }) => counted && saved.counts.count(id, { event: 'open', first, expired, reader }))
   }
 }
 

@@ -206,10 +206,14 @@ export function changedFields(before: Record<string, unknown>, draft: Record<str
   return Object.fromEntries([...names].map((name) => [name, draft[name] === '' && CLEARABLE.has(name) ? null : draft[name]]))
 }
 
-/** The image the edit page shows beside the form: this version of the timer, as a test send would see it. */
+/**
+ * The image the edit page shows beside the form: this version of the timer (an address of its
+ * own, so the browser never shows an earlier one), as a test send would see it, marked as a
+ * preview so that the owner's looks are not counted as opens.
+ */
 export function editPreviewUrl(timer: SavedTimerView): string {
   const url = timer.kind === 'per-recipient' && timer.to ? timer.url + encodeURIComponent(timer.to) : timer.url
-  return `${url}${url.includes('?') ? '&' : '?'}v=${timer.version}`
+  return `${url}${url.includes('?') ? '&' : '?'}preview=1&v=${timer.version}`
 }
 
 /** The edit form's values, as its inputs hold them. */
