@@ -257,17 +257,21 @@ declare global {
 type LoggedRequest = IncomingMessage & { originalUrl?: string }
 
 /**
+ * A recipient opening an email or clicking in it: a live timer's image (signed, `live.gif`, or
+ * saved, `t/{id}.gif`) or a saved timer's link (`t/{id}/go`), under any mount path. Their lines
+ * keep neither the address nor the User-Agent, which together would say who read which email when.
+ */
+const EMAIL_OPEN_PATH = /\/countdown\/(?:live\.(?:gif|png)|t\/[^/?]{1,64}(?:\.(?:gif|png)|\/go))\/?$/i
+
+/**
  * What a log line says of a request: never its headers (cookies, authorization), only these.
- * `remoteAddress` is the visitor's, as `trust proxy` reads it (`req.ip`), not the balancer's.
+ * `remoteAddress` is the visitor's, as `trust proxy` reads it (`req.ip`), not the balancer's; an
+ * email's open has neither it nor its User-Agent.
  */
 function requestFields(req: LoggedRequest, id: string, remoteAddress: string | undefined) {
-  return {
-    id,
-    method: req.method,
-    url: loggableUrl(req.originalUrl ?? req.url ?? ''),
-    remoteAddress,
-    userAgent: req.headers['user-agent'],
-  }
+  const url = req.originalUrl ?? req.url ?? ''
+  const line = { id, method: req.method, url: loggableUrl(url) }
+  return EMAIL_OPEN_PATH.test(url.split('?')[0]!) ? line : { ...line, remoteAddress, userAgent: req.headers['user-agent'] }
 }
 
 /** Which peers' forwarding headers a process believes: Express's compiled `trust proxy` setting. */

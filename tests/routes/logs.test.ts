@@ -187,6 +187,33 @@ describe('a recipient’s data in the logs', () => {
     }
   }, 40_000)
 
+  it('is in no line of a saved timer\u2019s whole run: no edit key, recipient key, address or User-Agent of an open', async () => {
+    const stateDir = await mkdtemp(path.join(os.tmpdir(), 'recipient-logs-'))
+    const site = siteWithLog({}, { DATA_DIR: stateDir }, 'debug')
+    // The opens come from a mail proxy of their own (the site trusts the balancer on this machine).
+    const open = { 'User-Agent': 'Mozilla/5.0 (via ggpht.com GoogleImageProxy) reader-agent-7731', 'X-Forwarded-For': '203.0.113.77' }
+    try {
+      const saved = (await request(site.app).post('/giffer/countdown/timers').send({ kind: 'evergreen', for: 3600, link: 'https://shop.example/sale' }).expect(201)).body as { id: string; url: string; link_url: string; edit_key: string }
+      const image = new URL(saved.url)
+      const go = new URL(saved.link_url)
+      expect((await request(site.app).get(`${image.pathname}${image.search}${encodeURIComponent(RECIPIENT)}`).set(open)).status).toBe(200)
+      expect((await request(site.app).get(`${image.pathname.replace('.gif', '.png')}?r=${RECIPIENT}`).set(open)).status).toBe(200)
+      expect((await request(site.app).get(`${go.pathname}${go.search}${encodeURIComponent(RECIPIENT)}`).set(open)).status).toBe(302)
+      const auth = { Authorization: `Bearer ${saved.edit_key}` }
+      await request(site.app).patch(`/giffer/countdown/timers/${saved.id}`).set(auth).send({ for: 7200 }).expect(200)
+      await request(site.app).get(`/giffer/countdown/timers/${saved.id}/stats`).set(auth).expect(200)
+      await request(site.app).get(`/giffer/countdown/timers/${saved.id}`).set({ Authorization: 'Bearer wrong-key-wrong-key' }).expect(401)
+      await request(site.app).delete(`/giffer/countdown/timers/${saved.id}`).set(auth).expect(204)
+      expect(requestLines(site.lines, '/giffer/countdown/t/')).toHaveLength(3)
+      const log = site.lines.join('\n')
+      for (const secret of [saved.edit_key, 'wrong-key-wrong-key', '203.0.113.77', 'reader-agent-7731', 'GoogleImageProxy']) expect(log, `a log line carries "${secret}"`).not.toContain(secret)
+      expectNoRecipientData(site.lines)
+    } finally {
+      await site.close()
+      await rm(stateDir, { recursive: true, force: true })
+    }
+  }, 30_000)
+
   it('is in no line of the dashboard on its own', async () => {
     const stateDir = await mkdtemp(path.join(os.tmpdir(), 'recipient-logs-'))
     const dashboard = await startStandalone('server/dashboard/main.ts', 'dashboard', { DASHBOARD_PORT: '0', HOST: '127.0.0.1', DATA_DIR: stateDir, LOG_LEVEL: 'debug', PUBLIC_URL: 'https://site.example' })
