@@ -61,11 +61,46 @@ async function showsSeconds(g: TestGiffer, gif: Buffer, seconds: number, style: 
   return differingPixels(decodeGif(gif).picture(0), decodeGif(reference.body as Buffer).picture(0)) === 0
 }
 
-describe('saved timers on the SQLite file', () => {
+/** One Redis for the file's tests of that store, started by the first that needs it. */
+let redis: TestRedis | undefined
+const clients: Redis[] = []
+afterAll(async () => {
+  for (const client of clients) client.disconnect()
+  await redis?.stop()
+})
+
+/** A connection to the test Redis for the Redis store; nothing (SQLite in the state folder) for the other. */
+async function storeOptions(store: string): Promise<{ redis?: Redis }> {
+  if (store !== 'Redis') return {}
+  redis ??= await startRedis()
+  const client = new Redis(redis.url, { maxRetriesPerRequest: 0, commandTimeout: 2_000 })
+  client.on('error', () => undefined)
+  clients.push(client)
+  return { redis: client }
+}
+
+/** Everything a store keeps, as text: the SQLite files, or every key and value in Redis. */
+async function keptText(g: TestGiffer, store: string): Promise<string> {
+  if (store !== 'Redis') return (await Promise.all([SAVED_TIMERS_FILE, FIRST_OPENS_FILE].map((name) => readFile(path.join(g.stateDir, name)).catch(() => Buffer.alloc(0))))).map(String).join('\n')
+  const client = new Redis(redis!.url)
+  try {
+    const parts: string[] = []
+    for (const key of await client.keys('*')) {
+      const type = await client.type(key)
+      const value = type === 'hash' ? await client.hgetall(key) : type === 'set' ? await client.smembers(key) : type === 'zset' ? await client.zrange(key, 0, -1, 'WITHSCORES') : await client.get(key).catch(() => '')
+      parts.push(key, JSON.stringify(value))
+    }
+    return parts.join('\n')
+  } finally {
+    client.disconnect()
+  }
+}
+
+describe.each(['SQLite', 'Redis'])('saved timers in %s', (store) => {
   const clock = testClock(Date.UTC(2026, 10, 28, 12))
   let g: TestGiffer
   beforeAll(async () => {
-    g = await startGiffer({ now: clock.now, liveBucketSeconds: 10 })
+    g = await startGiffer({ now: clock.now, liveBucketSeconds: 10, ...(await storeOptions(store)) })
   })
   afterAll(() => g.close())
 
@@ -81,8 +116,7 @@ describe('saved timers on the SQLite file', () => {
     const another = await save(g, { until: '2026-11-28T13:00:00Z' })
     expect(another.id).not.toBe(saved.id)
     expect(another.edit_key).not.toBe(saved.edit_key)
-    const file = await readFile(path.join(g.stateDir, SAVED_TIMERS_FILE))
-    expect(file.includes(saved.edit_key)).toBe(false)
+    expect(await keptText(g, store)).not.toContain(saved.edit_key)
   })
 
   it('draws the image from the definition, and an edit shows at once in this process', async () => {
@@ -132,7 +166,7 @@ describe('saved timers on the SQLite file', () => {
   })
 
   it('counts opens by hour and reader, first and expired opens, and clicks, keeping nothing that names anyone', async () => {
-    const own = await startGiffer({ now: clock.now, liveBucketSeconds: 10 })
+    const own = await startGiffer({ now: clock.now, liveBucketSeconds: 10, ...(await storeOptions(store)) })
     try {
       const saved = await save(own, { kind: 'evergreen', for: 600, link: 'https://shop.example/offer', link_expired: 'https://shop.example/next' })
       expect(saved.url).toMatch(/\?r=$/)
@@ -154,13 +188,11 @@ describe('saved timers on the SQLite file', () => {
       expect(stats.body.hours).toEqual([{ hour: '2026-11-28T12:00:00.000Z', ...stats.body.total }])
       // Written to the file on close, with nothing that names a recipient or a reader.
       await own.giffer.close()
-      for (const name of [SAVED_TIMERS_FILE, FIRST_OPENS_FILE]) {
-        const file = await readFile(path.join(own.stateDir, name))
-        for (const secret of ['anna', 'example.com', 'GoogleImageProxy', 'Thunderbird']) expect(file.includes(secret), `${secret} in ${name}`).toBe(false)
-      }
-      const reopened = await startGiffer({ now: clock.now, stateDir: own.stateDir })
-      const kept = await request(reopened.app).get(`/giffer/countdown/timers/${saved.id}/stats`).set(bearer(saved.edit_key))
-      expect(kept.body.total).toEqual(stats.body.total)
+      const kept = await keptText(own, store)
+      for (const secret of ['anna', 'example.com', 'GoogleImageProxy', 'Thunderbird']) expect(kept, secret).not.toContain(secret)
+      const reopened = await startGiffer({ now: clock.now, stateDir: own.stateDir, ...(await storeOptions(store)) })
+      const written = await request(reopened.app).get(`/giffer/countdown/timers/${saved.id}/stats`).set(bearer(saved.edit_key))
+      expect(written.body.total).toEqual(stats.body.total)
       await reopened.giffer.close()
     } finally {
       await rm(own.stateDir, { recursive: true, force: true })
@@ -168,11 +200,11 @@ describe('saved timers on the SQLite file', () => {
   })
 })
 
-describe('the go link', () => {
+describe.each(['SQLite', 'Redis'])('the go link in %s', (store) => {
   const clock = testClock(Date.UTC(2026, 10, 28, 12))
   let g: TestGiffer
   beforeAll(async () => {
-    g = await startGiffer({ now: clock.now, liveBucketSeconds: 10 })
+    g = await startGiffer({ now: clock.now, liveBucketSeconds: 10, ...(await storeOptions(store)) })
   })
   afterAll(() => g.close())
 
@@ -296,27 +328,11 @@ describe('limits', () => {
 })
 
 describe.each(['SQLite', 'Redis'])('two processes on one store (%s)', (storeName) => {
-  let redis: TestRedis | undefined
-  const clients: Redis[] = []
-  beforeAll(async () => {
-    if (storeName === 'Redis') redis = await startRedis()
-  })
-  afterAll(async () => {
-    for (const client of clients) client.disconnect()
-    await redis?.stop()
-  })
-  const connect = () => {
-    if (!redis) return undefined
-    const client = new Redis(redis.url, { maxRetriesPerRequest: 0, commandTimeout: 1_000 })
-    client.on('error', () => undefined)
-    clients.push(client)
-    return client
-  }
-
+  const connect = async () => (await storeOptions(storeName)).redis
   it('shows an edit made in one in the other within 5 s, and the counts of both', async () => {
     const clock = testClock(Date.UTC(2026, 10, 28, 12))
-    const a = await startGiffer({ now: clock.now, liveBucketSeconds: 10, redis: connect() })
-    const b = await startGiffer({ now: clock.now, liveBucketSeconds: 10, redis: connect(), stateDir: a.stateDir })
+    const a = await startGiffer({ now: clock.now, liveBucketSeconds: 10, redis: await connect() })
+    const b = await startGiffer({ now: clock.now, liveBucketSeconds: 10, redis: await connect(), stateDir: a.stateDir })
     try {
       const saved = await save(a, { until: '2026-11-28T13:00:00Z' })
       expect(await showsSeconds(b, (await image(b, pathOf(saved.url), GMAIL)).body, 3600)).toBe(true)
