@@ -9,15 +9,19 @@
  *    (the usual open: most opens are repeats), in turn for a few rounds, the fastest round of
  *    each compared; once with the embedded store (SQLite in a temp folder) and once with Redis
  *    (a throwaway redis-server).
- * 2. 100,000 recipients opening one evergreen timer within a minute, on a clock that moves with
+ * 2. Saved timers: the same fixed timer signed into its URL and saved by id, opens per second in
+ *    turn (goal: saved ≥ 0.8 of signed), and the saved one at a steady 1,500 opens a second,
+ *    counted and not (the edit page's preview), for what counting adds to the p99.
+ *    `BENCH_ONLY=saved` runs this part alone.
+ * 3. 100,000 recipients opening one evergreen timer within a minute, on a clock that moves with
  *    each request that arrives, with the per-timer cap at 50,000: images drawn against the
  *    buckets the minute spans, the store's size, the process's RSS and the store's growth.
- * 3. Two processes of one machine on one SQLite file, and the bytes one stored key costs in each
+ * 4. Two processes of one machine on one SQLite file, and the bytes one stored key costs in each
  *    store (scripts/lib/bench-first-open-store.ts).
- * 4. A flood: 50,000 made-up keys on one evergreen timer from one address, at the default share
+ * 5. A flood: 50,000 made-up keys on one evergreen timer from one address, at the default share
  *    of new keys per address and a per-timer cap of 1,000, after 500 real recipients opened it:
  *    their deadlines, a recipient who comes after the flood and another timer must not notice.
- * 5. Every figure again in markdown tables, for the README.
+ * 6. Every figure again in markdown tables, for the README.
  *
  * Each goal is said met or NOT met where it is measured and again at the end; the run exits 1
  * when one is missed.
@@ -233,6 +237,8 @@ interface Load {
   idReplacement?: boolean
   /** Paths each connection requests in turn, from the first again after the last. */
   requests?: { path: string }[]
+  /** Requests a second over every connection together: a steady rate rather than as fast as answered. */
+  overallRate?: number
 }
 
 /**
@@ -738,15 +744,84 @@ function printFlood(figures: FloodFigures): void {
 const loadAverage = () => os.loadavg()[0]!.toFixed(1)
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met')
 
+/** Opens a second at which the counters' cost is measured: a large send's pace on one process. */
+const COUNTED_RATE = 1_500
+/** Rounds of the counted and uncounted runs, in turn. */
+const COUNTING_ROUNDS = 2
+
+interface SavedFigures {
+  store: StoreKind
+  signed: Run[]
+  saved: Run[]
+  /** Saved-timer opens at COUNTED_RATE, counted as opens, and the same opens as the edit page's preview, not counted. */
+  counted: AutocannonResult[]
+  uncounted: AutocannonResult[]
+}
+
+/** A saved fixed timer of STYLE on `base`: its GIF URL. */
+async function save(base: string, body: object): Promise<string> {
+  const res = await fetch(`${base}/giffer/countdown/timers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...STYLE, ...body }), signal: AbortSignal.timeout(10_000) })
+  if (res.status !== 201) throw new Error(`countdown/timers: ${res.status} ${await res.text()}`)
+  return ((await res.json()) as { url: string }).url
+}
+
+/**
+ * Saved timers beside signed ones: the same fixed timer, signed into its URL and saved by id, as
+ * fast as answered in turn; then the saved one at a steady COUNTED_RATE, counted and not (the
+ * same path, with the preview mark that skips counting), for the counters' cost at the p99.
+ */
+async function savedOpens(store: StoreKind, testRedis: TestRedis): Promise<SavedFigures> {
+  return withGiffer(store, testRedis, MANY_ADDRESSES, undefined, async (served) => {
+    const until = new Date(Date.now() + 3_600_000).toISOString()
+    const signedUrl = await mint(served.base, { until })
+    const savedUrl = await save(served.base, { until })
+    for (let n = 0; n < WARM_REQUESTS; n++) await Promise.all([fetchImage(signedUrl), fetchImage(savedUrl)])
+    const stopAfterMs = (LOAD_SECONDS + 20) * 1000
+    const figures: SavedFigures = { store, signed: [], saved: [], counted: [], uncounted: [] }
+    const asFast = { connections: CONNECTIONS, duration: LOAD_SECONDS }
+    for (let round = 0; round < OPEN_ROUNDS; round++) {
+      for (const kind of round % 2 === 0 ? (['signed', 'saved'] as const) : (['saved', 'signed'] as const)) {
+        const { result, cpuMs } = await withCpu(() => autocannon(kind === 'signed' ? signedUrl : savedUrl, asFast, stopAfterMs))
+        figures[kind].push({ load: result, cpuMs })
+      }
+    }
+    const steady = { ...asFast, overallRate: COUNTED_RATE }
+    for (let round = 0; round < COUNTING_ROUNDS; round++) {
+      for (const counted of round % 2 === 0 ? [true, false] : [false, true]) {
+        const result = await autocannon(counted ? savedUrl : `${savedUrl}?preview=1`, steady, stopAfterMs)
+        figures[counted ? 'counted' : 'uncounted'].push(result)
+      }
+    }
+    return figures
+  })
+}
+
+const fastest = (runs: Run[]) => runs.reduce((a, b) => (b.load.requests.average > a.load.requests.average ? b : a))
+const savedRatio = (figures: SavedFigures) => fastest(figures.saved).load.requests.average / fastest(figures.signed).load.requests.average
+const p99s = (runs: AutocannonResult[]) => runs.map((run) => run.latency.p99)
+
+function printSaved(figures: SavedFigures): void {
+  const name = STORE_NAMES[figures.store]
+  const line = (what: string, run: Run) => `  ${what.padEnd(21)} ${run.load.requests.average.toFixed(0).padStart(6)} req/s  p50 ${run.load.latency.p50} ms  p99 ${run.load.latency.p99} ms  non-2xx/errors ${failures(run.load)}  CPU ${cpuPerOpen(run)} ms/request`
+  console.log(`\n${name}: a fixed timer signed into its URL and the same timer saved by id, ${CONNECTIONS} connections, ${LOAD_SECONDS} s a run, the fastest of ${OPEN_ROUNDS} rounds:`)
+  console.log(line('signed', fastest(figures.signed)))
+  console.log(line('saved', fastest(figures.saved)))
+  const met = savedRatio(figures) >= RATIO_GOAL && [...figures.saved, ...figures.signed].every((run) => failures(run.load) === 0)
+  console.log(`  saved/signed ${savedRatio(figures).toFixed(2)} (goal ≥ ${RATIO_GOAL}, every answer 2xx: ${judge(`${name}: saved-timer opens ≥ ${RATIO_GOAL} of signed fixed`, met)})`)
+  const counts = (runs: AutocannonResult[]) => `${p99s(runs).join(', ')} ms (${runs.map((run) => (run.requests.total / LOAD_SECONDS).toFixed(0)).join(', ')} req/s, non-2xx/errors ${runs.map(failures).join(', ')})`
+  console.log(`  at ${count(COUNTED_RATE)} opens/s: p99 counted ${counts(figures.counted)}; not counted ${counts(figures.uncounted)}`)
+}
+
 interface Figures {
   opens: OpensFigures[]
+  saved: SavedFigures[]
   sends: SendFigures[]
   twoProcesses: TwoProcessesFigures
   entryBytes: Record<StoreKind, EntryBytes>
   floods: FloodFigures[]
 }
 
-function printSummary({ opens, sends, twoProcesses, entryBytes, floods }: Figures, loadAtStart: string): void {
+function printSummary({ opens, saved, sends, twoProcesses, entryBytes, floods }: Figures, loadAtStart: string): void {
   const row = (cells: (string | number)[]) => console.log(`| ${cells.join(' | ')} |`)
   console.log(
     `\n## Live timers (${os.availableParallelism()} CPUs, Node ${process.versions.node}, load average ${loadAtStart} at the start and ${loadAverage()} at the end, ` +
@@ -764,6 +839,13 @@ function printSummary({ opens, sends, twoProcesses, entryBytes, floods }: Figure
       const cells = [run.load.requests.average.toFixed(0), run.load.latency.p50, run.load.latency.p99, failures(run.load), cpuPerOpen(run)]
       row([STORE_NAMES[figures.store], OPEN_NAMES[kind], ...cells, kind === 'fixed' ? '' : ratio(figures, kind).toFixed(2)])
     }
+  }
+
+  console.log(`\nSaved timers: one fixed timer signed into its URL and saved by id, as fast as answered; then the saved one at ${count(COUNTED_RATE)} opens/s, counted and as the edit page's uncounted preview.\n`)
+  row(['store', 'signed req/s', 'saved req/s', `saved/signed (goal ≥ ${RATIO_GOAL})`, `p99 at ${count(COUNTED_RATE)}/s counted`, 'p99 not counted'])
+  row(['---', '---:', '---:', '---:', '---:', '---:'])
+  for (const figures of saved) {
+    row([STORE_NAMES[figures.store], fastest(figures.signed).load.requests.average.toFixed(0), fastest(figures.saved).load.requests.average.toFixed(0), savedRatio(figures).toFixed(2), `${p99s(figures.counted).join(', ')} ms`, `${p99s(figures.uncounted).join(', ')} ms`])
   }
 
   console.log(
@@ -825,11 +907,18 @@ async function main(): Promise<void> {
   const testRedis = await startRedis()
   let figures: Figures
   try {
+    const savedOnly = process.env.BENCH_ONLY === 'saved'
     const opens: OpensFigures[] = []
-    for (const store of STORES) {
+    for (const store of savedOnly ? [] : STORES) {
       opens.push(await opensPerSecond(store, testRedis))
       printOpens(opens.at(-1)!)
     }
+    const saved: SavedFigures[] = []
+    for (const store of STORES) {
+      saved.push(await savedOpens(store, testRedis))
+      printSaved(saved.at(-1)!)
+    }
+    if (savedOnly) return reportGoals()
     const sends: SendFigures[] = []
     for (const store of STORES) {
       sends.push(await largeSend(store, testRedis))
@@ -844,11 +933,16 @@ async function main(): Promise<void> {
       floods.push(await flood(store, testRedis))
       printFlood(floods.at(-1)!)
     }
-    figures = { opens, sends, twoProcesses, entryBytes, floods }
+    figures = { opens, saved, sends, twoProcesses, entryBytes, floods }
   } finally {
     await testRedis.stop()
   }
   printSummary(figures, loadAtStart)
+  reportGoals()
+}
+
+/** Every goal of the run, met or not; exit code 1 when one is missed. */
+function reportGoals(): void {
   const missed = goals.filter((goal) => !goal.met)
   console.log(`\nGoals: ${goals.length - missed.length} of ${goals.length} met${missed.length ? `; NOT met: ${missed.map((goal) => goal.what).join('; ')}` : ''}`)
   if (missed.length) process.exitCode = 1
