@@ -7,7 +7,7 @@ import { logFatalErrors } from './process/logger.js'
 import { stopOnSignals } from './process/shutdown.js'
 import { logSizing } from './process/sizing.js'
 import { uploadCeilingNote } from './giffer/config.js'
-import { FIRST_OPENS_FILE } from './giffer/context.js'
+import { FIRST_OPENS_FILE, SAVED_TIMERS_FILE } from './giffer/context.js'
 import { logSharedState } from './process/shared-state.js'
 
 /** How long in-flight requests get to finish after SIGTERM before their sockets are closed, unless SHUTDOWN_GRACE_MS says otherwise. */
@@ -20,7 +20,7 @@ function start() {
   logFatalErrors(logger)
   // What the process found in its box and chose from it (server/process/sizing.ts), in one line.
   logSizing(logger, sizing, config.GIFFER_URL ? [] : uploadCeilingNote(config, config.stateDir))
-  logSharedState(logger, { redisUrl: config.REDIS_URL, stateDir: config.stateDir, drawsImages: !config.GIFFER_URL, s3Bucket: config.S3_BUCKET, firstOpensFile: FIRST_OPENS_FILE })
+  logSharedState(logger, { redisUrl: config.REDIS_URL, stateDir: config.stateDir, drawsImages: !config.GIFFER_URL, s3Bucket: config.S3_BUCKET, firstOpensFile: FIRST_OPENS_FILE, savedTimersFile: SAVED_TIMERS_FILE })
   // The start-up checks' risks, in one line (server/process/deployment-checks.ts); refusals stopped the start above.
   const warnings = config.deploymentWarnings
   if (warnings.length) logger.warn({ publicUrl: config.PUBLIC_URL, warnings }, `configuration: ${warnings.length} ${warnings.length === 1 ? 'risk' : 'risks'} for a public site`)

@@ -20,7 +20,7 @@ import { logSharedState } from '../process/shared-state.js'
 import { logSizing, sizeProcess } from '../process/sizing.js'
 import { gifferEnvSchema, gifferOptionsFromEnv, renderSizingFromEnv, requireLastingSecret, standalonePublicUrl, uploadCeilingNote } from './config.js'
 import { gifferMetrics } from './metrics.js'
-import { FIRST_OPENS_FILE } from './context.js'
+import { FIRST_OPENS_FILE, SAVED_TIMERS_FILE } from './context.js'
 import { createGifferRouter } from './router.js'
 
 const env = loadEnvOrExit(
@@ -48,7 +48,7 @@ const stateDir = path.resolve(env.DATA_DIR)
 logSizing(logger, sizing, uploadCeilingNote(env, stateDir))
 // Per-address upload limits count across every process through Redis when it is there.
 const sharedCounters = env.REDIS_URL ? connectSharedCounters(env.REDIS_URL, logger) : null
-logSharedState(logger, { redisUrl: env.REDIS_URL, stateDir, drawsImages: true, s3Bucket: env.S3_BUCKET, firstOpensFile: FIRST_OPENS_FILE })
+logSharedState(logger, { redisUrl: env.REDIS_URL, stateDir, drawsImages: true, s3Bucket: env.S3_BUCKET, firstOpensFile: FIRST_OPENS_FILE, savedTimersFile: SAVED_TIMERS_FILE })
 const giffer = createGifferRouter(
   gifferOptionsFromEnv(env, {
     stateDir,

@@ -1,6 +1,6 @@
 /**
  * The start-up line that says where the state every process of a deployment must agree on is
- * kept: the per-address counts, evergreen timers' first opens and uploads. Kept on this machine
+ * kept: the per-address counts, evergreen timers' first opens, saved timers and uploads. Kept on this machine
  * alone, they are lost where a platform replaces the disk at each deploy (Heroku, Render without
  * a disk, Fly without a volume), and not seen by a second machine: the line says so.
  */
@@ -16,8 +16,9 @@ export interface SharedStatePlaces {
   drawsImages: boolean
   /** The upload bucket, when uploads go to S3. */
   s3Bucket?: string
-  /** The SQLite file of first opens, as the image service names it. */
+  /** The SQLite files of first opens and of saved timers, as the image service names them. */
   firstOpensFile: string
+  savedTimersFile: string
 }
 
 /** Where each piece of shared state is kept, and the line that says it. */
@@ -26,10 +27,12 @@ export function describeSharedState(places: SharedStatePlaces): { message: strin
   const fields: Record<string, string> = { counts: redis ?? "this process's memory" }
   if (places.drawsImages) {
     fields.firstOpens = redis ?? `${path.join(places.stateDir, places.firstOpensFile)} (this machine's disk)`
+    fields.savedTimers = redis ?? `${path.join(places.stateDir, places.savedTimersFile)} (this machine's disk)`
     fields.uploads = places.s3Bucket ? `S3 bucket ${places.s3Bucket}` : `${path.join(places.stateDir, 'uploads')} (this machine's disk)`
   }
   const parts = [`counts in ${fields.counts}`]
   if (fields.firstOpens) parts.push(`live timers' first opens in ${fields.firstOpens}`)
+  if (fields.savedTimers) parts.push(`saved timers in ${fields.savedTimers}`)
   if (fields.uploads) parts.push(`uploads in ${fields.uploads}`)
   const local = !redis && places.drawsImages
   const advice = local ? '; where the disk is replaced at each deploy, or with more than one machine, set REDIS_URL' : ''

@@ -87,7 +87,7 @@ async function keptText(g: TestGiffer, store: string): Promise<string> {
     const parts: string[] = []
     for (const key of await client.keys('*')) {
       const type = await client.type(key)
-      const value = type === 'hash' ? await client.hgetall(key) : type === 'set' ? await client.smembers(key) : type === 'zset' ? await client.zrange(key, 0, -1, 'WITHSCORES') : await client.get(key).catch(() => '')
+      const value = type === 'hash' ? await client.hgetall(key) : type === 'set' ? await client.smembers(key) : type === 'zset' ? await client.zrange(key, '0', '-1', 'WITHSCORES') : await client.get(key).catch(() => '')
       parts.push(key, JSON.stringify(value))
     }
     return parts.join('\n')
