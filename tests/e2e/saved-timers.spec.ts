@@ -32,6 +32,11 @@ test.describe('saved timers', () => {
     expect(saved.link).toMatch(/\/giffer\/countdown\/t\/[A-Za-z0-9_-]{10,24}\/go$/)
     expect(saved.html).toContain(`<a href="${saved.link}"`)
     expect(saved.edit).toMatch(/\/email-countdown-timer-generator\/timers\/[A-Za-z0-9_-]{10,24}\/#key=[A-Za-z0-9_-]{32,}$/)
+    // Copied as shown.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+    await page.getByRole('button', { name: 'Copy edit address' }).click()
+    await expect(page.getByText('Copied!')).toBeVisible()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(saved.edit)
     await expect(page.getByText('Whoever has it can change or delete this timer and see its counts. It is shown only this once')).toBeVisible()
     await expectNoAxeViolations(page)
     const image = await page.request.get(saved.image)
@@ -42,52 +47,66 @@ test.describe('saved timers', () => {
     expect(go.headers().location).toBe('https://shop.example/sale')
   })
 
-  test('the edit page changes the timer, names a refused field, counts opens by reader, downloads them as CSV and deletes after a confirmation', async ({ page, consoleGuard }) => {
-    // The refused link below is the service's 400.
-    consoleGuard.allow(/Failed to load resource: the server responded with a status of 400/)
-    const saved = await saveFromPage(page)
-    await gotoHydrated(page, saved.edit)
-    const form = page.getByRole('form', { name: 'Timer settings' })
-    await expect(form.getByLabel('Name')).toHaveValue('Winter sale', { timeout: 20_000 })
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Winter sale')
-    await expect(page.getByRole('img', { name: 'The timer as it shows now' })).toHaveAttribute('src', /[?&]v=1$/)
-    await expectNoAxeViolations(page)
+  for (const [device, viewport] of [
+    ['a desktop', { width: 1280, height: 800 }],
+    ['a phone', { width: 390, height: 844 }],
+  ] as const) {
+    test.describe(`on ${device}`, () => {
+      test.use({ viewport })
+    test('the edit page changes the deadline on the same URL, names a refused field, counts opens by reader, downloads them as CSV and deletes after a confirmation', async ({ page, consoleGuard }) => {
+      // The refused link below is the service's 400.
+      consoleGuard.allow(/Failed to load resource: the server responded with a status of 400/)
+      const saved = await saveFromPage(page)
+      await gotoHydrated(page, saved.edit)
+      const form = page.getByRole('form', { name: 'Timer settings' })
+      await expect(form.getByLabel('Name')).toHaveValue('Winter sale', { timeout: 20_000 })
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Winter sale')
+      await expect(page.getByRole('img', { name: 'The timer as it shows now' })).toHaveAttribute('src', /[?&]v=1$/)
+      await expectNoAxeViolations(page)
 
-    // A link the service refuses is named at its field.
-    await form.getByLabel('Link under the timer').fill('javascript:alert(1)')
-    await form.getByRole('button', { name: 'Save changes' }).click()
-    const linkField = form.getByLabel('Link under the timer')
-    await expect(linkField).toHaveAttribute('aria-invalid', 'true')
-    await expect(form.getByRole('alert')).toHaveText('must be an absolute http(s) URL, like https://shop.example/sale')
-    await linkField.fill('https://shop.example/winter')
-    await form.getByLabel('Digits color').fill('#aa0000')
-    await form.getByRole('button', { name: 'Save changes' }).click()
-    await expect(form.getByRole('status')).toHaveText('Changes saved. Every email shows them within a few seconds.')
-    await expect(page.getByRole('img', { name: 'The timer as it shows now' })).toHaveAttribute('src', /[?&]v=2$/)
-    const go = await page.request.get(saved.link, { maxRedirects: 0 })
-    expect(go.headers().location).toBe('https://shop.example/winter')
+      // A link the service refuses is named at its field.
+      await form.getByLabel('Link under the timer').fill('javascript:alert(1)')
+      await form.getByRole('button', { name: 'Save changes' }).click()
+      const linkField = form.getByLabel('Link under the timer')
+      await expect(linkField).toHaveAttribute('aria-invalid', 'true')
+      await expect(form.getByRole('alert')).toHaveText('must be an absolute http(s) URL, like https://shop.example/sale')
+      await linkField.fill('https://shop.example/winter')
+      // A day later, at the same address.
+      const before = await (await page.request.get(saved.image)).body()
+      const endsAt = form.getByLabel('Ends at')
+      const later = new Date(Date.parse(`${await endsAt.inputValue()}:00Z`) + 86_400_000).toISOString().slice(0, 16)
+      await endsAt.fill(later)
+      await form.getByRole('button', { name: 'Save changes' }).click()
+      await expect(form.getByRole('status')).toHaveText('Changes saved. Every email shows them within a few seconds.')
+      await expect(page.getByRole('img', { name: 'The timer as it shows now' })).toHaveAttribute('src', /[?&]v=2$/)
+      const go = await page.request.get(saved.link, { maxRedirects: 0 })
+      expect(go.headers().location).toBe('https://shop.example/winter')
+      const after = await (await page.request.get(saved.image)).body()
+      expect(after.equals(before)).toBe(false)
 
-    // An open from Gmail's proxy, counted by its reader.
-    expect((await page.request.get(saved.image, { headers: { 'User-Agent': GMAIL } })).status()).toBe(200)
-    await page.getByRole('button', { name: 'Refresh counts' }).click()
-    const readers = page.getByRole('table', { name: 'Opens by reader' })
-    await expect(readers.getByRole('row', { name: /Gmail/ })).toHaveText(/Gmail\s*1/)
-    await expect(page.getByRole('region', { name: 'Opens per hour, as a table' })).toBeVisible()
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()])
-    const csv = await (await download.createReadStream())!.toArray()
-    expect(Buffer.concat(csv).toString()).toMatch(/^hour,opens,first_opens,expired_opens,clicks,gmail,apple_privacy,yahoo,outlook,other\r\n\d{4}-\d\d-\d\dT\d\d:00:00\.000Z,1,0,0,1,1,0,0,0,0\r\n$/)
-    await expectNoAxeViolations(page)
+      // An open from Gmail's proxy, counted by its reader (the two loads above are opens of other readers).
+      expect((await page.request.get(saved.image, { headers: { 'User-Agent': GMAIL } })).status()).toBe(200)
+      await page.getByRole('button', { name: 'Refresh counts' }).click()
+      const readers = page.getByRole('table', { name: 'Opens by reader' })
+      await expect(readers.getByRole('row', { name: /Gmail/ })).toHaveText(/Gmail\s*1/)
+      await expect(page.getByRole('region', { name: 'Opens per hour, as a table' })).toBeVisible()
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()])
+      const csv = await (await download.createReadStream())!.toArray()
+      expect(Buffer.concat(csv).toString()).toMatch(/^hour,opens,first_opens,expired_opens,clicks,gmail,apple_privacy,yahoo,outlook,other\r\n\d{4}-\d\d-\d\dT\d\d:00:00\.000Z,3,0,0,1,1,0,0,0,2\r\n$/)
+      await expectNoAxeViolations(page)
 
-    // Deleting asks first, with the focus on the question; the timer then draws as ended.
-    await page.getByRole('button', { name: 'Delete this timer…' }).click()
-    await expect(page.getByText('Delete this timer? Emails already sent will show it as ended')).toBeFocused()
-    await page.getByRole('button', { name: 'Keep it' }).click()
-    await page.getByRole('button', { name: 'Delete this timer…' }).click()
-    await page.getByRole('button', { name: 'Delete', exact: true }).click()
-    await expect(page.getByRole('status').filter({ hasText: 'Timer deleted.' })).toBeVisible()
-    expect((await page.request.get(saved.image)).status()).toBe(200)
-    expect((await page.request.get(saved.link, { maxRedirects: 0 })).status()).toBe(404)
-  })
+      // Deleting asks first, with the focus on the question; the timer then draws as ended.
+      await page.getByRole('button', { name: 'Delete this timer…' }).click()
+      await expect(page.getByText('Delete this timer? Emails already sent will show it as ended')).toBeFocused()
+      await page.getByRole('button', { name: 'Keep it' }).click()
+      await page.getByRole('button', { name: 'Delete this timer…' }).click()
+      await page.getByRole('button', { name: 'Delete', exact: true }).click()
+      await expect(page.getByRole('status').filter({ hasText: 'Timer deleted.' })).toBeVisible()
+      expect((await page.request.get(saved.image)).status()).toBe(200)
+      expect((await page.request.get(saved.link, { maxRedirects: 0 })).status()).toBe(404)
+    })
+    })
+  }
 
   test('an edit address without its key says what to open instead', async ({ page }) => {
     await gotoHydrated(page, '/email-countdown-timer-generator/timers/abcdefghijklmnop/')
