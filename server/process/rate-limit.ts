@@ -16,15 +16,20 @@ export interface Limit {
 /** How a route answers past its limit; unset: the process's one error path (`TooManyAttempts`). */
 export type OverLimit = (req: Request, res: Response, retryAfterSeconds: number) => void
 
-export function perAddressLimit(limits: Limit, store?: Store, overLimit?: OverLimit): RequestHandler {
-  return perKeyLimit(limits, (req) => ipKeyGenerator(req.ip ?? 'unknown', 56), store, overLimit)
+/** Which answers a limit counts: every one (unset), only those under 400, or only 400 and over. */
+export type Counted = 'all' | 'succeeded' | 'failed'
+
+export function perAddressLimit(limits: Limit, store?: Store, overLimit?: OverLimit, counted: Counted = 'all'): RequestHandler {
+  return perKeyLimit(limits, (req) => ipKeyGenerator(req.ip ?? 'unknown', 56), store, overLimit, counted)
 }
 
 /** So many requests per window for one key of the request's (a timer's id, say), then 429 with Retry-After. */
-export function perKeyLimit({ limit, windowMs }: Limit, key: (req: Request) => string, store?: Store, overLimit?: OverLimit): RequestHandler {
+export function perKeyLimit({ limit, windowMs }: Limit, key: (req: Request) => string, store?: Store, overLimit?: OverLimit, counted: Counted = 'all'): RequestHandler {
   return rateLimit({
     windowMs,
     limit,
+    skipFailedRequests: counted === 'succeeded',
+    skipSuccessfulRequests: counted === 'failed',
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     // Unset: express-rate-limit's own memory store, which is right for one process.

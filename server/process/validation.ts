@@ -12,6 +12,16 @@ export function parseRequest<S extends z.ZodType>(schema: S, input: unknown, who
   if (result.success) return result.data
   const issue = result.error.issues[0]!
   const field = issue.path.length ? issue.path.join('.') : whole
-  const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message
-  throw badRequest(field, message)
+  const missing = issue.code === 'invalid_type' && valueAt(input ?? {}, issue.path) === undefined
+  throw badRequest(field, missing ? 'is required' : issue.message)
+}
+
+/** The value at a path of the input as given (zod's issues do not carry it), or undefined where there is none. */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let at = input
+  for (const step of path) {
+    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, step)) return undefined
+    at = (at as Record<PropertyKey, unknown>)[step]
+  }
+  return at
 }

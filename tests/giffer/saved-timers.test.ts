@@ -165,6 +165,25 @@ describe.each(['SQLite', 'Redis'])('saved timers in %s', (store) => {
     expect((await request(g.app).patch(route).set(bearer(saved.edit_key)).send([1, 2])).status).toBe(400)
   })
 
+  it('refuses fields a saved timer does not have, takes back its own view whole, and makes no new version of no change', async () => {
+    const saved = await save(g, { until: '2026-11-28T13:00:00Z', link: 'https://shop.example/a\\@b.example' })
+    // Kept as a browser reads it.
+    expect(saved.timer.link).toBe('https://shop.example/a/@b.example')
+    const route = `/giffer/countdown/timers/${saved.id}`
+    const unknown = await request(g.app).patch(route).set(bearer(saved.edit_key)).send({ toString: 1 })
+    expect(unknown.body.error).toMatchObject({ field: 'toString', message: 'toString: is not a field of a saved timer' })
+    const other = await request(g.app).patch(route).set(bearer(saved.edit_key)).send({ weekdays: [1] })
+    expect(other.body.error).toMatchObject({ field: 'weekdays', message: 'weekdays: does not apply to a fixed timer' })
+    const typed = await request(g.app).patch(route).set(bearer(saved.edit_key)).send({ name: 123 })
+    expect(typed.body.error).toMatchObject({ field: 'name', message: 'name: must be text' })
+    const view = (await request(g.app).get(route).set(bearer(saved.edit_key))).body.timer
+    const same = await request(g.app).patch(route).set(bearer(saved.edit_key)).send(view)
+    expect(same.status, JSON.stringify(same.body)).toBe(200)
+    expect(same.body.timer.version).toBe(1)
+    const renamed = await request(g.app).patch(route).set(bearer(saved.edit_key)).send({ ...view, name: 'Renamed' })
+    expect(renamed.body.timer).toMatchObject({ version: 2, name: 'Renamed' })
+  })
+
   it('counts opens by hour and reader, first and expired opens, and clicks, keeping nothing that names anyone', async () => {
     const own = await startGiffer({ now: clock.now, liveBucketSeconds: 10, ...(await storeOptions(store)) })
     try {
@@ -236,6 +255,52 @@ describe.each(['SQLite', 'Redis'])('the go link in %s', (store) => {
     // A recipient who never loaded the image has the whole time ahead.
     expect((await go(withExpired, 'never')).headers.location).toBe('https://shop.example/offer')
     expect((await go(saved, 'early')).headers.location).toBe('https://shop.example/offer')
+  })
+
+  it('judges a per-recipient timer by the date in until= and a recurring one by its next time', async () => {
+    clock.at = Date.UTC(2026, 10, 28, 12)
+    const dated = await save(g, { kind: 'per-recipient', from: '2026-11-01T00:00:00Z', to: '2027-01-31T00:00:00Z', link: 'https://shop.example/run', link_expired: 'https://shop.example/over' })
+    expect(dated.link_url).toMatch(/\?until=$/)
+    const go = (s: Saved, part = '') => request(g.app).get(pathOf(s.link_url) + part)
+    expect((await go(dated, '2026-12-01T00:00:00Z')).headers.location).toBe('https://shop.example/run')
+    expect((await go(dated, '2026-11-20T00:00:00Z')).headers.location).toBe('https://shop.example/over')
+    // A test send with the merge field unfilled sees what its image shows: the ended timer.
+    expect((await go(dated, '')).headers.location).toBe('https://shop.example/over')
+    const daily = await save(g, { kind: 'recurring', at: '14:00', tz: 'UTC', link: 'https://shop.example/today' })
+    expect((await go(daily)).headers.location).toBe('https://shop.example/today')
+  })
+
+  it('follows a changed evergreen time: a recipient whose time had ended runs again', async () => {
+    clock.at = Date.UTC(2026, 10, 28, 12)
+    const saved = await save(g, { kind: 'evergreen', for: 3600, link: 'https://shop.example/run', link_expired: 'https://shop.example/over' })
+    await image(g, pathOf(saved.url) + 'anna')
+    clock.at += 4_000_000
+    expect((await request(g.app).get(pathOf(saved.link_url) + 'anna')).headers.location).toBe('https://shop.example/over')
+    await request(g.app).patch(`/giffer/countdown/timers/${saved.id}`).set(bearer(saved.edit_key)).send({ for: 7200 }).expect(200)
+    expect((await request(g.app).get(pathOf(saved.link_url) + 'anna')).headers.location).toBe('https://shop.example/run')
+  })
+
+  it('keeps an ended saved image only as long as a running one, so that a revived sale shows', async () => {
+    clock.at = Date.UTC(2026, 10, 28, 12)
+    const ended = await save(g, { until: '2026-11-28T12:01:00Z' })
+    const hidden = await save(g, { until: '2026-11-28T12:01:00Z', expired: 'hide' })
+    clock.at += 120_000
+    expect((await image(g, pathOf(ended.url))).headers['cache-control']).toBe('public, max-age=10')
+    expect((await image(g, pathOf(hidden.url))).headers['cache-control']).toBe('public, max-age=10')
+    await request(g.app).patch(`/giffer/countdown/timers/${ended.id}`).set(bearer(ended.edit_key)).send({ until: '2026-11-28T13:02:00Z' }).expect(200)
+    expect(await showsSeconds(g, (await image(g, pathOf(ended.url))).body, 3600)).toBe(true)
+  })
+
+  it('counts no open or click of a HEAD, and a HEAD never starts a recipient time', async () => {
+    clock.at = Date.UTC(2026, 10, 28, 12)
+    const saved = await save(g, { kind: 'evergreen', for: 3600, link: 'https://shop.example/run', link_expired: 'https://shop.example/over' })
+    expect((await request(g.app).head(pathOf(saved.url) + 'ben')).status).toBe(200)
+    expect((await request(g.app).head(pathOf(saved.link_url) + 'ben')).status).toBe(302)
+    clock.at += 4_000_000
+    // Had the HEAD stored a first open, ben's time would have ended.
+    expect(await showsSeconds(g, (await image(g, pathOf(saved.url) + 'ben')).body, 3600)).toBe(true)
+    const stats = await request(g.app).get(`/giffer/countdown/timers/${saved.id}/stats`).set(bearer(saved.edit_key))
+    expect(stats.body.total).toMatchObject({ opens: 1, first_opens: 1, clicks: 0 })
   })
 
   it('answers 404 without a link, and for a deleted timer, whose images then draw the expiry image', async () => {
@@ -310,6 +375,24 @@ describe('limits', () => {
       expect((await request(g.app).patch(route).set(bearer(saved.edit_key)).send({ name: 'c' })).status).toBe(429)
       // Reading is not limited.
       expect((await request(g.app).get(route).set(bearer(saved.edit_key))).status).toBe(200)
+    } finally {
+      await g.close()
+    }
+  })
+
+  it('never lets wrong keys use up the owner\u2019s changes, and limits wrong keys per address', async () => {
+    const g = await startGiffer({ savedTimers: { editsPerTimerPerMinute: 2 } })
+    try {
+      const saved = await save(g, { kind: 'evergreen', for: 3600 })
+      const route = `/giffer/countdown/timers/${saved.id}`
+      for (let n = 0; n < 5; n++) expect((await request(g.app).delete(route).set(bearer('wrong-key-wrong-key'))).status).toBe(401)
+      expect((await request(g.app).patch(route).set(bearer(saved.edit_key)).send({ name: 'a' })).status).toBe(200)
+      // An id that cannot be a timer is answered at once, counted nowhere.
+      expect((await request(g.app).delete('/giffer/countdown/timers/x').set(bearer('wrong-key-wrong-key'))).status).toBe(401)
+      const failures: number[] = []
+      for (let n = 0; n < 60; n++) failures.push((await request(g.app).get(route).set(bearer('wrong-key-wrong-key'))).status)
+      expect(failures.filter((status) => status === 429).length).toBeGreaterThan(0)
+      expect(failures.slice(0, 55).every((status) => status === 401)).toBe(true)
     } finally {
       await g.close()
     }

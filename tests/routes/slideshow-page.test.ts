@@ -22,7 +22,7 @@ describe('/image-slideshow-gif-generator/', () => {
     const form = root.querySelector('form[aria-label="Slideshow settings"]')!
     expect(form).not.toBeNull()
     const files = form.querySelector('input[type="file"]#slideshow-files')!
-    expect(files.getAttribute('accept')).toBe('image/jpeg,image/png,image/webp,.jpeg,.jpg,.png,.webp')
+    expect(files.getAttribute('accept')).toBe('image/jpeg,image/png,image/webp,image/heic,image/heif,.jpeg,.jpg,.png,.webp,.heic,.heif')
     expect(files.hasAttribute('multiple')).toBe(true)
     expect(form.querySelector('label[for="slideshow-files"]')?.textContent).toContain('Add images')
     expect(form.querySelectorAll('input[name="mode"]').map((radio) => radio.getAttribute('value'))).toEqual(['slideshow', 'row', 'trio', 'overlay'])

@@ -2,7 +2,7 @@
 import { pino } from 'pino'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { CELLS_MAX, FLUSH_INTERVAL_MS, readerOf, SavedTimerCounts } from '../../server/giffer/live/saved-counts.js'
-import { HOUR_MS, type Counts, type SavedTimerStore } from '../../server/giffer/live/saved-store.js'
+import { CountsNotWritten, HOUR_MS, type Counts, type SavedTimerStore } from '../../server/giffer/live/saved-store.js'
 
 const silent = pino({ level: 'silent' })
 const NOW = Date.UTC(2026, 5, 1, 12, 30)
@@ -88,5 +88,47 @@ describe('counting', () => {
     expect(counts.dropped).toBe(1)
     await counts.close()
     expect(batches[0]!.size).toBe(CELLS_MAX)
+  })
+
+  it('gives back only the hours a store could not write, so that none is counted twice', async () => {
+    vi.useFakeTimers({ now: NOW })
+    const written: Map<string, Map<number, Partial<Counts>>>[] = []
+    let calls = 0
+    const store = {
+      add: vi.fn(async (batch: Map<string, Map<number, Partial<Counts>>>) => {
+        calls++
+        if (calls === 1) throw new CountsNotWritten(new Map([['timer-b', batch.get('timer-b')!]]), new Error('one script failed'))
+        written.push(batch)
+      }),
+    } as unknown as SavedTimerStore
+    const counts = new SavedTimerCounts(store, silent)
+    counts.count('timer-a', { event: 'click' })
+    counts.count('timer-b', { event: 'click' })
+    await counts.flush()
+    await counts.flush()
+    expect(written).toHaveLength(1)
+    expect([...written[0]!.keys()]).toEqual(['timer-b'])
+    await counts.close()
+  })
+
+  it('writes at close what arrived while a batch was being written', async () => {
+    let release: () => void = () => undefined
+    const written: number[] = []
+    const store = {
+      add: vi.fn(async (batch: Map<string, Map<number, Partial<Counts>>>) => {
+        if (written.length === 0) await new Promise<void>((resolve) => (release = resolve))
+        written.push([...batch.values()].flatMap((hours) => [...hours.values()]).reduce((sum, cell) => sum + (cell.clicks ?? 0), 0))
+      }),
+    } as unknown as SavedTimerStore
+    const counts = new SavedTimerCounts(store, silent)
+    counts.count('timer-a', { event: 'click' })
+    const first = counts.flush()
+    counts.count('timer-a', { event: 'click' })
+    counts.count('timer-a', { event: 'click' })
+    const closed = counts.close()
+    release()
+    await first
+    await closed
+    expect(written).toEqual([1, 2])
   })
 })

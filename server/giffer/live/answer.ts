@@ -160,6 +160,8 @@ export class LiveTimerAnswers {
         const before = await firstOpens.storedDeadline(timer.id, recipientKeyHash(timer, asBefore), nowMs)
         if (before !== null) return { outcome: 'stored' as const, deadline: before }
       }
+      // A HEAD (a link checker, a scanner) reads a stored deadline but never starts a recipient's time.
+      if (req.method === 'HEAD') return { outcome: 'stored' as const, deadline: (await firstOpens.storedDeadline(timer.id, recipientKeyHash(timer, key), nowMs)) ?? scheduled }
       return firstOpens.firstOpen(timer.id, recipientKeyHash(timer, key), scheduled, nowMs, () => live.newKeys.take(req.ip ?? '', timer.id))
     }
     try {
@@ -217,10 +219,13 @@ export class LiveTimerAnswers {
     const deadline = await this.safeDeadlineOf(req, timer, at, Math.min(FIRST_OPEN_WAIT_MS, left() - STILL_FRAME_RESERVE_MS), seen)
     const expired = deadline === null || deadline <= at
     observe?.({ ...seen, expired })
-    if (expired && timer.expiry.kind === 'hide') return sendPixel(res, format, `public, max-age=${EXPIRED_TIMER_MAX_AGE}`)
+    // A saved timer can be changed after it ended (a sale extended): its ended image is kept no
+    // longer than a running one, so that the change shows within seconds.
+    const endedMaxAge = timer.changeable ? liveBucketSeconds : EXPIRED_TIMER_MAX_AGE
+    if (expired && timer.expiry.kind === 'hide') return sendPixel(res, format, `public, max-age=${endedMaxAge}`)
     const bucket: LiveBucket = expired ? liveBucket(0, at, liveBucketSeconds) : liveBucket(deadline, at, liveBucketSeconds)
     const job = liveTimerJob(timer.style, bucket, format, timer.expiry)
-    const maxAge = expired ? EXPIRED_TIMER_MAX_AGE : Math.max(1, Math.ceil((bucket.expiresAt - at) / 1000))
+    const maxAge = expired ? endedMaxAge : Math.max(1, Math.ceil((bucket.expiresAt - at) / 1000))
     const ttlMs = expired ? EXPIRED_TIMER_MAX_AGE * 1000 : LIVE_IMAGE_KEEP_MS
     let undrawn = 'answer_late'
     /** Goes on to the next fallback for an answer a mail proxy would keep, or for this request's time running out. */

@@ -10,12 +10,17 @@
  * hours waiting; past that, new counts are dropped and counted as dropped.
  */
 import type { Logger } from 'pino'
-import { COUNTERS, hourOf, type Counter, type Counts, type SavedTimerStore } from './saved-store.js'
+import { TimedOut, withTimeout } from '../../process/timeout.js'
+import { COUNTERS, CountsNotWritten, hourOf, type Counter, type Counts, type SavedTimerStore } from './saved-store.js'
 
 /** Counts reach the store at most this late. */
 export const FLUSH_INTERVAL_MS = 10_000
 /** Timer hours waiting to be written, at most (a few hundred bytes each). */
 export const CELLS_MAX = 50_000
+/** The longest a batch waits for the store. */
+const WRITE_WAIT_MS = 5_000
+/** The longest a closing process goes on writing what waits. */
+const CLOSE_WAIT_MS = 5_000
 
 export type Reader = 'gmail' | 'apple_privacy' | 'yahoo' | 'outlook' | 'other'
 
@@ -96,10 +101,14 @@ export class SavedTimerCounts {
     this.pending = new Map()
     this.cells = 0
     try {
-      await this.store.add(batch)
+      await withTimeout(this.store.add(batch), WRITE_WAIT_MS, 'the saved-timer store')
     } catch (error) {
+      // Late is not failed: a store that answers late (a Redis reconnecting) writes the batch then,
+      // so it is not given back, which would count it twice. What failed is kept for the next batch.
+      if (error instanceof TimedOut) return void this.logger.warn({ err: error }, 'saved timers: a batch of counts was late; not sent again')
       this.logger.warn({ err: error }, 'saved timers: counts not written, kept for the next batch')
-      for (const [id, hours] of batch) {
+      const back = error instanceof CountsNotWritten ? error.cells : batch
+      for (const [id, hours] of back) {
         for (const [hour, counts] of hours) for (const counter of COUNTERS) if (counts[counter]) this.merge(id, hour, counter, counts[counter])
       }
     }
@@ -117,9 +126,18 @@ export class SavedTimerCounts {
     cell[counter] = (cell[counter] ?? 0) + amount
   }
 
-  /** Stops the interval and writes what waits. */
+  /**
+   * Stops the interval and writes what waits: again after a batch already under way, and again
+   * after a batch that failed, for at most CLOSE_WAIT_MS.
+   */
   async close(): Promise<void> {
     clearInterval(this.timer)
-    await this.flush()
+    const until = Date.now() + CLOSE_WAIT_MS
+    while (Date.now() < until) {
+      await this.flush()
+      if (this.cells === 0 && !this.flushing) return
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    if (this.cells > 0) this.logger.warn({ timerHours: this.cells }, 'saved timers: counts not written at shutdown')
   }
 }

@@ -68,6 +68,16 @@ export interface SavedTimerStore {
   close(): Promise<void>
 }
 
+/** Some of a batch of counts were not written (the others were): these. */
+export class CountsNotWritten extends Error {
+  constructor(
+    readonly cells: Map<string, Map<number, Partial<Counts>>>,
+    cause: unknown,
+  ) {
+    super('some counts were not written', { cause })
+  }
+}
+
 export const HOUR_MS = 3_600_000
 const DAY_MS = 24 * HOUR_MS
 
@@ -277,46 +287,72 @@ export function redisSavedTimers(options: { redis: Redis; limits: SavedStoreLimi
         .exec()) as [[unknown, number]]
       return removed === 1
     },
-    async add(counts) {
-      const oldest = hourOf(now()) - (limits.keepHours - 1) * HOUR_MS
-      const pipeline = redis.pipeline()
-      for (const [id, hours] of counts) {
-        for (const [hour, add] of hours) {
-          if (hour < oldest) continue
-          const day = Math.floor(hour / DAY_MS) * DAY_MS
-          const pairs = COUNTERS.flatMap((counter) => (add[counter] ? [counter, add[counter]] : []))
-          if (pairs.length === 0) continue
-          const expiresAt = day + DAY_MS + limits.keepHours * HOUR_MS
-          pipeline.eval(REDIS_ADD, 2, timerKey(id), dayKey(id, day), expiresAt, (hour - day) / HOUR_MS, ...pairs)
-        }
-      }
-      const results = await pipeline.exec()
-      const failed = results?.find(([error]) => error)
-      if (failed) throw failed[0]
-    },
-    async hours(id, fromHour) {
-      const oldest = Math.max(fromHour, hourOf(now()) - (limits.keepHours - 1) * HOUR_MS)
-      const days = dayKeys(id)
-      const pipeline = redis.pipeline()
-      for (const key of days) pipeline.hgetall(key)
-      const results = (await pipeline.exec()) ?? []
-      const byHour = new Map<number, Counts>()
-      results.forEach(([error, hash], i) => {
-        if (error) throw error
-        const day = Math.floor(now() / DAY_MS) * DAY_MS - i * DAY_MS
-        for (const [field, value] of Object.entries(hash as Record<string, string>)) {
-          const [hourOfDay, counter] = field.split(':') as [string, Counter]
-          const hour = day + Number(hourOfDay) * HOUR_MS
-          if (hour < oldest || !COUNTERS.includes(counter)) continue
-          const counts = byHour.get(hour) ?? noCounts()
-          counts[counter] += Number(value)
-          byHour.set(hour, counts)
-        }
-      })
-      return [...byHour].sort(([a], [b]) => a - b).map(([hour, counts]) => ({ hour, counts }))
-    },
+    add: (counts) => redisAdd(redis, counts, { limits, now, timerKey, dayKey }),
+    hours: (id, fromHour) => redisHours(redis, id, fromHour, { limits, now, dayKeys }),
     size: async () => redis.scard(ids),
     // The connection is the caller's to close.
     async close() {},
   }
+}
+
+/** Where a Redis store keeps a timer and its days of counts, and its limits and clock. */
+interface RedisPlaces {
+  limits: SavedStoreLimits
+  now: () => number
+  timerKey: (id: string) => string
+  dayKey: (id: string, day: number) => string
+  dayKeys: (id: string) => string[]
+}
+
+/** Adds a batch of counts, an hour of a timer a script; throws CountsNotWritten with the hours whose script failed. */
+async function redisAdd(redis: Redis, counts: ReadonlyMap<string, ReadonlyMap<number, Partial<Counts>>>, { limits, now, timerKey, dayKey }: Pick<RedisPlaces, 'limits' | 'now' | 'timerKey' | 'dayKey'>): Promise<void> {
+  const oldest = hourOf(now()) - (limits.keepHours - 1) * HOUR_MS
+  const pipeline = redis.pipeline()
+  const sent: [string, number, Partial<Counts>][] = []
+  for (const [id, hours] of counts) {
+    for (const [hour, add] of hours) {
+      if (hour < oldest) continue
+      const day = Math.floor(hour / DAY_MS) * DAY_MS
+      const pairs = COUNTERS.flatMap((counter) => (add[counter] ? [counter, add[counter]] : []))
+      if (pairs.length === 0) continue
+      const expiresAt = day + DAY_MS + limits.keepHours * HOUR_MS
+      pipeline.eval(REDIS_ADD, 2, timerKey(id), dayKey(id, day), expiresAt, (hour - day) / HOUR_MS, ...pairs)
+      sent.push([id, hour, add])
+    }
+  }
+  // Each hour is its own script: those that ran are written, and only the others are given back.
+  const results = (await pipeline.exec()) ?? []
+  const failed = new Map<string, Map<number, Partial<Counts>>>()
+  let cause: unknown
+  results.forEach(([error], i) => {
+    if (!error) return
+    cause ??= error
+    const [id, hour, add] = sent[i]!
+    if (!failed.has(id)) failed.set(id, new Map())
+    failed.get(id)!.set(hour, add)
+  })
+  if (failed.size > 0) throw new CountsNotWritten(failed, cause)
+}
+
+/** A timer's counted hours from `fromHour` on, oldest first: its days' hashes, read in one round trip. */
+async function redisHours(redis: Redis, id: string, fromHour: number, { limits, now, dayKeys }: Pick<RedisPlaces, 'limits' | 'now' | 'dayKeys'>): Promise<HourCounts[]> {
+  const oldest = Math.max(fromHour, hourOf(now()) - (limits.keepHours - 1) * HOUR_MS)
+  const days = dayKeys(id)
+  const pipeline = redis.pipeline()
+  for (const key of days) pipeline.hgetall(key)
+  const results = (await pipeline.exec()) ?? []
+  const byHour = new Map<number, Counts>()
+  results.forEach(([error, hash], i) => {
+    if (error) throw error
+    const day = Math.floor(now() / DAY_MS) * DAY_MS - i * DAY_MS
+    for (const [field, value] of Object.entries(hash as Record<string, string>)) {
+      const [hourOfDay, counter] = field.split(':') as [string, Counter]
+      const hour = day + Number(hourOfDay) * HOUR_MS
+      if (hour < oldest || !COUNTERS.includes(counter)) continue
+      const counts = byHour.get(hour) ?? noCounts()
+      counts[counter] += Number(value)
+      byHour.set(hour, counts)
+    }
+  })
+  return [...byHour].sort(([a], [b]) => a - b).map(([hour, counts]) => ({ hour, counts }))
 }

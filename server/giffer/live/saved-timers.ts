@@ -24,6 +24,7 @@ import {
   newSavedId,
   readDefinition,
   SAVED_ID,
+  sameDefinition,
   type SavedDefinition,
   type SavedTimerInput,
 } from './saved.js'
@@ -113,6 +114,7 @@ export class SavedTimers {
   async change(id: string, authorization: string | undefined, body: unknown): Promise<{ record: SavedTimerRecord; definition: SavedDefinition }> {
     const { record, definition } = await this.authorised(id, authorization)
     const changed = changedDefinition(definition, body, this.now())
+    if (sameDefinition(changed, definition)) return { record, definition }
     const saved = await this.waited(this.store.replace(id, JSON.stringify(changed), record.version, this.now()))
     if (saved === 'conflict') throw new HttpError(409, 'version_conflict', 'The timer was changed elsewhere at the same moment. Load it again and repeat the change.')
     if (!saved) throw unauthorised('The edit key does not open this timer.')

@@ -43,6 +43,9 @@ const link = z
       return false
     }
   }, 'must be an absolute http(s) URL, like https://shop.example/sale')
+  // Kept as the URL parser reads it, which is where a browser goes: `https://a.example\\@b.example`
+  // is kept as `https://a.example/@b.example`, never as text another reader could take elsewhere.
+  .transform((value) => new URL(value).href)
 
 /** `POST countdown/timers`: what `countdown/live-url` takes, plus a name and the `go` link's targets. */
 export const savedTimerSchema = liveUrlSchema.extend({
@@ -54,6 +57,20 @@ export type SavedTimerInput = z.output<typeof savedTimerSchema>
 
 /** The fields of a timer's schedule: a change that names none of them keeps the schedule as it is. */
 const SCHEDULE_FIELDS = ['kind', 'until', 'tz', 'for', 'from', 'to', 'at', 'weekdays'] as const
+/** The schedule's fields and the kinds that have them; a change naming another kind's field is refused. */
+const KIND_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  until: ['fixed'],
+  for: ['evergreen'],
+  from: ['per-recipient'],
+  to: ['per-recipient'],
+  tz: ['fixed', 'per-recipient', 'recurring'],
+  at: ['recurring'],
+  weekdays: ['recurring'],
+  expired: ['fixed', 'evergreen', 'per-recipient'],
+  message: ['fixed', 'evergreen', 'per-recipient'],
+}
+/** Fields the API shows of a timer that no change sets. */
+const READ_ONLY = new Set(['id', 'version', 'created_at', 'updated_at', 'url', 'png_url', 'link_url'])
 /** Fields a change may clear with `null`. */
 const CLEARABLE = ['name', 'link', 'link_expired', 'message'] as const
 
@@ -131,7 +148,15 @@ export function changedDefinition(definition: SavedDefinition, body: unknown, no
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('body', 'must be a JSON object of the fields to change')
   const change = body as Record<string, unknown>
   const before = inputOf(definition)
-  if ('kind' in change && change.kind !== before.kind) throw new HttpError(400, 'kind_fixed', `kind: a saved timer stays ${String(before.kind)}; save a new timer for another kind.`, 'kind')
+  if (Object.hasOwn(change, 'kind') && change.kind !== before.kind) throw new HttpError(400, 'kind_fixed', `kind: a saved timer stays ${String(before.kind)}; save a new timer for another kind.`, 'kind')
+  for (const name of Object.keys(change)) {
+    // What the API shows of a timer may come back whole: its read-only fields are left as they are.
+    if (READ_ONLY.has(name)) continue
+    if (!Object.hasOwn(savedTimerSchema.shape, name)) throw badRequest(name, 'is not a field of a saved timer')
+    const owner = KIND_FIELDS[name]
+    const shownAnyway = name === 'expired' && change[name] === 'zeros'
+    if (owner && !owner.includes(String(before.kind)) && !shownAnyway) throw badRequest(name, `does not apply to a ${String(before.kind)} timer`)
+  }
   const merged: Record<string, unknown> = { ...before, ...change }
   for (const name of CLEARABLE) if (change[name] === null) delete merged[name]
   const input = parseRequest(savedTimerSchema, merged)
@@ -192,6 +217,13 @@ export function savedLiveTimer(id: string, definition: SavedDefinition, open: st
     id: `saved.${id}`,
     secret: definition.salt,
     open: openParameterOf(definition.params.kind ?? 'fixed') ? open : '',
+    changeable: true,
     ...(evergreen && schedule.kind === 'evergreen' ? { shiftMs: (schedule.seconds - definition.base!) * 1000 } : {}),
   }
+}
+
+/** Whether two definitions are the same timer: a change that changes nothing is not a new version. */
+export function sameDefinition(a: SavedDefinition, b: SavedDefinition): boolean {
+  const canonical = ({ params, ...rest }: SavedDefinition) => JSON.stringify([Object.entries(params).sort(([x], [y]) => (x < y ? -1 : 1)), Object.entries(rest).sort(([x], [y]) => (x < y ? -1 : 1))])
+  return canonical(a) === canonical(b)
 }

@@ -110,6 +110,8 @@ export interface LiveTimer {
    * (ms), the stored ones included, which were stored with the time it was saved with.
    */
   shiftMs?: number
+  /** A saved timer, which its owner can change at any time: its answers are kept briefly, ended ones too. */
+  changeable?: true
 }
 
 /** Query parameters in a fixed order, without `sig` and the kind's open parameter: the text the signature covers. */

@@ -6,7 +6,7 @@
  * The image and the link are in emails: like a signed timer's image, a saved timer's never
  * answers an error a mail proxy would keep. An unknown or deleted id draws the expiry image.
  */
-import type { Request, Response, Router } from 'express'
+import type { NextFunction, Request, Response, Router } from 'express'
 import { HttpError } from '../../process/errors.js'
 import { perAddressLimit, perKeyLimit } from '../../process/rate-limit.js'
 import { withTimeout } from '../../process/timeout.js'
@@ -15,7 +15,7 @@ import type { GifferContext } from '../context.js'
 import { answerClock, answerLiveTimer, FIRST_OPEN_WAIT_MS, sendUnkeptPixel, type LiveTimerAnswers } from '../live/answer.js'
 import type { LiveFormat } from '../live/pixel.js'
 import { readerOf } from '../live/saved-counts.js'
-import { savedLiveTimer, savedTimerSchema, timerView, type SavedDefinition } from '../live/saved.js'
+import { SAVED_ID, savedLiveTimer, savedTimerSchema, timerView, type SavedDefinition } from '../live/saved.js'
 import { SavedStoreUnavailable, statsView, type SavedTimers } from '../live/saved-timers.js'
 import { readLiveStyle } from '../schemas.js'
 import { openParameterOf, readLiveParams, recipientKey, recipientKeyHash, scheduledDeadline, type LiveTimer } from '../live/timer.js'
@@ -66,8 +66,9 @@ function imageRoute(context: GifferContext, saved: SavedTimers, answers: Record<
     const { definition } = looked
     const timer = savedLiveTimer(id, definition, openPart(req, definition))
     const reader = readerOf(req.headers['user-agent'])
-    // The edit page's own preview (`preview=1`) is the owner looking, not an open of the email.
-    const counted = req.query.preview === undefined
+    // The edit page's own preview (`preview=1`) is the owner looking, and a HEAD (a link checker)
+    // fetches no image: neither is an open of the email.
+    const counted = req.query.preview === undefined && req.method === 'GET'
     await answerLiveTimer(answers[format as LiveFormat], req, res, timer, left, ({ first, expired }) => counted && saved.counts.count(id, { event: 'open', first, expired, reader }))
   }
 }
@@ -99,17 +100,29 @@ function goRoute(context: GifferContext, saved: SavedTimers) {
     if (!definition.link) throw new HttpError(404, 'no_link', 'This timer has no link.')
     const timer = savedLiveTimer(id, definition, openPart(req, definition))
     const expired = await expiredFor(context, timer)
-    saved.counts.count(id, { event: 'click' })
+    if (req.method === 'GET') saved.counts.count(id, { event: 'click' })
     // Each recipient's answer, and it changes at the deadline: kept by no one.
     res.set('Cache-Control', 'no-store')
     res.redirect(302, expired ? (definition.link_expired ?? definition.link) : definition.link)
   }
 }
 
+/** Edit keys one address may get wrong in 10 minutes, every timer together; then 429. */
+const KEY_FAILURES_PER_ADDRESS = 60
+
+/** A timer's own paths: an id that cannot be one is answered as an unknown id is, before any limit counts it. */
+function timerId(req: Request, _res: Response, next: NextFunction): void {
+  next(SAVED_ID.test(String(req.params.id)) ? undefined : new HttpError(401, 'unauthorized', 'The edit key does not open this timer.', 'authorization'))
+}
+
 export function savedTimerRoutes(router: Router, context: GifferContext, saved: SavedTimers, answers: Record<LiveFormat, LiveTimerAnswers>, limits: SavedTimerLimits): void {
   const { rateLimitStore } = context.config
   const limitSaves = perAddressLimit({ limit: limits.savesPerAddressPerHour, windowMs: 3_600_000 }, rateLimitStore?.('savedTimerSaves'))
-  const limitEdits = perKeyLimit({ limit: limits.editsPerTimerPerMinute, windowMs: 60_000 }, (req) => `timer:${String(req.params.id).slice(0, 64)}`, rateLimitStore?.('savedTimerEdits'))
+  // A timer's id is in every email that shows it: only changes made with its key count toward its
+  // own limit, so that no reader can use up its owner's. Wrong keys count against their address.
+  const limitEdits = perKeyLimit({ limit: limits.editsPerTimerPerMinute, windowMs: 60_000 }, (req) => `timer:${String(req.params.id)}`, rateLimitStore?.('savedTimerEdits'), undefined, 'succeeded')
+  const limitWrongKeys = perAddressLimit({ limit: KEY_FAILURES_PER_ADDRESS, windowMs: 10 * 60_000 }, rateLimitStore?.('savedTimerKeys'), undefined, 'failed')
+  const withKey = [timerId, limitWrongKeys]
   const noStore = (res: Response) => res.set('Cache-Control', 'no-store')
 
   router.post('/countdown/timers', limitSaves)
@@ -118,20 +131,20 @@ export function savedTimerRoutes(router: Router, context: GifferContext, saved: 
     const { record, definition, editKey } = await saved.create(input)
     noStore(res).status(201).json({ id: record.id, ...urlsOf(context, record.id, definition), edit_key: editKey, timer: timerView(record, definition) })
   })
-  router.get('/countdown/timers/:id', async (req, res) => {
+  router.get('/countdown/timers/:id', ...withKey, async (req, res) => {
     const { record, definition } = await saved.authorised(String(req.params.id), req.headers.authorization)
     noStore(res).json({ timer: { ...timerView(record, definition), ...urlsOf(context, record.id, definition) } })
   })
-  router.patch('/countdown/timers/:id', limitEdits)
+  router.patch('/countdown/timers/:id', ...withKey, limitEdits)
   patchJson(router, '/countdown/timers/:id', async (req, res) => {
     const { record, definition } = await saved.change(String(req.params.id), req.headers.authorization, req.body)
     noStore(res).json({ timer: { ...timerView(record, definition), ...urlsOf(context, record.id, definition) } })
   })
-  router.delete('/countdown/timers/:id', limitEdits, async (req, res) => {
+  router.delete('/countdown/timers/:id', ...withKey, limitEdits, async (req, res) => {
     await saved.remove(String(req.params.id), req.headers.authorization)
     noStore(res).status(204).end()
   })
-  router.get('/countdown/timers/:id/stats', async (req, res) => {
+  router.get('/countdown/timers/:id/stats', ...withKey, async (req, res) => {
     noStore(res).json(statsView(await saved.stats(String(req.params.id), req.headers.authorization)))
   })
   router.get('/countdown/t/:id/go', goRoute(context, saved))

@@ -21,12 +21,24 @@ interface SaveTimerProps {
   timeZone: string
 }
 
+/** The inputs of the fields the service may name. */
+const SAVE_FIELDS: Readonly<Record<string, string>> = { name: 'saved-name', link: 'saved-link', link_expired: 'saved-link-expired' }
+
+/** Moves the focus to the input of the field the service named, where the visitor fixes it and its message is read. */
+export function useFocusOnError(error: GeneratorError | null, inputs: Readonly<Record<string, string>>): void {
+  useEffect(() => {
+    const id = error?.field && inputs[error.field]
+    if (id) document.getElementById(id)?.focus()
+  }, [error, inputs])
+}
+
 export function SaveTimer({ settings, choices, platform, madeAt, timeZone }: SaveTimerProps) {
   const [extras, setExtras] = useState<SavedExtras>({ name: '', link: '', linkExpired: '' })
   const [saving, setSaving] = useState(false)
   const [error, setError] = useState<GeneratorError | null>(null)
   const [saved, setSaved] = useState<SavedAnswer | null>(null)
   const change = (patch: Partial<SavedExtras>) => setExtras((current) => ({ ...current, ...patch }))
+  useFocusOnError(error, SAVE_FIELDS)
 
   const save = async () => {
     setSaving(true)

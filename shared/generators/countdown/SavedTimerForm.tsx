@@ -7,6 +7,7 @@ import { useState, type ReactNode } from 'react'
 import { END_MESSAGE_MAX_LENGTH } from './captions.js'
 import { CAPTION_MAX_LENGTH, type DelayUnit } from './countdown.js'
 import { EXPIRY_CHOICES, EXPIRY_NAMES, WEEKDAYS } from './live-timer.js'
+import { useFocusOnError } from './SaveTimer.js'
 import { changedFields, draftOf, LINK_MAX, requestOf, SAVED_NAME_MAX, savedTimerCall, type SavedTimerView, type TimerDraft } from './saved-timer.js'
 import { ColorField, controlProps, Field } from '../fields.js'
 import { FontSelect, WeightSelect } from '../font-fields.js'
@@ -24,6 +25,28 @@ interface FormProps {
 
 type Change = (patch: Partial<TimerDraft>) => void
 
+/** The inputs of the fields the service may name. */
+const EDIT_FIELDS: Readonly<Record<string, string>> = {
+  name: 'edit-name',
+  until: 'edit-until',
+  tz: 'edit-tz',
+  for: 'edit-amount',
+  from: 'edit-from',
+  to: 'edit-to',
+  at: 'edit-at',
+  font: 'edit-font',
+  font_weight: 'edit-weight',
+  color: 'edit-color',
+  background: 'edit-background',
+  days: 'edit-days',
+  hours: 'edit-hours',
+  minutes: 'edit-minutes',
+  seconds: 'edit-seconds',
+  message: 'edit-message',
+  link: 'edit-link',
+  link_expired: 'edit-link-expired',
+}
+
 export function SavedTimerForm({ timer, editKey, fonts, browserZone, onSaved }: FormProps) {
   const [initial, setInitial] = useState(() => draftOf(timer, browserZone))
   const [draft, setDraft] = useState(initial)
@@ -31,6 +54,7 @@ export function SavedTimerForm({ timer, editKey, fonts, browserZone, onSaved }: 
   const [status, setStatus] = useState('')
   const [saving, setSaving] = useState(false)
   const change: Change = (patch) => setDraft((current) => ({ ...current, ...patch }))
+  useFocusOnError(error, EDIT_FIELDS)
   const font = fonts.flatMap((group) => group.fonts).find((candidate) => candidate.id === draft.font)
 
   const save = async () => {

@@ -54,7 +54,12 @@ export default function SavedTimerPage() {
       {loaded.state === 'no-key' && (
         <p role="alert">This address has no edit key. Open the edit address you were given when you saved the timer: it ends in #key= and a long code.</p>
       )}
-      {loaded.state === 'failed' && <p role="alert">This timer cannot be opened: {loaded.message}</p>}
+      {loaded.state === 'failed' && (
+        <p role="alert">
+          This timer cannot be opened: {loaded.message} Check that the address is the whole edit address you were given; a deleted timer cannot be opened again.{' '}
+          <SiteLink href={generatorPath}>Make a new timer</SiteLink>
+        </p>
+      )}
       {loaded.state === 'deleted' && (
         <p role="status">
           Timer deleted. Its images now show the timer as ended, and its counts are gone. <SiteLink href={generatorPath}>Make a new timer</SiteLink>
