@@ -14,8 +14,7 @@
  *
  * Each box gets BOX_SECONDS (60) of pages and JSON at 30 connections from many addresses, with
  * renders beside them, 4 at a time: countdowns, scrolling text, text previews and slideshows of
- * 10 uploaded photos as the slideshow page sends them (1600×1200 JPEGs with grain), the shapes
- * in turn; then BOX_IDLE_SECONDS (30) of quiet. Prints the process's RSS at
+ * 10 uploaded photos of every kind the slideshow page sends (`PHOTO_ROLL`), the shapes in turn; then BOX_IDLE_SECONDS (30) of quiet. Prints the process's RSS at
  * start, its peak and after the pause, the cgroup's own peak and OOM kills, answers by route and
  * status, and what the renders were told; exits 1 on a missed goal. Needs root (cgroups).
  *
@@ -49,8 +48,26 @@ const IDLE_SECONDS = Number(process.env.BOX_IDLE_SECONDS ?? 30)
 const PAGE_CONNECTIONS = 30
 const RENDERS_AT_ONCE = Number(process.env.BOX_RENDERS ?? 4)
 const PHOTOS = 10
-/** As the slideshow page sends a phone's photo: its long side PHOTO_LONG_SIDE, JPEG at PHOTO_JPEG_QUALITY. */
-const PHOTO_SIZE = { width: PHOTO_LONG_SIDE, height: (PHOTO_LONG_SIDE * 3) / 4 }
+const LONG = PHOTO_LONG_SIDE
+const SHORT = (PHOTO_LONG_SIDE * 3) / 4
+/**
+ * Every kind of photo the slideshow page sends, two of each, its long side PHOTO_LONG_SIDE:
+ * square, portrait and landscape JPEGs at PHOTO_JPEG_QUALITY, a PNG with transparency (sent for a
+ * photo that may be transparent), and the largest file the page lets through, a detailed JPEG of
+ * some 4.5 MB, just under the upload limit. Each has grain no palette smooths.
+ */
+const PHOTO_ROLL: { name: string; width: number; height: number; type: 'image/jpeg' | 'image/png'; quality?: number; full?: boolean }[] = [
+  { name: 'square', width: LONG, height: LONG, type: 'image/jpeg' },
+  { name: 'portrait', width: SHORT, height: LONG, type: 'image/jpeg' },
+  { name: 'landscape', width: LONG, height: SHORT, type: 'image/jpeg' },
+  { name: 'PNG with alpha', width: LONG, height: SHORT, type: 'image/png' },
+  { name: 'detailed', width: LONG, height: SHORT, type: 'image/jpeg', quality: 100, full: true },
+]
+
+interface RollPhoto {
+  bytes: Buffer
+  type: 'image/jpeg' | 'image/png'
+}
 // How long the script waits for a child process before it gives up on it.
 const GIT_TIMEOUT_MS = 60_000
 const BUILD_TIMEOUT_MS = 15 * 60_000
@@ -405,28 +422,34 @@ async function pageLoad(port: number, seconds: number, tally: Tally): Promise<vo
   tally.pageRps = result.requests.average
 }
 
-/** Photos as the slideshow page sends a phone's: render-sized JPEGs with detail (a colour and grain that no palette smooths). */
-async function makePhotos(): Promise<Buffer[]> {
+/** The roll of photos (`PHOTO_ROLL`), each kind twice: ten, each of its own colour. */
+async function makePhotos(): Promise<RollPhoto[]> {
   return Promise.all(
-    Array.from({ length: PHOTOS }, (_, i) =>
-      sharp({ create: { ...PHOTO_SIZE, channels: 3, background: { r: (40 * i) % 255, g: 120, b: 200 - 15 * i }, noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
-        .jpeg({ quality: Math.round(PHOTO_JPEG_QUALITY * 100) })
-        .toBuffer(),
-    ),
+    Array.from({ length: PHOTOS }, async (_, i) => {
+      const kind = PHOTO_ROLL[Math.floor(i / 2) % PHOTO_ROLL.length]!
+      const background = { r: (40 * i) % 255, g: 120, b: 200 - 15 * i, alpha: 0.7 }
+      if (kind.type === 'image/png') {
+        // Less grain, so that the PNG stays within the upload limit as the page's do.
+        const png = sharp({ create: { width: kind.width, height: kind.height, channels: 4, background, noise: { type: 'gaussian', mean: 128, sigma: 8 } } })
+        return { bytes: await png.png().toBuffer(), type: kind.type }
+      }
+      const jpeg = sharp({ create: { width: kind.width, height: kind.height, channels: 3, background, noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
+      return { bytes: await jpeg.jpeg({ quality: kind.quality ?? Math.round(PHOTO_JPEG_QUALITY * 100), chromaSubsampling: kind.full ? '4:4:4' : '4:2:0' }).toBuffer(), type: kind.type }
+    }),
   )
 }
 
 /** Uploads the photos the way the slideshow page does (one signature for the set); returns their URLs. */
-async function uploadSet(port: number, photos: Buffer[], address: string): Promise<string[]> {
+async function uploadSet(port: number, photos: RollPhoto[], address: string): Promise<string[]> {
   const headers = { 'x-forwarded-for': address, 'x-forwarded-proto': 'https', origin: 'https://box.example.com', 'sec-fetch-site': 'same-origin' }
   const signed = await send(port, { method: 'POST', path: '/giffer/uploads/sign', headers })
   if (signed.status !== 200) throw new Error(`uploads/sign: ${signed.status} ${signed.body}`)
   const { url, key, fields } = JSON.parse(signed.body.toString()) as { url: string; key: string; fields: Record<string, string> }
   const urls: string[] = []
-  for (const [i, bytes] of photos.entries()) {
-    const name = `photo-${i + 1}.jpg`
+  for (const [i, { bytes, type }] of photos.entries()) {
+    const name = `photo-${i + 1}.${type === 'image/png' ? 'png' : 'jpg'}`
     const fileKey = key.replace('${filename}', () => name)
-    const form = multipartForm([...Object.entries({ ...fields, key: fileKey }), ['Content-Type', 'image/jpeg'], ['Content-Disposition', 'inline']], { field: 'file', name, type: 'image/jpeg', bytes })
+    const form = multipartForm([...Object.entries({ ...fields, key: fileKey }), ['Content-Type', type], ['Content-Disposition', 'inline']], { field: 'file', name, type, bytes })
     const posted = await send(port, { method: 'POST', path: new URL(url, 'https://box.example.com').pathname, headers: { ...headers, 'content-type': form.contentType }, body: form.body })
     if (posted.status !== 204) throw new Error(`upload: ${posted.status} ${posted.body}`)
     const resolved = await send(port, { path: `/giffer/uploads/resolve?key=${encodeURIComponent(fileKey)}`, headers })
@@ -558,7 +581,7 @@ interface Outcome {
 /** Stops the box being measured and removes what it made; set while one is running, so Ctrl-C leaves nothing behind. */
 let closeCurrentBox: (() => Promise<void>) | undefined
 
-async function runBox(appDir: string, plan: BoxPlan, photos: Buffer[]): Promise<Outcome> {
+async function runBox(appDir: string, plan: BoxPlan, photos: RollPhoto[]): Promise<Outcome> {
   console.log(`\n=== ${plan.name} ===`)
   const box = makeBox(`poplift-box-${process.pid}`, { memoryBytes: plan.memoryMb * MB, cpus: plan.cpus })
   let running: Running | undefined
@@ -688,7 +711,7 @@ async function main(): Promise<void> {
   const boxes = BOXES.filter((box) => !filter || box.name.includes(filter))
   const appDir = prunedBuild()
   const photos = await makePhotos()
-  console.log(`${PHOTOS} photos of ${PHOTO_SIZE.width}×${PHOTO_SIZE.height}, ${(photos.reduce((s, p) => s + p.length, 0) / PHOTOS / MB).toFixed(1)} MB each on average`)
+  console.log(`${PHOTOS} photos, two of each: ${PHOTO_ROLL.map((kind) => `${kind.name} ${kind.width}×${kind.height}`).join(', ')}; ${photos.map((p) => (p.bytes.length / MB).toFixed(1)).join(', ')} MB`)
   const outcomes: Outcome[] = []
   for (const plan of boxes) outcomes.push(await runBox(appDir, plan, photos))
   console.log('\nsummary')

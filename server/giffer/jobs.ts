@@ -70,15 +70,33 @@ export interface TextPreviewJob {
 
 export type SlideshowMode = 'row' | 'trio' | 'overlay'
 
+/** How a photo's pixels are stored, as its header says: what decoding them costs follows from it. */
+export interface PhotoStorage {
+  /** A progressive JPEG or interlaced PNG, which is decoded whole rather than a few rows at a time. */
+  progressive: boolean
+  /** Channels as decoded: 1 grey, 2 grey and alpha, 3 colour, 4 colour and alpha (or a JPEG's CMYK). */
+  channels: number
+  /**
+   * Samples a pixel as stored, each component at its own resolution: a JPEG's colour in 4:2:0 is
+   * 1.5 (its two chroma components at a quarter), in 4:4:4 3, CMYK 4; other types their channels.
+   */
+  samples: number
+  /** Bits a sample: 16 for a 16-bit PNG, else 8. */
+  bitDepth: 8 | 16
+  alpha: boolean
+  /** A PNG of palette indices. */
+  palette: boolean
+  /** Compressed without loss: a PNG, or a WebP of the 'VP8L' kind rather than 'VP8 '. */
+  lossless: boolean
+}
+
 /** An uploaded photo as its header describes it, read before its pixels are: what drawing it will cost is known in advance. */
-export interface PhotoHeader {
+export interface PhotoHeader extends PhotoStorage {
   type: 'image/jpeg' | 'image/png' | 'image/webp'
   /** Bytes of the file. */
   size: number
   width: number
   height: number
-  /** A progressive JPEG or interlaced PNG, which is decoded whole rather than a few rows at a time. */
-  progressive: boolean
   /** The S3 object's ETag when its header was read: the photo is read only as that very object. */
   etag?: string
 }
@@ -114,8 +132,9 @@ export interface SlideshowJob {
 }
 
 /**
- * An uploaded photo made render-sized once, when it is stored: turned upright by its EXIF
- * orientation, its long side at most `longSide`, encoded again in its own type without metadata.
+ * An uploaded photo made render-sized once, as the local folder stores it or at its first use in
+ * a bucket: turned upright by its EXIF orientation, its long side at most `longSide`, encoded
+ * again in its own type without metadata.
  */
 export interface ReducePhotoJob {
   kind: 'reduce-photo'

@@ -34,41 +34,66 @@ export interface RenderMemory {
   reduce: string
 }
 
+/** Bytes of one decoded sample: two for a 16-bit PNG. */
+const sampleBytes = (photo: PhotoHeader) => (photo.bitDepth === 16 ? 2 : 1)
+
+/**
+ * What libvips keeps while it streams a photo through its decode, cut and resize a few rows at a
+ * time (a baseline JPEG, a PNG that is not interlaced): its buffers, and a little for each pixel of
+ * the photo as loaded, twice that for 16-bit samples. Resident rises, which hold what the allocator
+ * adds already, measured beside the card's pixels cut to 900×1600, 720×900 and 900×600: a baseline
+ * JPEG of 1600×1200 took up to 5.2 MB, of 2400×1600 8.4, of 4000×3000 14.6, of 6000×4000 23.7; a PNG
+ * inflates and filters more rows at once: 1600×1200 with alpha 3.8 MB, at 16 bits 7.9, with a
+ * palette 3.1, 3000×2000 12.5 and 4000×3000 22.2.
+ */
+function streamedBytes(photo: PhotoHeader, loadedPixels: number): number {
+  const wide = Math.max(1, (photo.channels * sampleBytes(photo)) / 4)
+  return photo.type === 'image/png' ? 2.5 * MB + loadedPixels * 1.75 * wide : 5 * MB + loadedPixels * wide
+}
+
+/**
+ * What a decoder holds whole while it decodes, beside what it streams: a progressive JPEG every DCT
+ * coefficient, two bytes a sample at each component's own resolution (3 bytes a pixel for colour
+ * in 4:2:0, 6 in 4:4:4, 8 for CMYK, 2 for grey: a progressive 2400×1600 in 4:4:4 took 25 MB beside
+ * its card, one in grey 7.4); an interlaced PNG its pixels; a WebP its frame as loaded, four bytes
+ * a pixel (a lossless one at full size, as libwebp cannot shrink it while it decodes: 1600×1200
+ * took 13.7 MB lossy, 14.5 lossless). Each is one allocation of its own, mapped from the system
+ * and given back whole.
+ */
+function wholeDecodeBytes(photo: PhotoHeader, loadedPixels: number): number {
+  const pixels = photo.width * photo.height
+  if (photo.type === 'image/jpeg') return photo.progressive ? pixels * photo.samples * 2 : 0
+  if (photo.type === 'image/png') return photo.progressive ? pixels * photo.channels * sampleBytes(photo) : 0
+  return (photo.lossless ? pixels : loadedPixels) * 4
+}
+
 /**
  * The memory sharp takes to decode one photo and cut it to its card, beside the card's pixels it
- * returns: the resident rise measured around the decode, which already holds what the allocator
- * adds. A baseline JPEG is shrunk as it loads, but what it keeps while it reduces and crops to the
- * card's shape grows with the photo: 2 to 4 MB for 1600×1200 (2 MP, as the page sends a photo),
- * up to 8 MB for 2400×1600 (4 MP), 16 MB for 4000×3000 and 25 MB for 6000×4000, the most of any
- * card shape; 6 MB and 1.1 bytes a pixel covers them all. Enlarging one to a taller card costs
- * nothing more (libvips enlarges a few rows at a time: 1600×1200 cut to 900×1600 took 2 MB beside
- * its card, 400×300 nothing). A WebP takes about a byte a pixel; a PNG three (ten PNGs of 3000×2000
- * rose 62-79 MB in a render thread's company of libraries). A progressive JPEG or an interlaced PNG is decoded whole before it is shrunk, and what
- * it is enlarged to is counted too: a 24-megapixel one took 68 and 83 MB, and ten 12-megapixel
- * progressive JPEGs up to 96 MB in all.
+ * returns: what it streams, and what its decoder holds whole with the allocator's fifth on top. A
+ * photo smaller than its card (a tall shape) is enlarged before it is cut: one decoded whole is
+ * enlarged whole, 1.5 bytes an enlarged pixel; one streamed is enlarged a few rows at a time, at
+ * no cost.
  */
 function decodeWorkingBytes(photo: PhotoHeader, card: { width: number; height: number }): number {
   const pixels = photo.width * photo.height
-  // Resident rises measured in a quiet process; in a busy one the collection that frees the pixels
-  // sharp returned lags behind: the allocator's fifth on top, as for the other buffers.
-  if (photo.type === 'image/jpeg' && !photo.progressive) return Math.ceil((6 * MB + pixels * 1.1) * SLACK)
-  // A photo smaller than its card (a tall shape) is enlarged before it is cut: 1.5 bytes an enlarged pixel.
+  const whole = wholeDecodeBytes(photo, pixels)
   const enlarge = Math.max(card.width / photo.width, card.height / photo.height)
-  const enlarged = enlarge > 1 ? pixels * enlarge * enlarge * 1.5 : 0
-  // Buffers decoded whole, or a byte or less a pixel: with the allocator's share on top.
-  const buffers = photo.progressive ? pixels * 4 : photo.type === 'image/png' ? pixels * 3 : pixels
-  return Math.ceil((buffers + enlarged) * SLACK)
+  const enlarged = whole > 0 && enlarge > 1 ? pixels * enlarge * enlarge * 1.5 : 0
+  return Math.ceil(streamedBytes(photo, pixels) + (whole + enlarged) * SLACK)
 }
 
 /**
  * A slideshow's peak. The large buffers are each one allocation of their own, mapped straight
  * from the system (MALLOC_MMAP_THRESHOLD_ of 32 KB) and given back whole when freed: the cards'
- * canvases (a card no frame shows any more is freed at once) and the GIF's buffer (reserved at its
- * bound, its pages taken only as they are written). The allocator's fifth is for the rest: the
- * job's objects, the frame's smaller buffers, the file. Measured in a thread limited as the render
- * threads are, alone in its process: ten photos as the page sends them in 9:16 rose 43-46 MB
- * against 68 estimated with the next photo decoded ahead, 42-45 against 62 without; ten of
- * 2400×1600 in 4:5 40-55 against 58, in the overlay 27-41 against 42.
+ * canvases (a card no frame shows any more is freed at once), the file being decoded and the GIF's
+ * buffer (reserved at its bound, its pages taken only as they are written). The allocator's fifth
+ * is for the rest: the job's objects, the frame's smaller buffers. A photo is decoded before the
+ * frame that first shows it is written, so while the last one is decoded the GIF holds a frame
+ * less than at the end, when nothing is being decoded any more: the peak is one or the other.
+ * Measured in a thread limited as the render threads are, alone in its process: ten photos as the
+ * page sends them (square, portrait and landscape JPEGs, a PNG with alpha, a detailed JPEG of
+ * 4.5 MB) in 9:16 rose 36 MB without decoding ahead and 45 with, against 58 and 68 estimated; ten
+ * noisy PNGs of 3000×2000 (18 MB files) 69 against 88.
  */
 function slideshowMemory(job: SlideshowJob): RenderMemory {
   const layout = slideshowLayout(job)
@@ -85,37 +110,52 @@ function slideshowMemory(job: SlideshowJob): RenderMemory {
   // frames of palette indices (the one being written, the one the encoder holds back).
   const band = layout.width * Math.min(BAND_ROWS, layout.height) * PIXEL * 2
   const frame = Math.ceil(framePixels / 16) * PIXEL * 3 + band + framePixels * 2
-  const decoding = Math.max(0, ...job.photos.map((photo) => decodeWorkingBytes(photo, biggest)))
-  // The file being decoded: the next one is asked for only once it has been.
-  const files = Math.max(0, ...job.photos.map((photo) => photo.size))
+  // While a photo is decoded: its file (the next one is asked for only once it has been) and what
+  // its decoder holds. Decoding ahead, the file before may outlive the young collections that run
+  // between frames (it was in use through one), and wait for a full one: two files.
+  const files = job.decodeAhead === false ? 1 : 2
+  const decoding = Math.max(0, ...job.photos.map((photo) => decodeWorkingBytes(photo, biggest) + photo.size * files))
+  const gif = gifBytesExpected(framePixels, frames)
+  const lastFrame = gif - gifBytesExpected(framePixels, frames - 1)
   return {
-    bytes: Math.ceil((JOB_BASE + frame + files) * SLACK + cards + gifBytesExpected(framePixels, frames) + decoding),
+    bytes: Math.ceil((JOB_BASE + frame) * SLACK + cards + gif - lastFrame + Math.max(decoding, lastFrame)),
     reduce: 'use fewer photos or a wider shape (a lower height), or smaller photos',
   }
 }
 
+/** What to change in a photo too large to reduce here: advice that fits its type. */
+function reduceAdvice(photo: PhotoHeader): string {
+  if (photo.type === 'image/jpeg') return photo.progressive ? 'use a smaller photo, or a baseline JPEG rather than a progressive one' : 'use a smaller photo'
+  if (photo.type === 'image/webp' && photo.lossless) return 'use a smaller photo, or save it as JPEG or as a lossy WebP'
+  return 'use a smaller photo, or save it as JPEG'
+}
+
 /**
- * Reducing an uploaded photo to the render size. libvips shrinks a baseline JPEG as it decodes it,
- * by the largest of 2, 4 or 8 that keeps it at least the target size, and keeps some 16 MB beside
- * the shrunk pixels: an 8000×6000 JPEG rose 26.5 MB (decoded at 2000×1500), a 4000×3000 one
- * 30 MB, a 10000×10000 one 40 MB. A WebP is shrunk as it decodes too (30 MB for 8000×6000). A
- * progressive JPEG or a PNG is decoded whole: 65 MB for a 12-megapixel progressive JPEG, 163 MB
- * for a 48-megapixel one, 64 MB for a 24-megapixel PNG.
+ * Reducing an uploaded photo to the render size, read in order and never held whole where its
+ * decoder allows (`render/reduce-photo.ts`). libvips shrinks a JPEG or a lossy WebP as it decodes
+ * it, by the largest of 2, 4 or 8 that keeps it at least the target size; a JPEG streams with
+ * about a byte a sample of it as loaded (its rows and the chroma it upsamples), a PNG as in a
+ * slideshow. A progressive JPEG keeps its coefficients, a lossless WebP its full frame. Measured in
+ * a render thread: a baseline JPEG of 8000×6000 took 17 MB beside its file, a PNG of 4000×3000
+ * 20 MB, a lossy WebP of 4000×3000 33 MB and a lossless one 54; progressive JPEGs of 4000×3000
+ * 62 MB in 4:2:0 and 39 in grey, of 24 megapixels in 4:4:4 150 MB, a CMYK one of 50 megapixels
+ * 402 MB. What is written: a JPEG's coefficients for its optimised coding and its bytes, four bytes
+ * a pixel; a PNG or WebP its rows and its growing buffer, three bytes a sample; then a copy.
  */
 function reducePhotoMemory({ photo, longSide }: ReducePhotoJob): RenderMemory {
-  const pixels = photo.width * photo.height
   const long = Math.max(photo.width, photo.height)
-  const shrink = [8, 4, 2, 1].find((factor) => long / factor >= longSide) ?? 1
-  const working =
-    photo.type === 'image/jpeg' && !photo.progressive
-      ? 16 * MB + (pixels / shrink ** 2) * 5
-      : photo.type === 'image/webp'
-        ? 16 * MB + pixels * 0.5
-        : 20 * MB + pixels * (photo.type === 'image/png' && !photo.progressive ? 2.5 : 4)
-  // The file, and what is written: a PNG at most four bytes a pixel, the others far less.
+  const shrinks = photo.type === 'image/jpeg' || (photo.type === 'image/webp' && !photo.lossless)
+  const shrink = shrinks ? ([8, 4, 2].find((factor) => long / factor >= longSide) ?? 1) : 1
+  const loaded = (photo.width * photo.height) / shrink ** 2
+  const streamed = photo.type === 'image/jpeg' ? 5 * MB + loaded * photo.channels : streamedBytes(photo, loaded)
   const scale = Math.min(1, longSide / long)
-  const written = photo.width * scale * photo.height * scale * (photo.type === 'image/png' ? 4 : 1)
-  return { bytes: Math.ceil(JOB_BASE + working + photo.size + written), reduce: 'use a smaller photo, or a baseline JPEG rather than a progressive one' }
+  const out = photo.width * scale * photo.height * scale
+  // Written at eight bits a sample, whatever the photo's depth.
+  const written = photo.type === 'image/jpeg' ? out * 4 : out * Math.min(4, photo.channels) * 3
+  return {
+    bytes: Math.ceil(JOB_BASE + streamed + wholeDecodeBytes(photo, loaded) * SLACK + photo.size + written),
+    reduce: reduceAdvice(photo),
+  }
 }
 
 function scrollingTextMemory(job: ScrollingTextJob): RenderMemory {

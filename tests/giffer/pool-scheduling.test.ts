@@ -234,7 +234,7 @@ describe('render pool memory given back', () => {
   const oneCardSlideshow = (size: number): SlideshowJob => ({
     kind: 'slideshow',
     mode: 'row',
-    photos: [{ type: 'image/jpeg', size, width: 100, height: 100, progressive: false }],
+    photos: [{ type: 'image/jpeg', size, width: 100, height: 100, progressive: false, channels: 3, samples: 1.5, bitDepth: 8, alpha: false, palette: false, lossless: false }],
     delayMs: 1000,
     radius: 0,
     width: 300,

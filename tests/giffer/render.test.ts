@@ -169,7 +169,8 @@ describe('hard limits in the workers', () => {
     const job = {
       kind: 'slideshow' as const,
       mode: 'row' as const,
-      photos: [{ type: 'image/png' as const, size: png.length, width: 30000, height: 30000, progressive: false }],
+      // Its header as the store reads it: 30000×30000, as the bytes claim.
+      photos: [(await headerOf(new Uint8Array(png)))!],
       delayMs: 1000,
       radius: 0,
       width: 300,

@@ -13,7 +13,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { isMainThread, parentPort, Worker } from 'node:worker_threads'
-import sharp from 'sharp'
+import sharp, { type Sharp } from 'sharp'
 import type { CountdownJob, ReducePhotoJob, RenderJob, ScrollingTextJob, SlideshowJob, TextPreviewJob } from '../../server/giffer/jobs.js'
 import { reducePhoto } from '../../server/giffer/render/reduce-photo.js'
 import { PHOTO_LONG_SIDE } from '../../shared/generators/slideshow/slideshow.js'
@@ -39,7 +39,21 @@ const kilobytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$
  */
 const PHOTO_FOLDER = process.env.RENDER_PEAK_PHOTOS
 
-type Photo = { width: number; height: number; format: 'jpeg' | 'png'; progressive?: boolean }
+/**
+ * A photo to make: its size and type, and how it is stored. `flat`: one colour rather than grain
+ * (a progressive JPEG's coefficients take the same memory whatever they hold, and a flat one of
+ * 50 megapixels is made and decoded in a fraction of a noisy one's time).
+ */
+type Photo = {
+  width: number
+  height: number
+  format: 'jpeg' | 'png' | 'webp'
+  progressive?: boolean
+  /** JPEG: chroma at full resolution, CMYK or grey; PNG: colour and alpha at 8 or 16 bits, palette with transparency; WebP: lossless. */
+  kind?: 'chroma-444' | 'cmyk' | 'grey' | 'rgba' | 'rgba16' | 'palette-alpha' | 'lossless'
+  quality?: number
+  flat?: boolean
+}
 
 /**
  * Grain around 128 with a spread of 30, as libvips' Gaussian noise has, but made here in a tenth
@@ -66,17 +80,21 @@ function grain(length: number): Uint8Array {
  * one field of noise is made, the slowest step, and photo `i` is the window of it moved `i`
  * columns along, so no two photos (or frames) are the same.
  */
-async function photos({ width, height, format, progressive = false }: Photo, count: number): Promise<Uint8Array[]> {
-  const name = (i: number) => PHOTO_FOLDER && path.join(PHOTO_FOLDER, `${width}x${height}-${format}${progressive ? '-progressive' : ''}-${i}`)
+async function photos(photo: Photo, count: number): Promise<Uint8Array[]> {
+  const { width, height, format, progressive = false, kind, quality = 82, flat = false } = photo
+  const name = (i: number) => PHOTO_FOLDER && path.join(PHOTO_FOLDER, `${width}x${height}-${format}${progressive ? '-progressive' : ''}-${kind ?? 'rgb'}-${quality}${flat ? '-flat' : ''}-${i}`)
   if (Array.from({ length: count }, (_, i) => name(i)).every((kept) => kept && existsSync(kept))) {
     return Array.from({ length: count }, (_, i) => new Uint8Array(readFileSync(name(i) as string)))
   }
-  const field = { width: width + count - 1, height, channels: 3 as const }
-  const noise = grain(field.width * field.height * field.channels)
+  const channels = kind === 'rgba' || kind === 'rgba16' || kind === 'palette-alpha' ? 4 : 3
+  const field = { width: width + count - 1, height, channels: channels as 3 | 4 }
+  const noise = flat ? null : grain(field.width * field.height * field.channels)
   const made: Uint8Array[] = []
   for (let i = 0; i < count; i++) {
-    const image = sharp(noise, { raw: field }).extract({ left: i, top: 0, width, height })
-    const bytes = new Uint8Array(await (format === 'jpeg' ? image.jpeg({ quality: 82, progressive }) : image.png({ progressive, compressionLevel: 1 })).toBuffer())
+    const image = noise
+      ? sharp(noise, { raw: field }).extract({ left: i, top: 0, width, height })
+      : sharp({ create: { width, height, channels: field.channels, background: { r: 40 + 20 * i, g: 120, b: 200, alpha: 0.8 } } })
+    const bytes = new Uint8Array(await encoded(image, photo, quality, progressive).toBuffer())
     const kept = name(i)
     if (kept) {
       // Whole or not at all: another case may be reading the folder.
@@ -86,6 +104,16 @@ async function photos({ width, height, format, progressive = false }: Photo, cou
     made.push(bytes)
   }
   return made
+}
+
+function encoded(image: Sharp, { format, kind }: Photo, quality: number, progressive: boolean): Sharp {
+  if (format === 'webp') return image.webp({ quality, lossless: kind === 'lossless', effort: 0 })
+  if (format === 'png') {
+    if (kind === 'rgba16') return image.toColourspace('rgb16').png({ progressive, compressionLevel: 1 })
+    return image.png({ progressive, compressionLevel: 1, ...(kind === 'palette-alpha' ? { palette: true, effort: 1 } : {}) })
+  }
+  const space = kind === 'cmyk' ? image.toColourspace('cmyk') : kind === 'grey' ? image.toColourspace('b-w') : image
+  return space.jpeg({ quality, progressive, chromaSubsampling: kind === 'chroma-444' || kind === 'cmyk' ? '4:4:4' : '4:2:0' })
 }
 
 const slideshowStyle = { kind: 'slideshow', mode: 'row', delayMs: 1000, radius: 16, width: 900, background: [255, 255, 255], borderWidth: 2, borderColor: [0, 0, 0], spacing: 0, count: 1, tweak: 1.3, overflow: 0, height: 1.25, overlayColor: [0, 0, 0], overlayOpacity: 0.5 } as const
@@ -103,7 +131,29 @@ type Case = (small: boolean) => Promise<Prepared>
 
 function slideshowCase(photo: Photo, style: Partial<SlideshowJob> = {}): Case {
   return async (small) => {
-    const bytes = await photos(small ? { width: 400, height: 300, format: photo.format } : photo, small ? 2 : 10)
+    const bytes = await photos(small ? { ...photo, width: 400, height: 300, flat: false } : photo, small ? 2 : 10)
+    const job = { ...slideshowStyle, ...style, photos: await Promise.all(bytes.map(async (b) => (await headerOf(b))!)) } as SlideshowJob
+    return { job, draw: () => renderSlideshow(job, memoryPhotoReader(bytes)) }
+  }
+}
+
+/**
+ * Every kind of photo the slideshow page sends, two of each, ten in all: square, portrait and
+ * landscape JPEGs as it prepares them, a PNG with transparency (of one colour, to stay within the
+ * upload limit), and the largest file it lets
+ * through (a detailed JPEG of 4.5 MB, just under the upload limit).
+ */
+const PAGE_ROLL: Photo[] = [
+  { width: 1600, height: 1600, format: 'jpeg', quality: 85 },
+  { width: 1200, height: 1600, format: 'jpeg', quality: 85 },
+  { width: 1600, height: 1200, format: 'jpeg', quality: 85 },
+  { width: 1600, height: 1200, format: 'png', kind: 'rgba', flat: true },
+  { width: 1600, height: 1200, format: 'jpeg', quality: 100, kind: 'chroma-444' },
+]
+
+function pageRollCase(style: Partial<SlideshowJob>): Case {
+  return async (small) => {
+    const bytes = small ? await photos({ width: 400, height: 300, format: 'jpeg' }, 2) : (await Promise.all(PAGE_ROLL.map((photo) => photos(photo, 2)))).flat()
     const job = { ...slideshowStyle, ...style, photos: await Promise.all(bytes.map(async (b) => (await headerOf(b))!)) } as SlideshowJob
     return { job, draw: () => renderSlideshow(job, memoryPhotoReader(bytes)) }
   }
@@ -112,7 +162,7 @@ function slideshowCase(photo: Photo, style: Partial<SlideshowJob> = {}): Case {
 /** An upload reduced to the render size as it is stored. */
 function reduceCase(photo: Photo): Case {
   return async (small) => {
-    const [bytes] = await photos(small ? { width: 400, height: 300, format: photo.format } : photo, 1)
+    const [bytes] = await photos(small ? { ...photo, width: 400, height: 300, flat: false } : photo, 1)
     const job: ReducePhotoJob = { kind: 'reduce-photo', photo: (await headerOf(bytes!))!, longSide: PHOTO_LONG_SIDE }
     return { job, draw: () => reducePhoto(job, memoryPhotoReader([bytes!])) }
   }
@@ -122,6 +172,14 @@ const CASES: Record<string, Case> = {
   'reduce a JPEG of 8000×6000': reduceCase({ width: 8000, height: 6000, format: 'jpeg' }),
   'reduce a progressive JPEG of 4000×3000': reduceCase({ width: 4000, height: 3000, format: 'jpeg', progressive: true }),
   'reduce a PNG of 3000×2000': reduceCase({ width: 3000, height: 2000, format: 'png' }),
+  'reduce a PNG of 4000×3000': reduceCase({ width: 4000, height: 3000, format: 'png' }),
+  'reduce a progressive CMYK JPEG of 50 megapixels': reduceCase({ width: 8660, height: 5774, format: 'jpeg', progressive: true, kind: 'cmyk', flat: true }),
+  'reduce a progressive 4:4:4 JPEG of 24 megapixels': reduceCase({ width: 6000, height: 4000, format: 'jpeg', progressive: true, kind: 'chroma-444' }),
+  'reduce a progressive grey JPEG of 4000×3000': reduceCase({ width: 4000, height: 3000, format: 'jpeg', progressive: true, kind: 'grey' }),
+  'reduce a 16-bit PNG with alpha of 4000×3000': reduceCase({ width: 4000, height: 3000, format: 'png', kind: 'rgba16' }),
+  'reduce a palette PNG with transparency of 4000×3000': reduceCase({ width: 4000, height: 3000, format: 'png', kind: 'palette-alpha' }),
+  'reduce a lossy WebP of 4000×3000': reduceCase({ width: 4000, height: 3000, format: 'webp' }),
+  'reduce a lossless WebP of 4000×3000': reduceCase({ width: 4000, height: 3000, format: 'webp', kind: 'lossless' }),
   countdown: async (small) => {
     const job: CountdownJob = { kind: 'countdown', remainingSeconds: 86_400 + (small ? 1 : 2), frames: small ? 3 : 120, font: 'roboto', weight: 700, color: [0, 0, 0], background: [255, 255, 255], captions, scale: 2, format: 'gif' }
     return { job, draw: () => renderCountdown(job) }
@@ -144,6 +202,14 @@ const CASES: Record<string, Case> = {
   'slideshow row 4:5 of 10 photos 4000×3000': slideshowCase({ width: 4000, height: 3000, format: 'jpeg' }),
   'slideshow of 10 progressive JPEGs 4000×3000': slideshowCase({ width: 4000, height: 3000, format: 'jpeg', progressive: true }),
   'slideshow of 10 PNGs 3000×2000': slideshowCase({ width: 3000, height: 2000, format: 'png' }),
+  'slideshow row 9:16 of the photos the page sends, two of each kind': pageRollCase({ height: 16 / 9 }),
+  'slideshow row 9:16 of the photos the page sends, none decoded ahead': pageRollCase({ height: 16 / 9, decodeAhead: false }),
+  'slideshow of 10 progressive 4:4:4 JPEGs 2400×1600': slideshowCase({ width: 2400, height: 1600, format: 'jpeg', progressive: true, kind: 'chroma-444' }),
+  'slideshow of 10 progressive grey JPEGs 2400×1600': slideshowCase({ width: 2400, height: 1600, format: 'jpeg', progressive: true, kind: 'grey' }),
+  'slideshow 9:16 of 10 16-bit PNGs with alpha 1600×1200': slideshowCase({ width: 1600, height: 1200, format: 'png', kind: 'rgba16' }, { height: 16 / 9 }),
+  'slideshow 9:16 of 10 palette PNGs with transparency 1600×1200': slideshowCase({ width: 1600, height: 1200, format: 'png', kind: 'palette-alpha' }, { height: 16 / 9 }),
+  'slideshow 9:16 of 10 lossy WebPs 1600×1200': slideshowCase({ width: 1600, height: 1200, format: 'webp' }, { height: 16 / 9 }),
+  'slideshow 9:16 of 10 lossless WebPs 1600×1200': slideshowCase({ width: 1600, height: 1200, format: 'webp', kind: 'lossless' }, { height: 16 / 9 }),
 }
 
 const name = process.argv[2] ?? ''

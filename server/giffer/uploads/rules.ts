@@ -65,11 +65,15 @@ export function checkedDimensions(dimensions: PhotoDimensions | null): PhotoDime
 
 /**
  * Whether a photo must be reduced before it is served or drawn: larger than the largest card,
- * turned by its EXIF orientation, or carrying metadata (EXIF with its camera and GPS tags, XMP,
- * IPTC). The page sends photos reduced already; they are kept byte for byte.
+ * turned by its EXIF orientation, carrying metadata (EXIF with its camera and GPS tags, XMP,
+ * IPTC), or stored in a way that costs a render far more memory than it needs: a progressive
+ * JPEG or an interlaced PNG (decoded whole), a JPEG whose colour is not subsampled 4:2:0, 16-bit
+ * samples. Made again as a baseline 4:2:0 JPEG or a plain 8-bit PNG, it draws in every shape. The
+ * page sends photos so already; they are kept byte for byte.
  */
-export function needsReducing(photo: PhotoDimensions): boolean {
-  return Math.max(photo.width, photo.height) > PHOTO_LONG_SIDE || photo.turnedOrTagged
+export function needsReducing(photo: PhotoDimensions, type: UploadType): boolean {
+  const costly = photo.progressive || photo.bitDepth > 8 || (type === 'image/jpeg' && photo.samples > 1.5 && photo.channels > 1)
+  return Math.max(photo.width, photo.height) > PHOTO_LONG_SIDE || photo.turnedOrTagged || costly
 }
 
 /**
@@ -77,6 +81,6 @@ export function needsReducing(photo: PhotoDimensions): boolean {
  * then reads and decodes the small photo, and nothing served carries where or with what it was taken.
  */
 export async function reducedCopy(reduce: Reducer, read: PhotoReader, stored: StoredUpload, dimensions: PhotoDimensions, signal?: AbortSignal): Promise<Uint8Array | null> {
-  if (!needsReducing(dimensions)) return null
+  if (!needsReducing(dimensions, stored.type)) return null
   return reduce(read, photoHeader(stored, dimensions), signal)
 }

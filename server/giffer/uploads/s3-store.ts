@@ -85,7 +85,7 @@ export class S3UploadStore implements UploadStore {
     if (original.size > UPLOAD_MAX_BYTES) throw tooBig()
     const dimensions = checkedDimensions(original.dimensions)
     const upload = { type, size: original.size }
-    if (!needsReducing(dimensions)) return { key, header: { ...photoHeader(upload, dimensions), etag: original.etag }, upload }
+    if (!needsReducing(dimensions, type)) return { key, header: { ...photoHeader(upload, dimensions), etag: original.etag }, upload }
     const copy = await this.copies.of({ key, ...upload, etag: original.etag, dimensions }, operation, signal)
     return { ...copy, upload }
   }
@@ -120,7 +120,7 @@ export class S3UploadStore implements UploadStore {
       return null
     }
     const dimensions = await dimensionsOf(head)
-    const asItIs = dimensions !== null && !needsReducing(dimensions)
+    const asItIs = dimensions !== null && !needsReducing(dimensions, type)
     // Not held open while a header further in is looked for, or a copy is made.
     if (!asItIs) body.destroy()
     const known = dimensions ? { type, dimensions, size, etag: object.ETag, metadata: {} } : undefined
