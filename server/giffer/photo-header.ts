@@ -7,7 +7,7 @@
  * nothing of the stores.
  */
 import { open } from 'node:fs/promises'
-import sharp from 'sharp'
+import sharp, { type Metadata } from 'sharp'
 import { sniffImageType } from '../../shared/generators/slideshow/slideshow.js'
 import type { PhotoHeader, PhotoStorage } from './jobs.js'
 
@@ -29,37 +29,65 @@ type ReadAt = (offset: number, length: number) => Promise<Uint8Array>
 /** Segments or chunks walked before the frame header is given up on: real files have a handful. */
 const SEGMENTS_MAX = 256
 
+/** A JPEG frame header's dimensions and components, and the samples a pixel of it holds. */
+interface JpegFrame {
+  width: number
+  height: number
+  components: number
+  samples: number
+}
+
+/** Markers that stand alone, with no length after them: TEM, the restart markers, SOI. */
+const STANDALONE = (marker: number) => marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)
+
 /**
- * Samples a pixel of a JPEG's frame, every component counted at its own resolution (its sampling
- * factors against the largest): 1.5 for colour in 4:2:0, 2 in 4:2:2, 3 in 4:4:4, 4 for CMYK, 1
- * for grey. A progressive JPEG keeps two bytes for each while it decodes. Null when the frame
- * header is not within reach.
+ * The frame header of a JPEG, walked to as a decoder walks: samples a pixel, every component
+ * counted at its own resolution (its sampling factors against the largest): 1.5 for colour in
+ * 4:2:0, 2 in 4:2:2, 3 in 4:4:4, 4 for CMYK, 1 for grey. A progressive JPEG keeps two bytes for
+ * each while it decodes. Null when the frame header is not within reach or the walk meets what a
+ * decoder would not (a scan before any frame).
  */
-async function jpegSamples(read: ReadAt): Promise<number | null> {
+async function jpegFrame(read: ReadAt): Promise<JpegFrame | null> {
   let at = 2
   for (let walked = 0; walked < SEGMENTS_MAX; walked++) {
     const head = await read(at, 4)
     if (head.length < 4 || head[0] !== 0xff) return null
     const marker = head[1]!
-    // A fill byte before a marker.
-    if (marker === 0xff) {
-      at++
+    // A fill byte before a marker, or a marker with no length.
+    if (marker === 0xff || STANDALONE(marker)) {
+      at += marker === 0xff ? 1 : 2
       continue
     }
+    // A scan or the end before any frame: not a photo a decoder reads this way.
+    if (marker === 0xda || marker === 0xd9) return null
     // Start of frame, any kind (0xc4, 0xc8 and 0xcc are tables, not frames).
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
       const frame = await read(at + 4, 6)
       const components = frame[5] ?? 0
       const table = await read(at + 10, 3 * components)
-      if (components === 0 || table.length < 3 * components) return null
+      if (frame.length < 6 || components === 0 || table.length < 3 * components) return null
       const factors = Array.from({ length: components }, (_, i) => ({ h: table[3 * i + 1]! >> 4, v: table[3 * i + 1]! & 15 }))
       const hMax = Math.max(...factors.map((f) => f.h))
       const vMax = Math.max(...factors.map((f) => f.v))
-      return hMax && vMax ? factors.reduce((sum, f) => sum + (f.h * f.v) / (hMax * vMax), 0) : null
+      if (!hMax || !vMax) return null
+      const samples = factors.reduce((sum, f) => sum + (f.h * f.v) / (hMax * vMax), 0)
+      return { height: (frame[1]! << 8) | frame[2]!, width: (frame[3]! << 8) | frame[4]!, components, samples }
     }
     at += 2 + ((head[2]! << 8) | head[3]!)
   }
   return null
+}
+
+/**
+ * Samples a pixel of a JPEG as its decoder will hold them: the frame header's sampling when the
+ * walk found the very frame the decoder reads (its dimensions and components as libvips reads
+ * them), never fewer than libvips' own word on the sampling (it says 4:2:0 for any subsampled
+ * colour, 4:4:4 or 4:4:4:4 for none); else the dearest, every component at full resolution.
+ */
+function jpegSamples(frame: JpegFrame | null, meta: Metadata, channels: number): number {
+  if (!frame || frame.width !== meta.width || frame.height !== meta.height || frame.components !== channels) return channels
+  const floor = channels === 1 ? 1 : meta.chromaSubsampling === '4:2:0' ? 1.5 : channels
+  return Math.min(channels, Math.max(floor, frame.samples))
 }
 
 /** Whether a WebP is lossless: its image chunk is 'VP8L' rather than 'VP8 '. Null when it is not within reach. */
@@ -82,7 +110,8 @@ async function webpLossless(read: ReadAt): Promise<boolean | null> {
  * WebP is lossless. Where the bytes do not reach them, the dearer answer: every component at full
  * resolution, lossless.
  */
-async function storageDetails(input: string | Uint8Array, format: string | undefined, channels: number): Promise<{ samples: number; lossless: boolean }> {
+async function storageDetails(input: string | Uint8Array, meta: Metadata, channels: number): Promise<{ samples: number; lossless: boolean }> {
+  const { format } = meta
   if (format !== 'jpeg' && format !== 'webp') return { samples: channels, lossless: format === 'png' }
   const handle = typeof input === 'string' ? await open(input, 'r') : null
   const read: ReadAt = handle
@@ -93,7 +122,7 @@ async function storageDetails(input: string | Uint8Array, format: string | undef
       }
     : async (offset, length) => (input as Uint8Array).subarray(offset, offset + length)
   try {
-    if (format === 'jpeg') return { samples: Math.min(channels, (await jpegSamples(read)) ?? channels), lossless: false }
+    if (format === 'jpeg') return { samples: jpegSamples(await jpegFrame(read), meta, channels), lossless: false }
     return { samples: channels, lossless: (await webpLossless(read)) ?? true }
   } finally {
     await handle?.close()
@@ -113,7 +142,7 @@ export async function dimensionsOf(input: string | Uint8Array): Promise<PhotoDim
     if (!width || !height) return null
     const turnedOrTagged = (meta.orientation ?? 1) !== 1 || Boolean(meta.exif || meta.xmp || meta.iptc)
     const channels = meta.channels ?? 4
-    const { samples, lossless } = await storageDetails(input, meta.format, channels)
+    const { samples, lossless } = await storageDetails(input, meta, channels)
     return {
       width,
       height,

@@ -70,6 +70,67 @@ describe('what a photo header says of how its pixels are stored', () => {
   })
 })
 
+/**
+ * A JPEG a decoder reads as `jpeg`, with a restart marker (which has no length) before an APP15
+ * segment that holds a fake one-component frame header where a walk that gave every marker a
+ * length would land.
+ */
+function withFakeFrame(jpeg: Buffer): Buffer {
+  const app = Buffer.alloc(2 + 65533)
+  app.set([0xff, 0xef, 0xff, 0xfd], 0)
+  app.set([0xff, 0xc2, 0x00, 0x0b, 0x08, 0x00, 0x10, 0x00, 0x10, 0x01, 0x01, 0x11, 0x00], 2 + 2 + 0xffef - 4)
+  return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xd0]), app, jpeg.subarray(2)])
+}
+
+describe('a header that lies', () => {
+  it('reads the frame a decoder reads: a fake frame behind a restart marker does not make a CMYK JPEG cost a quarter', async () => {
+    const real = await smooth(1, 3000, 2000).toColourspace('cmyk').jpeg({ progressive: true, chromaSubsampling: '4:4:4', quality: 80 }).toBuffer()
+    const forged = withFakeFrame(real)
+    expect(await sharp(forged).metadata()).toMatchObject({ format: 'jpeg', width: 3000, height: 2000 })
+    expect(await dimensionsOf(forged)).toMatchObject({ channels: 4, samples: 4, progressive: true })
+  })
+})
+
+describe('what an upload carries that a decoder does not report', () => {
+  let g: TestGiffer
+  beforeAll(async () => {
+    g = await startGiffer()
+  })
+  afterAll(async () => {
+    await g.close()
+  })
+
+  /** A PNG chunk of `type` holding `text`, inserted before the IEND of `png`. */
+  const withChunk = (png: Buffer, type: string, text: string) => {
+    const data = Buffer.from(text)
+    const chunk = Buffer.alloc(12 + data.length)
+    chunk.writeUInt32BE(data.length, 0)
+    chunk.write(type, 4)
+    data.copy(chunk, 8)
+    return Buffer.concat([png.subarray(0, png.length - 12), chunk, png.subarray(png.length - 12)])
+  }
+
+  it.each([
+    ['a PNG with an XMP packet after its pixels', 'photo-1.png', 'image/png', async () => withChunk(await smooth(2, 800, 600).png().toBuffer(), 'iTXt', 'XML:com.adobe.xmp\0\0\0\0\0<x:xmpmeta><exif:GPSLatitude>48,51.5N</exif:GPSLatitude></x:xmpmeta>')],
+    ['a PNG with a text comment', 'photo-2.png', 'image/png', async () => withChunk(await smooth(3, 800, 600).png().toBuffer(), 'tEXt', 'Comment\0GPSLatitude 48,51.5N')],
+    ['a JPEG with a tagged JPEG appended', 'photo-3.jpg', 'image/jpeg', async () => Buffer.concat([await smooth(4, 800, 600).jpeg().toBuffer(), await smooth(5, 80, 60).jpeg().withExif({ IFD0: { Make: 'GPSLatitude 48,51.5N' } }).toBuffer()])],
+  ])('serves %s made again, without it', async (_name, filename, contentType, make) => {
+    const bytes = await make()
+    const url = await uploadFile(g.app, bytes, filename, contentType)
+    const served = (await request(g.app).get(new URL(url, PUBLIC_ORIGIN).pathname).buffer(true).expect(200)).body as Buffer
+    expect(served.equals(bytes)).toBe(false)
+    expect(served.includes('GPSLatitude')).toBe(false)
+    expect(await sharp(served).metadata()).toMatchObject({ width: 800, height: 600 })
+  })
+
+  it('keeps a bare photo as it came', async () => {
+    const bytes = await smooth(6, 800, 600).jpeg({ quality: 85 }).toBuffer()
+    const url = await uploadFile(g.app, bytes, 'photo-4.jpg', 'image/jpeg')
+    const served = (await request(g.app).get(new URL(url, PUBLIC_ORIGIN).pathname).buffer(true).expect(200)).body as Buffer
+    expect(served.equals(bytes)).toBe(true)
+  })
+})
+
 describe('the memory a reduce takes, by the kind of photo', () => {
   const header = async (bytes: Buffer, type: 'image/jpeg' | 'image/png' | 'image/webp') => {
     const { photoHeader } = await import('../../server/giffer/photo-header.js')

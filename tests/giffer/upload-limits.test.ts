@@ -171,10 +171,11 @@ describe('the size of one file', () => {
     const taken = await post(g, signed, exact, { filename: 'photo-1.jpg' })
     expect(taken.status).toBe(204)
     expect(taken.headers.location).toBe(`/giffer/${keyOf(signed, 'photo-1.jpg')}`)
+    // What follows its end marker is no photo's: the file is kept as made again, without it.
     const served = await request(g.app).get(taken.headers.location!).buffer(true).parse(binary)
     expect(served.status).toBe(200)
-    expect(served.headers['content-length']).toBe('5242880')
-    expect(Buffer.compare(served.body as Buffer, exact)).toBe(0)
+    expect(Number(served.headers['content-length'])).toBeLessThan(photo.length + 1_000)
+    expect(await sharp(served.body as Buffer).metadata()).toMatchObject({ format: 'jpeg', width: 64, height: 48 })
 
     const oneMore = Buffer.concat([exact, Buffer.from([0x5a])])
     const refused = await post(g, signed, oneMore, { filename: 'photo-2.jpg' })

@@ -13,10 +13,11 @@ import { pipeline } from 'node:stream/promises'
 import busboy from 'busboy'
 import type { Request } from 'express'
 import type { Logger } from 'pino'
-import { SIGNATURE_CACHE_MS, SLIDESHOW_MAX_IMAGES, UPLOAD_MAX_BYTES, sniffImageType } from '../../../shared/generators/slideshow/slideshow.js'
+import { SIGNATURE_CACHE_MS, SLIDESHOW_MAX_IMAGES, UPLOAD_MAX_BYTES, sniffImageType, type UploadType } from '../../../shared/generators/slideshow/slideshow.js'
 import { HttpError, badRequest } from '../../process/errors.js'
 import { dimensionsOf, photoHeader } from '../photo-header.js'
 import { signedByAny, type SigningKeys } from '../signing.js'
+import { isBareImage } from './bare.js'
 import { checkedDimensions, checkedType, reducedCopy, tooBig, type Reducer } from './rules.js'
 import { FILENAME_PLACEHOLDER, SIGNED_KEY, UPLOAD_KEY, UPLOAD_LIFETIME_MS, nameOf, newUploadKey, type PhotoToDraw, type SignedUpload, type StoredUpload, type UploadStore } from './store.js'
 
@@ -223,9 +224,11 @@ export class LocalUploadStore implements UploadStore {
   private async reduced(tmpFile: string, reducedFile: string, key: string, signal?: AbortSignal): Promise<string> {
     const dimensions = checkedDimensions(await dimensionsOf(tmpFile))
     const { size } = await stat(tmpFile)
+    const { type } = nameOf(key)
+    const bare = await bareFile(tmpFile, type, size)
     // One copy of the file, in a buffer of its own, which moves to the render thread as it is.
     const read = () => readFile(tmpFile)
-    const reduced = await reducedCopy(this.options.reduce, read, { type: nameOf(key).type, size }, dimensions, signal)
+    const reduced = await reducedCopy(this.options.reduce, read, { type, size }, dimensions, bare, signal)
     if (!reduced) return tmpFile
     await writeFile(reducedFile, reduced)
     return reducedFile
@@ -420,3 +423,20 @@ async function folderSize(dir: string): Promise<number> {
   return sizes.reduce((sum, size) => sum + size, 0)
 }
 
+/** Whether the file on disk is provably bare (`bare.ts`), read through a handle a window at a time. */
+async function bareFile(file: string, type: UploadType, size: number): Promise<boolean> {
+  const handle = await open(file, 'r')
+  try {
+    return await isBareImage(
+      type,
+      async (offset, length) => {
+        const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - offset)))
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset)
+        return buffer.subarray(0, bytesRead)
+      },
+      size,
+    )
+  } finally {
+    await handle.close()
+  }
+}

@@ -65,22 +65,22 @@ export function checkedDimensions(dimensions: PhotoDimensions | null): PhotoDime
 
 /**
  * Whether a photo must be reduced before it is served or drawn: larger than the largest card,
- * turned by its EXIF orientation, carrying metadata (EXIF with its camera and GPS tags, XMP,
- * IPTC), or stored in a way that costs a render far more memory than it needs: a progressive
- * JPEG or an interlaced PNG (decoded whole), a JPEG whose colour is not subsampled 4:2:0, 16-bit
- * samples. Made again as a baseline 4:2:0 JPEG or a plain 8-bit PNG, it draws in every shape. The
- * page sends photos so already; they are kept byte for byte.
+ * turned by its EXIF orientation, not provably bare (`bare.ts`: metadata may hide where a
+ * decoder's metadata does not look), or stored in a way that costs a render far more memory than
+ * it needs: a progressive JPEG or an interlaced PNG (decoded whole), a JPEG whose colour is not
+ * subsampled 4:2:0, 16-bit samples. Made again as a baseline 4:2:0 JPEG or a plain 8-bit PNG, it
+ * draws in every shape. The page sends photos so already; they are kept byte for byte.
  */
-export function needsReducing(photo: PhotoDimensions, type: UploadType): boolean {
+export function needsReducing(photo: PhotoDimensions, type: UploadType, bare: boolean): boolean {
   const costly = photo.progressive || photo.bitDepth > 8 || (type === 'image/jpeg' && photo.samples > 1.5 && photo.channels > 1)
-  return Math.max(photo.width, photo.height) > PHOTO_LONG_SIDE || photo.turnedOrTagged || costly
+  return Math.max(photo.width, photo.height) > PHOTO_LONG_SIDE || photo.turnedOrTagged || !bare || costly
 }
 
 /**
  * The render-sized copy of an upload whose dimensions were checked (`checkedDimensions`), or null when it may be kept as it came. Every render
  * then reads and decodes the small photo, and nothing served carries where or with what it was taken.
  */
-export async function reducedCopy(reduce: Reducer, read: PhotoReader, stored: StoredUpload, dimensions: PhotoDimensions, signal?: AbortSignal): Promise<Uint8Array | null> {
-  if (!needsReducing(dimensions, stored.type)) return null
+export async function reducedCopy(reduce: Reducer, read: PhotoReader, stored: StoredUpload, dimensions: PhotoDimensions, bare: boolean, signal?: AbortSignal): Promise<Uint8Array | null> {
+  if (!needsReducing(dimensions, stored.type, bare)) return null
   return reduce(read, photoHeader(stored, dimensions), signal)
 }

@@ -87,7 +87,17 @@ interface GetOptions {
   /** Only the object of this ETag: `UploadChanged` when another has replaced it. */
   etag?: string
   signal?: AbortSignal
+  /**
+   * The whole read, its answer and every byte of its body, ends within this many ms: set for the
+   * reads the service makes for itself (headers, a photo to draw or reduce), whose bytes a store
+   * could otherwise trickle in forever under the idle timeouts. Not for serving a file to a
+   * client, whose own pace sets how long that takes.
+   */
+  deadlineMs?: number
 }
+
+/** How long a read the service makes for itself may take in all: a 5 MB photo at 200 KB/s. */
+export const S3_READ_DEADLINE_MS = 25_000
 
 export class Bucket {
   private readonly client: S3Client
@@ -118,9 +128,10 @@ export class Bucket {
    * with the signal's reason, and is no fault of the store's.
    */
   async get(key: string, operation: string, options: GetOptions = {}): Promise<GetObjectCommandOutput | null> {
+    const signal = withDeadline(options.signal, options.deadlineMs)
     try {
       const command = new GetObjectCommand({ Bucket: this.options.bucket, Key: key, Range: options.range, IfMatch: options.etag })
-      return await this.client.send(command, { abortSignal: options.signal })
+      return await this.client.send(command, { abortSignal: signal })
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason
       const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode
@@ -147,7 +158,7 @@ export class Bucket {
    * size), null when it is gone.
    */
   async whole(key: string, operation: string, expected: { etag?: string; size: number }): Promise<Uint8Array | null> {
-    const object = await this.get(key, operation, { etag: expected.etag })
+    const object = await this.get(key, operation, { etag: expected.etag, deadlineMs: S3_READ_DEADLINE_MS })
     if (!object?.Body) return null
     if (this.sizeOf(object, operation, key) !== expected.size) {
       ;(object.Body as Readable).destroy()
@@ -209,7 +220,7 @@ export class Bucket {
 
   /** Bytes `from` up to `to` of an object (fewer at its end), with its whole size, ETag and user metadata. */
   private async range(key: string, operation: string, from: number, to: number, options: GetOptions): Promise<(Omit<ObjectHeader, 'type' | 'dimensions'> & { head: Uint8Array }) | null> {
-    const object = await this.get(key, operation, { range: `bytes=${from}-${to - 1}`, ...options })
+    const object = await this.get(key, operation, { range: `bytes=${from}-${to - 1}`, deadlineMs: S3_READ_DEADLINE_MS, ...options })
     if (!object?.Body) return null
     const size = this.sizeOf(object, operation, key)
     return { head: await this.bytesOf(object, operation, key, options.signal), size, etag: object.ETag, metadata: object.Metadata ?? {} }
@@ -242,4 +253,20 @@ export async function withHead(source: Readable, bytes: number): Promise<{ head:
     { objectMode: false },
   )
   return { head: Buffer.concat(first).subarray(0, bytes), body }
+}
+
+/**
+ * `outer`, and an end after `ms` when given: a signal of its own with a timer of its own (a
+ * composite of AbortSignal.timeout may be collected before it fires on Node 20). The timer is not
+ * cleared when the answer begins: it bounds the body's bytes too, and firing once all are read
+ * aborts nothing.
+ */
+function withDeadline(outer: AbortSignal | undefined, ms: number | undefined): AbortSignal | undefined {
+  if (ms === undefined) return outer
+  const ends = new AbortController()
+  const timer = setTimeout(() => ends.abort(new Error(`the store's answer did not end within ${ms} ms`)), ms)
+  timer.unref()
+  if (outer?.aborted) ends.abort(outer.reason)
+  else outer?.addEventListener('abort', () => ends.abort(outer.reason), { once: true })
+  return ends.signal
 }

@@ -19,6 +19,15 @@ import { Bucket, FIRST_RANGE_BYTES, withHead, type ObjectHeader, type S3StoreOpt
 import { ReducedCopies } from './s3-reduced.js'
 import { UploadChanged, nameOf, newUploadKey, type PhotoToDraw, type SignedUpload, type StoredUpload, type UploadStore } from './store.js'
 
+/**
+ * Whether a bucket's object counts as bare when nothing its header shows says otherwise. Proving it
+ * takes every byte of the object (metadata may follow the pixels: a PNG's text after its image
+ * data, a second JPEG appended), which the service does not read to serve or draw it; what a
+ * decoder's metadata reports (EXIF, XMP, IPTC, an orientation) is caught from the first bytes, and
+ * what follows the pixels is not, as the local folder's whole-file check does.
+ */
+const BUCKET_FILES_BARE = true
+
 /** What is served and drawn for an upload: the object itself when the rules keep it as it came, else its reduced copy. */
 interface Served {
   /** The key of the object served and drawn. */
@@ -85,7 +94,7 @@ export class S3UploadStore implements UploadStore {
     if (original.size > UPLOAD_MAX_BYTES) throw tooBig()
     const dimensions = checkedDimensions(original.dimensions)
     const upload = { type, size: original.size }
-    if (!needsReducing(dimensions, type)) return { key, header: { ...photoHeader(upload, dimensions), etag: original.etag }, upload }
+    if (!needsReducing(dimensions, type, BUCKET_FILES_BARE)) return { key, header: { ...photoHeader(upload, dimensions), etag: original.etag }, upload }
     const copy = await this.copies.of({ key, ...upload, etag: original.etag, dimensions }, operation, signal)
     return { ...copy, upload }
   }
@@ -120,7 +129,7 @@ export class S3UploadStore implements UploadStore {
       return null
     }
     const dimensions = await dimensionsOf(head)
-    const asItIs = dimensions !== null && !needsReducing(dimensions, type)
+    const asItIs = dimensions !== null && !needsReducing(dimensions, type, BUCKET_FILES_BARE)
     // Not held open while a header further in is looked for, or a copy is made.
     if (!asItIs) body.destroy()
     const known = dimensions ? { type, dimensions, size, etag: object.ETag, metadata: {} } : undefined
