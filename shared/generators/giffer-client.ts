@@ -22,7 +22,7 @@ export class GeneratorError extends Error {
 }
 
 /** `{"error":{"message","field"}}` from the service, else "HTTP {status}". */
-async function failureOf(response: Response): Promise<GeneratorError> {
+export async function failureOf(response: Response): Promise<GeneratorError> {
   try {
     const body = (await response.json()) as { error?: { message?: unknown; field?: unknown } }
     const { message, field } = body.error ?? {}

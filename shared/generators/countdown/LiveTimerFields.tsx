@@ -88,19 +88,7 @@ export function TimerTypeFields({ choices, error, onChange }: Omit<LiveTimerFiel
           </Field>
           <TimeZoneField choices={choices} error={error} onChange={onChange} />
         </div>
-        <fieldset className="field radio-row weekdays" aria-describedby={weekdays ? 'live-weekdays-message' : undefined}>
-          <legend>Days of the week</legend>
-          {WEEKDAYS.map(([day, name]) => (
-            <label key={day}>
-              <input type="checkbox" name="weekdays" value={day} checked={choices.weekdays.includes(day)} onChange={() => toggle(day)} /> {name}
-            </label>
-          ))}
-          {weekdays && (
-            <p className="field-message" id="live-weekdays-message" role="alert">
-              {weekdays}
-            </p>
-          )}
-        </fieldset>
+        <WeekdaysField id="live-weekdays" days={choices.weekdays} message={weekdays} onToggle={toggle} />
       </>
     )
   }
@@ -135,5 +123,24 @@ export function ExpiryFields({ choices, settings, error, onChange }: LiveTimerFi
         </Field>
       )}
     </>
+  )
+}
+
+/** The days of the week a recurring timer counts to, each a checkbox, with the service's message. */
+export function WeekdaysField({ id, days, message, onToggle }: { id: string; days: readonly number[]; message: string | null; onToggle: (day: number) => void }) {
+  return (
+    <fieldset className="field radio-row weekdays" aria-describedby={message ? `${id}-message` : undefined}>
+      <legend>Days of the week</legend>
+      {WEEKDAYS.map(([day, name]) => (
+        <label key={day}>
+          <input type="checkbox" name="weekdays" value={day} checked={days.includes(day)} onChange={() => onToggle(day)} /> {name}
+        </label>
+      ))}
+      {message && (
+        <p className="field-message" id={`${id}-message`} role="alert">
+          {message}
+        </p>
+      )}
+    </fieldset>
   )
 }

@@ -6,7 +6,8 @@
 import { useState, type ReactNode } from 'react'
 import { END_MESSAGE_MAX_LENGTH } from './captions.js'
 import { CAPTION_MAX_LENGTH, type DelayUnit } from './countdown.js'
-import { EXPIRY_CHOICES, EXPIRY_NAMES, WEEKDAYS } from './live-timer.js'
+import { EXPIRY_CHOICES, EXPIRY_NAMES } from './live-timer.js'
+import { WeekdaysField } from './LiveTimerFields.js'
 import { useFocusOnError } from './SaveTimer.js'
 import { changedFields, draftOf, LINK_MAX, requestOf, SAVED_NAME_MAX, savedTimerCall, type SavedTimerView, type TimerDraft } from './saved-timer.js'
 import { ColorField, controlProps, Field } from '../fields.js'
@@ -196,19 +197,7 @@ function RecurringFields({ draft, error, onChange, zone }: { draft: TimerDraft; 
         </Field>
         {zone}
       </div>
-      <fieldset className="field radio-row weekdays" aria-describedby={weekdays ? 'edit-weekdays-message' : undefined}>
-        <legend>Days of the week</legend>
-        {WEEKDAYS.map(([day, name]) => (
-          <label key={day}>
-            <input type="checkbox" name="weekdays" value={day} checked={draft.weekdays.includes(day)} onChange={() => toggle(day)} /> {name}
-          </label>
-        ))}
-        {weekdays && (
-          <p className="field-message" id="edit-weekdays-message" role="alert">
-            {weekdays}
-          </p>
-        )}
-      </fieldset>
+      <WeekdaysField id="edit-weekdays" days={draft.weekdays} message={weekdays} onToggle={toggle} />
     </>
   )
 }

@@ -6,7 +6,7 @@
  */
 import { liveTimerSnippet, type CountdownSettings } from './countdown.js'
 import { liveTimerBody, withMergeTag, type LiveTimerChoices, type LiveTimerType, type Platform } from './live-timer.js'
-import { GeneratorError, GIFFER_BASE } from '../giffer-client.js'
+import { failureOf, GIFFER_BASE } from '../giffer-client.js'
 
 /** Where a saved timer is changed: under the generator's own address, one page per timer. */
 export const SAVED_TIMER_PATH = '/email-countdown-timer-generator/timers/'
@@ -100,17 +100,6 @@ export function taggedAddresses(answer: Pick<SavedAnswer, 'url' | 'png_url' | 'l
 
 // ---------------------------------------------------------------------------------------------
 // The edit page's calls
-
-async function failureOf(response: Response): Promise<GeneratorError> {
-  try {
-    const body = (await response.json()) as { error?: { message?: unknown; field?: unknown } }
-    const { message, field } = body.error ?? {}
-    if (typeof message === 'string' && message) return new GeneratorError(message, typeof field === 'string' ? field : undefined)
-  } catch {
-    // Not JSON: a proxy's page or an empty body.
-  }
-  return new GeneratorError(`HTTP ${response.status}`)
-}
 
 /** One call of the saved-timer API with the edit key; JSON back, or nothing for 204. */
 export async function savedTimerCall<T>(path: string, key: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
