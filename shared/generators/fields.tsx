@@ -1,5 +1,6 @@
 /** Form fields of the generator pages: a label, the control, and the message of the service. */
-import type { ReactNode } from 'react'
+import { useEffect, type ReactNode } from 'react'
+import type { GeneratorError } from './giffer-client.js'
 
 const messageId = (id: string) => `${id}-message`
 
@@ -32,4 +33,12 @@ export function ColorField({ id, name, label, value, onChange, message }: { id: 
       </span>
     </Field>
   )
+}
+
+/** Moves the focus to the input of the field the service named, where the visitor fixes it and its message is read. */
+export function useFocusOnError(error: GeneratorError | null, inputs: Readonly<Record<string, string>>): void {
+  useEffect(() => {
+    const id = error?.field && inputs[error.field]
+    if (id) document.getElementById(id)?.focus()
+  }, [error, inputs])
 }

@@ -1,23 +1,20 @@
 /** The countdown page's saved timers: what is sent, the addresses handed out, the edit form's values and changes, and the counts as CSV. */
 import { describe, expect, it } from 'vitest'
 import { defaultLiveTimerChoices } from '../../shared/generators/countdown/live-timer.js'
+import { editAddress, savedTimerBody, savedTimerSnippet, taggedAddresses } from '../../shared/generators/countdown/saved-timer.js'
 import {
   changedFields,
   draftOf,
-  editAddress,
   editPreviewUrl,
   evergreenAmount,
   keyFromHash,
   lastHours,
   requestOf,
-  savedTimerBody,
-  savedTimerSnippet,
   statsCsv,
-  taggedAddresses,
   wallClock,
   type SavedTimerView,
   type TimerStats,
-} from '../../shared/generators/countdown/saved-timer.js'
+} from '../../shared/generators/countdown/saved-timer-edit.js'
 import type { CountdownSettings } from '../../shared/generators/countdown/countdown.js'
 
 const settings = { amount: 2, unit: 'days', date: null, font: 'roboto', weight: 700, color: '#000000', background: '#ffffff', captions: false, days: '', hours: '', minutes: '', seconds: '' } as unknown as CountdownSettings

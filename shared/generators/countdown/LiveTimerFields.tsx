@@ -2,8 +2,9 @@
 import { useEffect, useState } from 'react'
 import { END_MESSAGE_MAX_LENGTH, END_MESSAGES, captionLanguage } from './captions.js'
 import type { CountdownSettings } from './countdown.js'
-import { EXPIRY_CHOICES, EXPIRY_NAMES, LIVE_TIMER_TYPE_NAMES, LIVE_TIMER_TYPES, WEEKDAYS, type LiveTimerChoices, type LiveTimerType } from './live-timer.js'
+import { EXPIRY_CHOICES, EXPIRY_NAMES, LIVE_TIMER_TYPE_NAMES, LIVE_TIMER_TYPES, type LiveTimerChoices, type LiveTimerType } from './live-timer.js'
 import { controlProps, Field } from '../fields.js'
+import { WeekdaysField } from './WeekdaysField.js'
 import { messageFor } from '../GeneratorPage.js'
 import type { GeneratorError } from '../giffer-client.js'
 
@@ -123,24 +124,5 @@ export function ExpiryFields({ choices, settings, error, onChange }: LiveTimerFi
         </Field>
       )}
     </>
-  )
-}
-
-/** The days of the week a recurring timer counts to, each a checkbox, with the service's message. */
-export function WeekdaysField({ id, days, message, onToggle }: { id: string; days: readonly number[]; message: string | null; onToggle: (day: number) => void }) {
-  return (
-    <fieldset className="field radio-row weekdays" aria-describedby={message ? `${id}-message` : undefined}>
-      <legend>Days of the week</legend>
-      {WEEKDAYS.map(([day, name]) => (
-        <label key={day}>
-          <input type="checkbox" name="weekdays" value={day} checked={days.includes(day)} onChange={() => onToggle(day)} /> {name}
-        </label>
-      ))}
-      {message && (
-        <p className="field-message" id={`${id}-message`} role="alert">
-          {message}
-        </p>
-      )}
-    </fieldset>
   )
 }

@@ -6,9 +6,10 @@
 import { useEffect, useRef, useState } from 'react'
 import type { CountdownSettings } from './countdown.js'
 import type { LiveTimerChoices, Platform } from './live-timer.js'
-import { editAddress, LINK_MAX, SAVED_NAME_MAX, savedTimerBody, savedTimerSnippet, taggedAddresses, type SavedAnswer, type SavedExtras } from './saved-timer.js'
+import { editAddress, savedTimerBody, savedTimerSnippet, taggedAddresses, type SavedAnswer, type SavedExtras } from './saved-timer.js'
+import { LINK_MAX, SAVED_NAME_MAX } from './timer-basics.js'
 import { CopyButton } from '../actions.js'
-import { controlProps, Field } from '../fields.js'
+import { controlProps, Field, useFocusOnError } from '../fields.js'
 import { messageFor } from '../GeneratorPage.js'
 import { asGeneratorError, postForJson, type GeneratorError } from '../giffer-client.js'
 
@@ -23,14 +24,6 @@ interface SaveTimerProps {
 
 /** The inputs of the fields the service may name. */
 const SAVE_FIELDS: Readonly<Record<string, string>> = { name: 'saved-name', link: 'saved-link', link_expired: 'saved-link-expired' }
-
-/** Moves the focus to the input of the field the service named, where the visitor fixes it and its message is read. */
-export function useFocusOnError(error: GeneratorError | null, inputs: Readonly<Record<string, string>>): void {
-  useEffect(() => {
-    const id = error?.field && inputs[error.field]
-    if (id) document.getElementById(id)?.focus()
-  }, [error, inputs])
-}
 
 export function SaveTimer({ settings, choices, platform, madeAt, timeZone }: SaveTimerProps) {
   const [extras, setExtras] = useState<SavedExtras>({ name: '', link: '', linkExpired: '' })

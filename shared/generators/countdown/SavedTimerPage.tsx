@@ -5,8 +5,8 @@
  * which is the same for every timer.
  */
 import { useEffect, useRef, useState } from 'react'
-import { COUNTDOWN_SIZE, countdownHeight } from './countdown.js'
-import { editPreviewUrl, keyFromHash, savedTimerCall, type SavedTimerView } from './saved-timer.js'
+import { COUNTDOWN_SIZE, countdownHeight } from './timer-basics.js'
+import { editPreviewUrl, keyFromHash, savedTimerCall, type SavedTimerView } from './saved-timer-edit.js'
 import { SavedTimerForm } from './SavedTimerForm.js'
 import { TimerStatsSection } from './TimerStats.js'
 import { Seo } from '../../components/Seo.js'

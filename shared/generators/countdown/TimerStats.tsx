@@ -4,7 +4,7 @@
  * every counted hour as CSV.
  */
 import { useCallback, useEffect, useState } from 'react'
-import { lastHours, READER_NAMES, savedTimerCall, statsCsv, type Counts, type TimerStats } from './saved-timer.js'
+import { lastHours, READER_NAMES, savedTimerCall, statsCsv, type Counts, type TimerStats } from './saved-timer-edit.js'
 import { saveBlob } from '../image-export.js'
 
 /** Hours the chart and its table show: the last two days. */

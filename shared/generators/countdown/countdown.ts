@@ -4,6 +4,9 @@
  * functions, used by the page, its server loader and the tests alike.
  */
 import type { Holiday } from '../../holidays/holidays.js'
+import { CAPTION_MAX_LENGTH, COUNTDOWN_SIZE, countdownHeight } from './timer-basics.js'
+
+export { CAPTION_MAX_LENGTH, COUNTDOWN_SIZE, countdownHeight }
 
 export const DELAY_UNITS = ['days', 'hours', 'minutes'] as const
 export type DelayUnit = (typeof DELAY_UNITS)[number]
@@ -33,13 +36,6 @@ export const COUNTDOWN_DURATION = 120
 export const COUNTDOWN_SCALE = 2
 /** Quick picks reach this many days ahead (today is 0). */
 export const QUICK_PICK_WINDOW_DAYS = 99
-/** The longest caption the image service draws. */
-export const CAPTION_MAX_LENGTH = 16
-/** Width and height of the GIF in CSS pixels, with and without captions. */
-export const COUNTDOWN_SIZE = { width: 600, height: 150, heightWithoutCaptions: 110 } as const
-
-/** The GIF's height in CSS pixels: taller when it shows captions. */
-export const countdownHeight = (withCaptions: boolean) => (withCaptions ? COUNTDOWN_SIZE.height : COUNTDOWN_SIZE.heightWithoutCaptions)
 
 const MINUTE_MS = 60_000
 const HOUR_MS = 60 * MINUTE_MS

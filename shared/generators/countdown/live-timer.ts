@@ -4,9 +4,9 @@
  * Plain functions, used by the page, its server loader and the tests.
  */
 import { countdownQuery, DELAY_CAPS, delaySeconds, liveTimerRequest, localIsoDate, type CountdownSettings, type DelayCaps } from './countdown.js'
+import { EXPIRY_CHOICES, EXPIRY_NAMES, LIVE_TIMER_TYPES, WEEKDAYS, type ExpiryChoice, type LiveTimerType } from './timer-basics.js'
 
-export const LIVE_TIMER_TYPES = ['fixed', 'per-recipient', 'evergreen', 'recurring'] as const
-export type LiveTimerType = (typeof LIVE_TIMER_TYPES)[number]
+export { EXPIRY_CHOICES, EXPIRY_NAMES, LIVE_TIMER_TYPES, WEEKDAYS, type ExpiryChoice, type LiveTimerType }
 
 export const LIVE_TIMER_TYPE_NAMES: Readonly<Record<LiveTimerType, { label: string; hint: string }>> = {
   fixed: { label: 'One date', hint: 'Everyone counts down to the same moment.' },
@@ -15,10 +15,6 @@ export const LIVE_TIMER_TYPE_NAMES: Readonly<Record<LiveTimerType, { label: stri
   recurring: { label: 'Every day or week at a time', hint: 'Counts to the next cut-off, such as 14:00 on weekdays, and starts again after it.' },
 }
 
-export const EXPIRY_CHOICES = ['zeros', 'message', 'hide'] as const
-export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number]
-export const EXPIRY_NAMES: Readonly<Record<ExpiryChoice, string>> = { zeros: 'Show zeros', message: 'Show a message', hide: 'Hide the timer' }
-
 /** The longest time an evergreen timer gives each subscriber, in each unit: 90 days, the image service's limit. */
 export const EVERGREEN_DELAY_CAPS: DelayCaps = { days: 90, hours: 2160, minutes: 129_600 }
 
@@ -26,17 +22,6 @@ export const EVERGREEN_DELAY_CAPS: DelayCaps = { days: 90, hours: 2160, minutes:
 export function delayCapsFor(type: LiveTimerType): DelayCaps {
   return type === 'evergreen' ? EVERGREEN_DELAY_CAPS : DELAY_CAPS
 }
-
-/** Days of the week as the image service numbers them (Sunday 0), in the order a week is read here. */
-export const WEEKDAYS = [
-  [1, 'Mon'],
-  [2, 'Tue'],
-  [3, 'Wed'],
-  [4, 'Thu'],
-  [5, 'Fri'],
-  [6, 'Sat'],
-  [0, 'Sun'],
-] as const
 
 export const PLATFORMS = ['mailchimp', 'klaviyo', 'hubspot', 'brevo', 'activecampaign', 'other'] as const
 export type Platform = (typeof PLATFORMS)[number]
