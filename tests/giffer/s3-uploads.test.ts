@@ -110,8 +110,8 @@ describe('uploads straight to an S3-compatible bucket', () => {
   it('reads a header that lies past the first 64 KB (large embedded metadata) with one more ranged read, never the whole photo, and draws it', async () => {
     const g = await gifferOnBucket()
     const photo = await makePhoto(4, 120, 90)
-    // Two application segments of 64 KB between the JPEG's start and its frame header.
-    const segment = Buffer.concat([Buffer.from([0xff, 0xef, 0xff, 0xff]), Buffer.alloc(0xffff - 2, 0x20)])
+    // Two application segments of 64 KB between the JPEG's start and its frame header (JFIF ones, which a bare photo may carry).
+    const segment = Buffer.concat([Buffer.from([0xff, 0xe0, 0xff, 0xff]), Buffer.from('JFIF\0'), Buffer.alloc(0xffff - 2 - 5, 0x20)])
     const padded = Buffer.concat([photo.subarray(0, 2), segment, segment, photo.subarray(2)])
     expect((await sharp(padded).metadata()).width).toBe(120)
     const { key } = await post(await sign(g), padded, 'photo-1.jpg')
@@ -123,12 +123,13 @@ describe('uploads straight to an S3-compatible bucket', () => {
     expect(s3.ranges.slice(before)).toEqual(['bytes=0-65535', 'bytes=65536-1048575', ''])
   })
 
-  it('resolves with one request to the store, and serves a file with one more', async () => {
+  it('resolves with two requests to the store (the header, then the whole file walked once), and serves a file with one more', async () => {
     const g = await gifferOnBucket()
     const { key } = await post(await sign(g), await makePhoto(9, 64, 64, 'webp'), 'photo-1.webp', 'image/webp')
     let before = s3.requests.length
     const { url } = (await request(g.app).get('/giffer/uploads/resolve').query({ key }).expect(200)).body
-    expect(s3.requests.slice(before)).toEqual([`GET /${s3.bucket}/${key}`])
+    // Its first bytes, then its whole file walked once to prove it bare (this process keeps the answer).
+    expect(s3.requests.slice(before)).toEqual([`GET /${s3.bucket}/${key}`, `GET /${s3.bucket}/${key}`])
     before = s3.requests.length
     await request(g.app).get(url).buffer(true).parse(binary).expect(200).expect('Content-Type', 'image/webp')
     expect(s3.requests.slice(before)).toEqual([`GET /${s3.bucket}/${key}`])
@@ -158,6 +159,8 @@ describe('uploads straight to an S3-compatible bucket', () => {
     const big = await sharp({ create: { width: 1200, height: 1000, channels: 3, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer()
     expect(big.length).toBeGreaterThan(3 * 2 ** 20)
     const { key } = await post(await sign(g), big, 'photo-1.png', 'image/png')
+    // Resolved first, as the page does: the walk that proves it bare is behind it.
+    await resolve(g, key)
     const server = http.createServer(g.app).listen(0, '127.0.0.1')
     await once(server, 'listening')
     try {
@@ -336,6 +339,31 @@ describe('the same rules as the local folder, applied at first use', () => {
     const again = (await request(g.app).get(`/giffer/${key}`).buffer(true).parse(binary).expect(200)).body as Buffer
     expect(Buffer.compare(again, served)).toBe(0)
     expect(copiesWrittenSince(start)).toHaveLength(1)
+  })
+
+  it.each([
+    ['a PNG with a GPS text chunk after its pixels', 'png'],
+    ['a JPEG with a tagged JPEG appended after its end', 'jpeg'],
+  ] as const)('serves %s made again, without it: its whole file is walked once, never held', async (_name, format) => {
+    const g = await gifferOnBucket()
+    const photo = await makePhoto(11, 320, 240, format)
+    let hidden: Buffer
+    if (format === 'png') {
+      const text = Buffer.from('Comment\0GPSLatitude 48,51.5N')
+      const chunk = Buffer.alloc(12 + text.length)
+      chunk.writeUInt32BE(text.length, 0)
+      chunk.write('tEXt', 4)
+      text.copy(chunk, 8)
+      hidden = Buffer.concat([photo.subarray(0, photo.length - 12), chunk, photo.subarray(photo.length - 12)])
+    } else {
+      hidden = Buffer.concat([photo, await sharp(photo).withExif({ IFD0: { Make: 'GPSLatitude 48,51.5N' } }).jpeg().toBuffer()])
+    }
+    const { key } = await post(await sign(g), hidden, `photo-1.${format === 'jpeg' ? 'jpg' : 'png'}`, `image/${format}`)
+    const start = s3.requests.length
+    const served = (await request(g.app).get(`/giffer/${key}`).buffer(true).parse(binary).expect(200)).body as Buffer
+    expect(served.includes('GPSLatitude')).toBe(false)
+    expect(await sharp(served).metadata()).toMatchObject({ format, width: 320, height: 240 })
+    expect(copiesWrittenSince(start)).toEqual([`PUT /${s3.bucket}/reduced/${key.slice('uploads/'.length)}`])
   })
 
   it('draws an 8000×6000 original under 5 MB from its copy, reduced at the first slideshow, and reuses the copy for the next', async () => {

@@ -119,3 +119,31 @@ export function isBareImage(type: UploadType, read: ReadAt, size: number): Promi
   if (type === 'image/jpeg') return bareJpeg(at, size)
   return bareWebp(at, size)
 }
+
+/**
+ * A reader of a stream's bytes for a walk that only moves forward (as `isBareImage`'s do): it
+ * holds the bytes from the last offset asked for to the furthest read, a window or so, never the
+ * file; bytes skipped over are read and let go.
+ */
+export function forwardReader(chunks: AsyncIterable<Uint8Array>): ReadAt {
+  const source = chunks[Symbol.asyncIterator]()
+  let start = 0
+  let held: Uint8Array = new Uint8Array(0)
+  let ended = false
+  const dropBefore = (offset: number) => {
+    const drop = Math.min(held.length, offset - start)
+    held = held.subarray(drop)
+    start += drop
+  }
+  return async (offset, length) => {
+    if (offset < start) throw new Error('a forward reader cannot go back')
+    dropBefore(offset)
+    while (start + held.length < offset + length && !ended) {
+      const next = await source.next()
+      if (next.done) ended = true
+      else held = held.length === 0 ? next.value : Buffer.concat([held, next.value])
+      dropBefore(offset)
+    }
+    return start === offset ? held.subarray(0, length) : new Uint8Array(0)
+  }
+}

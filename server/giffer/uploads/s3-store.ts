@@ -16,17 +16,9 @@ import type { PhotoHeader } from '../jobs.js'
 import { dimensionsOf, photoHeader } from '../photo-header.js'
 import { checkedDimensions, checkedType, needsReducing, tooBig, type Reducer } from './rules.js'
 import { Bucket, FIRST_RANGE_BYTES, withHead, type ObjectHeader, type S3StoreOptions } from './s3-bucket.js'
+import { BareObjects } from './s3-bare.js'
 import { ReducedCopies } from './s3-reduced.js'
 import { UploadChanged, nameOf, newUploadKey, type PhotoToDraw, type SignedUpload, type StoredUpload, type UploadStore } from './store.js'
-
-/**
- * Whether a bucket's object counts as bare when nothing its header shows says otherwise. Proving it
- * takes every byte of the object (metadata may follow the pixels: a PNG's text after its image
- * data, a second JPEG appended), which the service does not read to serve or draw it; what a
- * decoder's metadata reports (EXIF, XMP, IPTC, an orientation) is caught from the first bytes, and
- * what follows the pixels is not, as the local folder's whole-file check does.
- */
-const BUCKET_FILES_BARE = true
 
 /** What is served and drawn for an upload: the object itself when the rules keep it as it came, else its reduced copy. */
 interface Served {
@@ -46,6 +38,7 @@ function noUpload(error: unknown): null {
 export class S3UploadStore implements UploadStore {
   private readonly bucket: Bucket
   private readonly copies: ReducedCopies
+  private readonly bare: BareObjects
 
   /**
    * `budget`: the render memory budget, which a header looked for past the first range takes its
@@ -54,6 +47,7 @@ export class S3UploadStore implements UploadStore {
   constructor(private readonly options: S3StoreOptions & { logger: Logger; budget: MemoryBudget; reduce: Reducer }) {
     this.bucket = new Bucket(options)
     this.copies = new ReducedCopies(this.bucket, options.reduce)
+    this.bare = new BareObjects(this.bucket)
   }
 
   close(): void {
@@ -94,7 +88,10 @@ export class S3UploadStore implements UploadStore {
     if (original.size > UPLOAD_MAX_BYTES) throw tooBig()
     const dimensions = checkedDimensions(original.dimensions)
     const upload = { type, size: original.size }
-    if (!needsReducing(dimensions, type, BUCKET_FILES_BARE)) return { key, header: { ...photoHeader(upload, dimensions), etag: original.etag }, upload }
+    // Kept as it came only when nothing else calls for a copy and all its bytes prove it bare:
+    // metadata may follow the pixels, where its first bytes do not show it.
+    const asItIs = !needsReducing(dimensions, type, true) && (await this.bare.of(key, type, original.size, original.etag, operation, signal))
+    if (asItIs) return { key, header: { ...photoHeader(upload, dimensions), etag: original.etag }, upload }
     const copy = await this.copies.of({ key, ...upload, etag: original.etag, dimensions }, operation, signal)
     return { ...copy, upload }
   }
@@ -129,7 +126,8 @@ export class S3UploadStore implements UploadStore {
       return null
     }
     const dimensions = await dimensionsOf(head)
-    const asItIs = dimensions !== null && !needsReducing(dimensions, type, BUCKET_FILES_BARE)
+    // A candidate for serving as it came; `served` decides, with the whole file's walk.
+    const asItIs = dimensions !== null && !needsReducing(dimensions, type, true)
     // Not held open while a header further in is looked for, or a copy is made.
     if (!asItIs) body.destroy()
     const known = dimensions ? { type, dimensions, size, etag: object.ETag, metadata: {} } : undefined
@@ -137,7 +135,7 @@ export class S3UploadStore implements UploadStore {
       body.destroy()
       return noUpload(error)
     })
-    if (served && asItIs) return { body, upload: served.upload }
+    if (served && asItIs && served.key === key) return { body, upload: served.upload }
     body.destroy()
     return served && this.stream(served, signal)
   }
