@@ -1,6 +1,7 @@
 /**
- * Whether an upload is provably bare: its pixels and what a decoder needs to show them, and not a
- * byte more. Only such a file is kept and served as it came; any other is made again (reduced),
+ * Whether an upload is provably bare: its pixels and what a decoder needs to show them, in chunks
+ * and segments of their own fixed sizes, where no text fits (what is coded as pixels cannot be
+ * ruled out without decoding them, and carries nothing a camera or an editor writes). Only such a file is kept and served as it came; any other is made again (reduced),
  * which drops whatever it carries. Metadata hides in many places that a decoder's metadata does
  * not report: a PNG's text chunks (before or after its pixels), an XMP packet in an `iTXt`, a
  * second JPEG with its own EXIF appended after the first one's end, a WebP's `EXIF` chunk. So the
@@ -11,6 +12,9 @@ import type { UploadType } from '../../../shared/generators/slideshow/slideshow.
 
 /** Bytes `length` from `offset` of the file (fewer, or none, past its end). */
 export type ReadAt = (offset: number, length: number) => Promise<Uint8Array>
+
+/** The largest colour profile kept: browsers' canvases embed sRGB in a few hundred bytes. */
+const ICC_MAX_BYTES = 4096
 
 /** Bytes read at a time while a file is walked. */
 const WINDOW = 64 * 1024
@@ -28,8 +32,26 @@ function windowed(read: ReadAt): (offset: number, length: number) => Promise<Uin
   }
 }
 
-/** PNG chunks a photo may carry: its header, palette and pixels, and how to show its colours. */
-const PNG_KEPT = new Set(['IHDR', 'PLTE', 'IDAT', 'IEND', 'tRNS', 'gAMA', 'cHRM', 'sRGB', 'iCCP', 'sBIT', 'pHYs', 'bKGD'])
+/**
+ * PNG chunks a photo may carry, each with the lengths it may have: its header, palette and pixels,
+ * transparency and how to show its colours, all of a fixed size or made of pixels' values, where
+ * no text fits, and a colour profile (`iCCP`) of the size a browser's canvas writes (a few hundred
+ * bytes for sRGB), whose name and data are free but leave no room for more than a word or two.
+ */
+const PNG_KEPT: Readonly<Record<string, (length: number) => boolean>> = {
+  IHDR: (n) => n === 13,
+  PLTE: (n) => n > 0 && n <= 768 && n % 3 === 0,
+  IDAT: () => true,
+  IEND: (n) => n === 0,
+  tRNS: (n) => n <= 256,
+  gAMA: (n) => n === 4,
+  cHRM: (n) => n === 32,
+  sRGB: (n) => n === 1,
+  sBIT: (n) => n >= 1 && n <= 4,
+  pHYs: (n) => n === 9,
+  bKGD: (n) => n === 1 || n === 2 || n === 6,
+  iCCP: (n) => n <= ICC_MAX_BYTES,
+}
 
 async function barePng(read: ReadAt, size: number): Promise<boolean> {
   for (let at = 8; at + 12 <= size; ) {
@@ -37,19 +59,23 @@ async function barePng(read: ReadAt, size: number): Promise<boolean> {
     if (head.length < 8) return false
     const length = ((head[0]! << 24) >>> 0) + (head[1]! << 16) + (head[2]! << 8) + head[3]!
     const type = String.fromCharCode(...head.subarray(4, 8))
-    if (!PNG_KEPT.has(type)) return false
+    if (!Object.hasOwn(PNG_KEPT, type) || !PNG_KEPT[type]!(length)) return false
     at += 12 + length
     if (type === 'IEND') return at === size
   }
   return false
 }
 
-/** JPEG segments a photo may carry: JFIF, an ICC profile, Adobe's colour transform, and the tables and frames a decoder reads. */
-function keptJpegSegment(marker: number, body: Uint8Array): boolean {
+/**
+ * JPEG segments a photo may carry: JFIF without a thumbnail and Adobe's colour transform, each of
+ * its fixed length, a colour profile in one segment of the size a browser's canvas writes, and
+ * the tables and frames a decoder reads (whose bytes it reads as such, so nothing else fits).
+ */
+function keptJpegSegment(marker: number, length: number, body: Uint8Array): boolean {
   const id = (text: string) => String.fromCharCode(...body.subarray(0, text.length)) === text
-  if (marker === 0xe0) return id('JFIF\0')
-  if (marker === 0xe2) return id('ICC_PROFILE\0')
-  if (marker === 0xee) return id('Adobe')
+  if (marker === 0xe0) return length === 16 && id('JFIF\0')
+  if (marker === 0xee) return length === 14 && id('Adobe')
+  if (marker === 0xe2) return length <= ICC_MAX_BYTES && id('ICC_PROFILE\0')
   // DQT, DHT, DAC, DRI, DNL, and every start of frame.
   return marker === 0xdb || marker === 0xc4 || marker === 0xcc || marker === 0xdd || marker === 0xdc || (marker >= 0xc0 && marker <= 0xcf)
 }
@@ -87,27 +113,36 @@ async function bareJpeg(read: ReadAt, size: number): Promise<boolean> {
       at = await scanEnd(read, at + 2 + length, size)
       continue
     }
-    if (!keptJpegSegment(marker, await read(at + 4, Math.min(length - 2, 16)))) return false
+    if (!keptJpegSegment(marker, length, await read(at + 4, Math.min(length - 2, 16)))) return false
     at += 2 + length
   }
   return false
 }
 
-/** WebP chunks a photo may carry; the extended header's flags must name neither EXIF, XMP nor animation. */
-const WEBP_KEPT = new Set(['VP8 ', 'VP8L', 'VP8X', 'ALPH', 'ICCP'])
-const WEBP_EXIF_XMP_ANIMATION = 0x08 | 0x04 | 0x02
+/**
+ * A WebP's chunks: one image (`VP8 ` or `VP8L`) alone, or after an extended header (`VP8X`, 10
+ * bytes) whose flags name no colour profile, EXIF, XMP or animation, with at most an alpha chunk.
+ */
+const WEBP_NOT_BARE_FLAGS = 0x20 | 0x08 | 0x04 | 0x02
 
 async function bareWebp(read: ReadAt, size: number): Promise<boolean> {
   const riff = await read(0, 12)
   if (riff.length < 12 || (riff[4]! | (riff[5]! << 8) | (riff[6]! << 16)) + riff[7]! * 2 ** 24 + 8 !== size) return false
-  for (let at = 12; at + 8 <= size; ) {
+  let images = 0
+  for (let at = 12, first = true; at + 8 <= size; first = false) {
     const head = await read(at, 9)
     const type = String.fromCharCode(...head.subarray(0, 4))
-    if (!WEBP_KEPT.has(type)) return false
-    if (type === 'VP8X' && (head[8]! & WEBP_EXIF_XMP_ANIMATION) !== 0) return false
     const length = head[4]! | (head[5]! << 8) | (head[6]! << 16) | (head[7]! * 2 ** 24)
+    if (type === 'VP8X') {
+      if (!first || length !== 10 || (head[8]! & WEBP_NOT_BARE_FLAGS) !== 0) return false
+    } else if (type === 'VP8 ' || type === 'VP8L') {
+      images += 1
+    } else if (type !== 'ALPH' || images > 0) {
+      return false
+    }
+    if (images > 1) return false
     at += 8 + length + (length % 2)
-    if (at === size) return true
+    if (at === size) return images === 1
   }
   return false
 }

@@ -25,12 +25,18 @@ export class BareObjects {
     if (known !== undefined) return known
     let walking = this.walking.get(id)
     if (!walking) {
-      walking = this.walk(key, type, size, etag, operation).finally(() => this.walking.delete(id))
+      // The answer is kept when the walk ends, whoever still waits for it: a request that leaves
+      // early does not make the next one walk the object again.
+      walking = this.walk(key, type, size, etag, operation)
+        .then((bare) => {
+          if (etag) this.keep(id, bare)
+          return bare
+        })
+        .finally(() => this.walking.delete(id))
+      walking.catch(() => undefined)
       this.walking.set(id, walking)
     }
-    const bare = await (signal ? Promise.race([walking, aborted(signal)]) : walking)
-    if (etag) this.keep(id, bare)
-    return bare
+    return signal ? Promise.race([walking, aborted(signal)]) : walking
   }
 
   private async walk(key: string, type: UploadType, size: number, etag: string | undefined, operation: string): Promise<boolean> {
