@@ -4,7 +4,10 @@
  * and reader, the `go` link judged for each recipient, two processes seeing one change, the caps
  * and the rate limits.
  */
+import { once } from 'node:events'
 import { readFile, rm } from 'node:fs/promises'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { Redis } from 'ioredis'
 import request from 'supertest'
@@ -405,6 +408,39 @@ describe('limits', () => {
       expect(res.status).toBe(400)
       expect(res.body.error.field).toBe('name')
     } finally {
+      await g.close()
+    }
+  })
+})
+
+describe('a change without its key', () => {
+  it('is answered 401 before its body is read, so slow bodies cannot hold the owner\u2019s changes', async () => {
+    const g = await startGiffer({ savedTimers: { editsPerTimerPerMinute: 2 } })
+    const server = g.app.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    try {
+      const saved = await save(g, { kind: 'evergreen', for: 3600 })
+      const port = (server.address() as AddressInfo).port
+      // Three PATCHes with a wrong key whose bodies never finish.
+      const held = await Promise.all(
+        [1, 2, 3].map(
+          () =>
+            new Promise<{ status: number; req: http.ClientRequest }>((resolve) => {
+              const req = http.request({ host: '127.0.0.1', port, method: 'PATCH', path: `/giffer/countdown/timers/${saved.id}`, headers: { Authorization: 'Bearer wrong-key-wrong-key', 'Content-Type': 'application/json', 'Content-Length': '100' } }, (res) => {
+                res.resume()
+                resolve({ status: res.statusCode ?? 0, req })
+              })
+              req.on('error', () => undefined)
+              req.write('{"name":')
+            }),
+        ),
+      )
+      expect(held.map(({ status }) => status)).toEqual([401, 401, 401])
+      for (const { req } of held) req.destroy()
+      expect((await request(g.app).patch(`/giffer/countdown/timers/${saved.id}`).set(bearer(saved.edit_key)).send({ name: 'a' })).status).toBe(200)
+      expect((await request(g.app).patch(`/giffer/countdown/timers/${saved.id}`).set(bearer(saved.edit_key)).send({ name: 'b' })).status).toBe(200)
+    } finally {
+      server.close()
       await g.close()
     }
   })

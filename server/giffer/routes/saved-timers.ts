@@ -123,6 +123,12 @@ export function savedTimerRoutes(router: Router, context: GifferContext, saved: 
   const limitEdits = perKeyLimit({ limit: limits.editsPerTimerPerMinute, windowMs: 60_000 }, (req) => `timer:${String(req.params.id)}`, rateLimitStore?.('savedTimerEdits'), undefined, 'succeeded')
   const limitWrongKeys = perAddressLimit({ limit: KEY_FAILURES_PER_ADDRESS, windowMs: 10 * 60_000 }, rateLimitStore?.('savedTimerKeys'), undefined, 'failed')
   const withKey = [timerId, limitWrongKeys]
+  // The key is checked before a change counts toward the timer's limit: a request without it is
+  // answered 401 before its body is read, so none can hold the owner's share open.
+  const keyFirst = async (req: Request, _res: Response, next: NextFunction) => {
+    await saved.authorised(String(req.params.id), req.headers.authorization)
+    next()
+  }
   const noStore = (res: Response) => res.set('Cache-Control', 'no-store')
 
   router.post('/countdown/timers', limitSaves)
@@ -135,12 +141,12 @@ export function savedTimerRoutes(router: Router, context: GifferContext, saved: 
     const { record, definition } = await saved.authorised(String(req.params.id), req.headers.authorization)
     noStore(res).json({ timer: { ...timerView(record, definition), ...urlsOf(context, record.id, definition) } })
   })
-  router.patch('/countdown/timers/:id', ...withKey, limitEdits)
+  router.patch('/countdown/timers/:id', ...withKey, keyFirst, limitEdits)
   patchJson(router, '/countdown/timers/:id', async (req, res) => {
     const { record, definition } = await saved.change(String(req.params.id), req.headers.authorization, req.body)
     noStore(res).json({ timer: { ...timerView(record, definition), ...urlsOf(context, record.id, definition) } })
   })
-  router.delete('/countdown/timers/:id', ...withKey, limitEdits, async (req, res) => {
+  router.delete('/countdown/timers/:id', ...withKey, keyFirst, limitEdits, async (req, res) => {
     await saved.remove(String(req.params.id), req.headers.authorization)
     noStore(res).status(204).end()
   })
