@@ -1,7 +1,7 @@
 /** What `npm run bench:load` prints: the table of what scripts add, and each page type's breakdown. */
 import type { ScriptTime } from '../lib/js-profile.js'
-import { CPU_SLOWDOWN } from '../lib/load-trace.js'
-import { QUIET_BUSY_MS, QUIET_MS } from '../lib/main-thread.js'
+import { CPU_SLOWDOWN, type LongFrame } from '../lib/load-trace.js'
+import { QUIET_BUSY_MS, QUIET_MS, type LongTask } from '../lib/main-thread.js'
 import type { ServedDocument } from '../lib/page-proxy.js'
 
 /** One load, read from its trace. */
@@ -18,7 +18,11 @@ export interface Measurement {
   work: Map<string, number>
   /** Top-level tasks from first paint to idle, and those of 50 ms or more among them. */
   tasks: number
-  longTasks: number
+  longTasks: LongTask[]
+  /** Total blocking time: the time past 50 ms of each task from first contentful paint to idle, ms. */
+  blocking: number
+  /** Long animation frames that began at or after first paint. */
+  framesAfterPaint: LongFrame[]
   /** Module scripts compiled. */
   modules: number
 }
@@ -36,7 +40,12 @@ export interface PageResult {
 
 /** Items listed per page in the breakdown. */
 const TOP = 8
-export const GOAL_RATIO = 2
+/** What the site's scripts may add at load, as a multiple of what the bare page's scripts add. */
+export const GOAL_RATIO = 1.5
+/** How far a page's total blocking time may be above the bare page's, ms. */
+export const GOAL_BLOCKING_OVER_BARE_MS = 100
+/** The longest animation frame a page may have after its first paint (the median load's), ms. */
+export const GOAL_LONGEST_FRAME_MS = 150
 
 export const median = (values: number[]) => {
   if (!values.length) return NaN
@@ -62,7 +71,12 @@ function printColumns(header: string[], rows: string[][], leftAligned: number[])
   for (const row of rows) console.log(line(row))
 }
 
-export function printTable(pages: PageResult[], bare: PageResult) {
+/** The longest animation frame after first paint in one load, ms (0 when none reached 50 ms). */
+const longestFrame = (run: Measurement) => Math.max(0, ...run.framesAfterPaint.map((frame) => frame.duration))
+
+/** Prints the tables and says whether every page met every goal. */
+export function printTable(pages: PageResult[], bare: PageResult): boolean {
+  let met = true
   const runs = bare.with.length
   const idle = (loads: Measurement[]) => {
     const times = loads.map((run) => run.idle).filter((time) => time !== undefined)
@@ -77,6 +91,7 @@ export function printTable(pages: PageResult[], bare: PageResult) {
     const bareAdds = added(bare, measure)
     const rows = [...pages, bare].map((page) => {
       const ratio = added(page, measure) / bareAdds
+      if (ratio > GOAL_RATIO) met = false
       const never = [...page.with, ...page.without].filter((run) => run.idle === undefined).length
       const row = [
         page.name,
@@ -85,7 +100,7 @@ export function printTable(pages: PageResult[], bare: PageResult) {
         round(median(page.without.map((run) => run[measure]))),
         round(added(page, measure)),
         round(bareAdds),
-        `${ratio.toFixed(1)}×${ratio > GOAL_RATIO ? ' ✗' : ''}`,
+        `${ratio.toFixed(2)}×${ratio > GOAL_RATIO ? ' ✗' : ''}`,
       ]
       if (measure === 'wall') row.push(`${idle(page.with)} / ${idle(page.without)}${never ? ` (${never} loads never idle)` : ''}`)
       return row
@@ -95,12 +110,51 @@ export function printTable(pages: PageResult[], bare: PageResult) {
     printColumns(header, rows, [0, 1, 7])
   }
   console.log(`goal: scripts add at most ${GOAL_RATIO}× what they add to the bare React 19 + React Router 7 page (✗: over)`)
+
+  console.log(
+    `\nResponsiveness at load, ${CPU_SLOWDOWN}× CPU slowdown, median of ${runs}: total blocking time (each task's time past 50 ms, first contentful paint → idle)` +
+      ` and the longest animation frame that began after first paint (Long Animation Frames API; 0: none of 50 ms or more)`,
+  )
+  const bareBlocking = median(bare.with.map((run) => run.blocking))
+  const rows = [...pages, bare].map((page) => {
+    const blocking = median(page.with.map((run) => run.blocking))
+    const frame = median(page.with.map(longestFrame))
+    const over = blocking - bareBlocking > GOAL_BLOCKING_OVER_BARE_MS
+    const long = frame > GOAL_LONGEST_FRAME_MS
+    if (over || long) met = false
+    return [
+      page.name,
+      `${round(blocking)}${over ? ' ✗' : ''}`,
+      round(median(page.without.map((run) => run.blocking))),
+      `${frame ? round(frame) : '0'}${long ? ' ✗' : ''}`,
+      page.with.map((run) => round(longestFrame(run))).join(', '),
+      round(median(page.without.map(longestFrame))),
+    ]
+  })
+  printColumns(['page', 'TBT ms', 'without scripts', 'longest frame ms', 'each load', 'without scripts'], rows, [0, 4])
+  console.log(`goals: TBT at most ${GOAL_BLOCKING_OVER_BARE_MS} ms above the bare page's (${round(bareBlocking)} ms), no frame over ${GOAL_LONGEST_FRAME_MS} ms after first paint (✗: missed)`)
+  return met
 }
 
 /** Median self time per kind of work over several loads (a kind missing from a load counts 0 there). */
 function medianWork(loads: Measurement[]): Map<string, number> {
   const labels = new Set(loads.flatMap((run) => [...run.work.keys()]))
   return new Map([...labels].map((label) => [label, median(loads.map((run) => run.work.get(label) ?? 0))]))
+}
+
+/** The load with the median longest frame: each of its long tasks after first paint, and each long frame with the scripts in it. */
+function printLongWork(page: PageResult) {
+  const byFrame = [...page.with].sort((a, b) => longestFrame(a) - longestFrame(b))
+  const run = byFrame[(byFrame.length - 1) >> 1]!
+  console.log(`   in the load with the median longest frame: ${run.longTasks.length} long tasks after first paint, ${run.framesAfterPaint.length} long frames`)
+  for (const task of run.longTasks) {
+    console.log(`     task at ${round(task.start)} ms, ${round(task.duration)} ms: ${task.work.map(([label, value]) => `${label} ${round(value)}`).join(' · ')}`)
+  }
+  for (const frame of run.framesAfterPaint) {
+    const scripts = frame.scripts.slice(0, 3).map((script) => `${script.invoker} (${script.source}) ${round(script.duration)}${script.forcedStyleAndLayout >= 1 ? `, forced layout ${round(script.forcedStyleAndLayout)}` : ''}`)
+    const rendering = frame.start + frame.duration - frame.renderStart
+    console.log(`     frame at ${round(frame.start)} ms, ${round(frame.duration)} ms (rendering ${round(frame.renderStart ? rendering : 0)}): ${scripts.join(' · ') || 'no script'}`)
+  }
 }
 
 /** The JSON text of the page state, from the page's HTML. */
@@ -115,7 +169,7 @@ export function printBreakdown(page: PageResult) {
     `   first paint ${round(median(page.with.map((run) => run.firstPaint)))} ms → idle ${idles.length ? `${round(median(idles))} ms` : 'never'}:` +
       ` ${round(median(page.with.map((run) => sum(run.work.values()))))} ms of main-thread work in between` +
       ` (${round(median(page.without.map((run) => sum(run.work.values()))))} ms without scripts) in ${round(median(page.with.map((run) => run.tasks)))} tasks,` +
-      ` ${round(median(page.with.map((run) => run.longTasks)))} of them long (≥ 50 ms)`,
+      ` ${round(median(page.with.map((run) => run.longTasks.length)))} of them long (≥ 50 ms)`,
   )
   console.log(`   self time from first paint to idle, median of ${page.with.length}`.padEnd(78) + 'with scripts   without')
   for (const [label, value] of top(withWork, TOP)) {
@@ -131,6 +185,7 @@ export function printBreakdown(page: PageResult) {
     `   ${median(page.with.map((run) => run.modules))} module scripts; ${elements.toLocaleString('en-US')} elements in the HTML; page state ${(state.length / 1024).toFixed(1)} KB, read (JSON.parse) in ${round(readState)} ms;` +
       ` style and layout forced by scripts ${round(forced)} ms; image decoding on the main thread ${round(withWork.get('Image decode (main thread)') ?? 0)} ms`,
   )
+  printLongWork(page)
   if (!profile) return
   const compile = [...withWork].filter(([label]) => label.startsWith('Compile'))
   console.log(

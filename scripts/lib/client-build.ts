@@ -67,4 +67,5 @@ export const BROWSER_OUTPUT: OutputOptions = {
   comments: false,
   entryFileNames: '[name]-[hash].js',
   chunkFileNames: '[name]-[hash].js',
+  postBanner: (chunk) => (chunk.name === 'app' || chunk.name === 'bare' ? '//# allFunctionsCalledOnLoad' : ''),
 }

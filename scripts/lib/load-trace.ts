@@ -63,8 +63,58 @@ export async function launchBrowser(): Promise<Browser> {
   })
 }
 
-/** Loads the page once and returns the trace events of the whole load. */
-export async function recordLoad(browser: Browser, options: LoadOptions): Promise<TraceEvent[]> {
+/** A long animation frame as the page saw it (the Long Animation Frames API), times in ms since navigation start. */
+export interface LongFrame {
+  start: number
+  duration: number
+  /** When the frame's rendering began (style, layout, paint): what came before it was tasks and scripts. */
+  renderStart: number
+  /** Style and layout inside the frame's rendering and forced by its scripts. */
+  styleAndLayoutStart: number
+  /** The scripts that ran in it, longest first: who called them, from which file and function. */
+  scripts: { invoker: string; source: string; duration: number; forcedStyleAndLayout: number }[]
+}
+
+/** What the page records from its first instant: every long animation frame (50 ms or more) and when it first painted. */
+function observeFrames() {
+  const frames: unknown[] = []
+  ;(window as unknown as { __longFrames: unknown[] }).__longFrames = frames
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as unknown as {
+      startTime: number
+      duration: number
+      renderStart: number
+      styleAndLayoutStart: number
+      scripts: { invoker: string; sourceURL: string; sourceFunctionName: string; duration: number; forcedStyleAndLayoutDuration: number }[]
+    }[]) {
+      frames.push({
+        start: entry.startTime,
+        duration: entry.duration,
+        renderStart: entry.renderStart,
+        styleAndLayoutStart: entry.styleAndLayoutStart,
+        scripts: entry.scripts
+          .map((script) => ({
+            invoker: script.invoker,
+            source: `${script.sourceURL.slice(script.sourceURL.lastIndexOf('/') + 1)}${script.sourceFunctionName ? ` ${script.sourceFunctionName}` : ''}`,
+            duration: script.duration,
+            forcedStyleAndLayout: script.forcedStyleAndLayoutDuration,
+          }))
+          .sort((a, b) => b.duration - a.duration),
+      })
+    }
+  }).observe({ type: 'long-animation-frame', buffered: true })
+}
+
+export interface RecordedLoad {
+  events: TraceEvent[]
+  /** Long animation frames, from navigation start until recording ended. */
+  longFrames: LongFrame[]
+  /** First paint as the page saw it, ms since navigation start. */
+  firstPaint: number | undefined
+}
+
+/** Loads the page once and returns the trace events of the whole load and the long animation frames the page saw. */
+export async function recordLoad(browser: Browser, options: LoadOptions): Promise<RecordedLoad> {
   const screen = screenEmulationMetrics.mobile
   const context = await browser.newContext({
     viewport: { width: screen.width, height: screen.height },
@@ -75,6 +125,7 @@ export async function recordLoad(browser: Browser, options: LoadOptions): Promis
   })
   try {
     const page = await context.newPage()
+    await page.addInitScript(observeFrames)
     if (options.startUrl) await page.goto(options.startUrl)
     const cdp = await context.newCDPSession(page)
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
@@ -82,6 +133,10 @@ export async function recordLoad(browser: Browser, options: LoadOptions): Promis
     await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: categories } })
     await page.goto(options.url, { waitUntil: 'load', timeout: 60_000 })
     await page.waitForTimeout(options.settleMs)
+    const [longFrames, firstPaint] = await page.evaluate(() => [
+      (window as unknown as { __longFrames: LongFrame[] }).__longFrames,
+      performance.getEntriesByName('first-paint')[0]?.startTime,
+    ] as const)
     const complete = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (event) => resolve(event.stream!)))
     await cdp.send('Tracing.end')
     const handle = await complete
@@ -93,7 +148,7 @@ export async function recordLoad(browser: Browser, options: LoadOptions): Promis
     }
     await cdp.send('IO.close', { handle })
     const trace = JSON.parse(Buffer.concat(parts).toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[]
-    return Array.isArray(trace) ? trace : trace.traceEvents
+    return { events: Array.isArray(trace) ? trace : trace.traceEvents, longFrames, firstPaint }
   } finally {
     await context.close()
   }

@@ -20,6 +20,8 @@ export interface LoadTimeline {
   tid: number
   navigationStart: number
   firstPaint: number
+  /** First contentful paint: where total blocking time starts counting. */
+  firstContentfulPaint: number
   /** The main thread's events not nested in another one, in order. */
   roots: TaskNode[]
   /** The last moment the trace covers. */
@@ -61,11 +63,13 @@ export function locateLoad(events: TraceEvent[], url: string): LoadTimeline {
   const navigationId = navigation.args!.data.navigationId as string
   const paint = events.find((event) => event.name === 'firstPaint' && event.pid === pid && event.args?.data?.navigationId === navigationId)
   if (!paint) throw new Error(`no first paint of ${url} in the trace`)
+  const contentfulPaint = events.find((event) => event.name === 'firstContentfulPaint' && event.pid === pid && event.args?.data?.navigationId === navigationId)
   return {
     pid,
     tid,
     navigationStart: navigation.ts,
     firstPaint: paint.ts,
+    firstContentfulPaint: contentfulPaint?.ts ?? paint.ts,
     roots: nest(events.filter((event) => event.pid === pid && event.tid === tid)),
     traceEnd: events.reduce((end, event) => Math.max(end, event.ts + (event.dur ?? 0)), 0),
   }
@@ -106,10 +110,21 @@ export function busyMs(load: LoadTimeline, from: number, to: number): { wall: nu
   }
 }
 
-/** Top-level tasks starting in [from, to): how many, and how many took 50 ms or more (long tasks, as for total blocking time). */
-export function taskCounts(load: LoadTimeline, from: number, to: number): { tasks: number; longTasks: number } {
-  const tasks = load.roots.filter((node) => isTask(node) && node.start >= from && node.start < to)
-  return { tasks: tasks.length, longTasks: tasks.filter((node) => node.end - node.start >= 50_000).length }
+/** How many top-level tasks start in [from, to). */
+export function taskCount(load: LoadTimeline, from: number, to: number): number {
+  return load.roots.filter((node) => isTask(node) && node.start >= from && node.start < to).length
+}
+
+/** A task's time past 50 ms blocks input: the part total blocking time counts. */
+export const LONG_TASK_MS = 50
+
+/**
+ * Total blocking time as Lighthouse defines it, on the real (slowed) main thread: the time past
+ * 50 ms of every top-level task from first contentful paint to `to`, ms.
+ */
+export function blockingMs(load: LoadTimeline, to: number): number {
+  const tasks = load.roots.filter((node) => isTask(node) && node.start >= load.firstContentfulPaint && node.start < to)
+  return ms(tasks.reduce((sum, node) => sum + Math.max(0, node.end - node.start - LONG_TASK_MS * 1000), 0))
 }
 
 /** How many module scripts the page compiled (each one fetched, finished and evaluated in tasks of its own). */
@@ -190,15 +205,39 @@ function taskKind(task: TaskNode): string {
   return 'network callbacks, IPC and the like'
 }
 
-/** Self time (ms) per kind of work, over the tasks that start in [from, to). */
-export function selfTimes(load: LoadTimeline, from: number, to: number, origins: SourceOrigins): Map<string, number> {
-  const totals = new Map<string, number>()
+/** Adds one top-level task's self time per kind of work to `totals` (ms). */
+function addSelfTimes(root: TaskNode, origins: SourceOrigins, totals: Map<string, number>) {
   const visit = (node: TaskNode, ancestors: TraceEvent[], inherited: string) => {
     const label = labelOf(node.event, ancestors, origins) ?? inherited
     const own = node.end - node.start - node.children.reduce((sum, child) => sum + (child.end - child.start), 0)
     totals.set(label, (totals.get(label) ?? 0) + ms(Math.max(0, own)))
     for (const child of node.children) visit(child, [...ancestors, node.event], label)
   }
-  for (const root of load.roots) if (isTask(root) && root.start >= from && root.start < to) visit(root, [], `Task time outside named events (${taskKind(root)})`)
+  visit(root, [], `Task time outside named events (${taskKind(root)})`)
+}
+
+/** Self time (ms) per kind of work, over the tasks that start in [from, to). */
+export function selfTimes(load: LoadTimeline, from: number, to: number, origins: SourceOrigins): Map<string, number> {
+  const totals = new Map<string, number>()
+  for (const root of load.roots) if (isTask(root) && root.start >= from && root.start < to) addSelfTimes(root, origins, totals)
   return totals
+}
+
+/** A task of 50 ms or more: when it started (ms since navigation start), how long it took, and its largest kinds of work. */
+export interface LongTask {
+  start: number
+  duration: number
+  work: [string, number][]
+}
+
+/** The long tasks that start in [from, to), each with the three kinds of work it spent most on. */
+export function longTasks(load: LoadTimeline, from: number, to: number, origins: SourceOrigins): LongTask[] {
+  return load.roots
+    .filter((node) => isTask(node) && node.start >= from && node.start < to && node.end - node.start >= LONG_TASK_MS * 1000)
+    .map((node) => {
+      const totals = new Map<string, number>()
+      addSelfTimes(node, origins, totals)
+      const work = [...totals].sort((a, b) => b[1] - a[1]).slice(0, 3)
+      return { start: ms(node.start - load.navigationStart), duration: ms(node.end - node.start), work }
+    })
 }
