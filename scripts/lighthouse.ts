@@ -4,16 +4,22 @@
  * name, or give other paths). Each page is measured
  * LIGHTHOUSE_RUNS times (default 3) and the run with the median performance score is reported,
  * as Lighthouse's own guidance suggests for noisy machines. Reports go to .lighthouse/.
- * Exits 1 when a score is under its target.
+ * Exits 1 when a score is under this build's target.
+ *
+ * LIGHTHOUSE_BEFORE=<commit> measures that commit's build too (a git worktree, built with this
+ * checkout's node_modules), page by page beside this one, so a before and after come from one
+ * run on one machine.
  */
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { type RunnerResult } from 'lighthouse'
 import { chromium } from '@playwright/test'
 import { browserPath, MEASURING_FLAGS } from './lib/browser.js'
+import { addWorktree, type Worktree } from './lib/git-worktree.js'
 import { pageTypes } from './lib/page-types.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -23,18 +29,44 @@ const TARGETS = { performance: 98, accessibility: 100, 'best-practices': 100, se
 const reportDir = path.join(root, '.lighthouse')
 
 const port = Number(process.env.LIGHTHOUSE_PORT ?? 3301)
-const site = spawn(process.execPath, ['dist/server/main.js'], {
-  cwd: root,
-  // PUBLIC_URL matches the address Lighthouse opens, so canonical links point at the same host.
-  env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://localhost:${port}` },
-  stdio: ['ignore', 'ignore', 'inherit'],
-})
-for (let attempt = 0; ; attempt++) {
-  const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((res) => res.ok, () => false)
-  if (ok) break
-  if (attempt > 100) throw new Error('site did not start')
-  await new Promise((resolve) => setTimeout(resolve, 100))
+/** A commit whose build is measured beside this one, page by page and run by run, for a before and after. */
+const before = process.env.LIGHTHOUSE_BEFORE
+
+interface Site {
+  label: string
+  port: number
+  child: ChildProcess
 }
+
+async function startSite(label: string, dir: string, sitePort: number): Promise<Site> {
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
+    cwd: dir,
+    // PUBLIC_URL matches the address Lighthouse opens, so canonical links point at the same host.
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(sitePort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://localhost:${sitePort}` },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  for (let attempt = 0; ; attempt++) {
+    const ok = await fetch(`http://127.0.0.1:${sitePort}/healthz`).then((res) => res.ok, () => false)
+    if (ok) return { label, port: sitePort, child }
+    if (attempt > 100) throw new Error(`${label}: site did not start`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/** The earlier build: a worktree of the commit, built with this checkout's node_modules. */
+async function buildBefore(ref: string): Promise<Worktree> {
+  const tree = await addWorktree(ref, fs.mkdtempSync(path.join(os.tmpdir(), 'lighthouse-before-')))
+  const built = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/build.ts'], { cwd: tree.dir, stdio: ['ignore', 'ignore', 'inherit'], timeout: 10 * 60_000 })
+  if (built.status !== 0) {
+    await tree.remove()
+    throw new Error(`the build of ${ref} failed`)
+  }
+  return tree
+}
+
+const worktree = before ? await buildBefore(before) : undefined
+const sites = [await startSite('this build', root, port)]
+if (worktree) sites.unshift(await startSite(`before (${before})`, worktree.dir, port + 1))
 
 const chrome = await chromeLauncher.launch({
   chromePath: browserPath() ?? chromium.executablePath(),
@@ -60,47 +92,62 @@ async function warm(url: string): Promise<void> {
   )
 }
 
+/** Lighthouse on a page, RUNS good runs (a run whose trace broke, NO_NAVSTART and the like, says nothing about the page). */
+async function measure(url: string): Promise<{ result: RunnerResult; scores: number[] }> {
+  const runs: RunnerResult[] = []
+  for (let attempt = 0; runs.length < RUNS && attempt < RUNS * 2; attempt++) {
+    const run = await lighthouse(url, { port: chrome.port, output: ['html', 'json'], logLevel: 'error' })
+    if (run && !run.lhr.runtimeError) runs.push(run)
+  }
+  if (runs.length === 0) throw new Error(`no Lighthouse result for ${url}`)
+  runs.sort((a, b) => (a.lhr.categories.performance?.score ?? 0) - (b.lhr.categories.performance?.score ?? 0))
+  const scores = runs.map((run) => Math.round((run.lhr.categories.performance?.score ?? 0) * 100))
+  return { result: runs[Math.floor(runs.length / 2)]!, scores }
+}
+
+/** Prints the median run's scores and metrics; says whether every score met its target. */
+function report(label: string, pathname: string, { result, scores: runScores }: { result: RunnerResult; scores: number[] }): boolean {
+  const scores = Object.fromEntries(
+    Object.keys(TARGETS).map((category) => [category, Math.round((result.lhr.categories[category]?.score ?? 0) * 100)]),
+  ) as Record<keyof typeof TARGETS, number>
+  const misses = (Object.keys(TARGETS) as (keyof typeof TARGETS)[]).filter((category) => scores[category] < TARGETS[category])
+  const audits = result.lhr.audits
+  console.log(
+    `${pathname.padEnd(38)} ${sites.length > 1 ? `${label.padEnd(22)} ` : ''}performance ${scores.performance}  accessibility ${scores.accessibility}  best-practices ${scores['best-practices']}  seo ${scores.seo}` +
+      `   FCP ${audits['first-contentful-paint']?.displayValue}  LCP ${audits['largest-contentful-paint']?.displayValue}  TBT ${audits['total-blocking-time']?.displayValue}  CLS ${audits['cumulative-layout-shift']?.displayValue}` +
+      `   (median of ${runScores.length}: ${runScores.join(', ')})` +
+      (misses.length ? `   below target: ${misses.join(', ')}` : ''),
+  )
+  for (const [id, audit] of Object.entries(audits)) {
+    if (audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary') console.log(`    failing audit: ${id} — ${audit.title}`)
+  }
+  return misses.length === 0
+}
+
 fs.mkdirSync(reportDir, { recursive: true })
 let failed = false
 try {
   const known = await pageTypes(`http://127.0.0.1:${port}`, wanted)
   const paths = [...known.map((page) => page.path), ...wanted.filter((item) => item.startsWith('/') && !known.some((page) => page.path === item))]
   for (const pathname of paths) {
-    const url = `http://localhost:${port}${pathname}`
-    // Warm the page cache and the images drawn on demand (card sizes, text previews), as
-    // production traffic and a CDN would have: a cold first encode is not the page's cost.
-    await warm(url)
-    const runs: RunnerResult[] = []
-    for (let attempt = 0; runs.length < RUNS && attempt < RUNS * 2; attempt++) {
-      const run = await lighthouse(url, { port: chrome.port, output: ['html', 'json'], logLevel: 'error' })
-      // A run whose trace broke (NO_NAVSTART and the like) says nothing about the page: run again.
-      if (run && !run.lhr.runtimeError) runs.push(run)
+    for (const site of sites) {
+      const url = `http://localhost:${site.port}${pathname}`
+      // Warm the page cache and the images drawn on demand (card sizes, text previews), as
+      // production traffic and a CDN would have: a cold first encode is not the page's cost.
+      await warm(url)
+      const measured = await measure(url)
+      const isThisBuild = site.port === port
+      if (!report(site.label, pathname, measured) && isThisBuild) failed = true
+      if (!isThisBuild) continue
+      const [html, json] = measured.result.report as string[]
+      const name = pathname.replace(/\W+/g, '_').replace(/^_|_$/g, '') || 'home'
+      fs.writeFileSync(path.join(reportDir, `${name}.html`), html!)
+      fs.writeFileSync(path.join(reportDir, `${name}.json`), json!)
     }
-    if (runs.length === 0) throw new Error(`no Lighthouse result for ${url}`)
-    runs.sort((a, b) => (a.lhr.categories.performance?.score ?? 0) - (b.lhr.categories.performance?.score ?? 0))
-    const result = runs[Math.floor(runs.length / 2)]!
-    const scores = Object.fromEntries(
-      Object.keys(TARGETS).map((category) => [category, Math.round((result.lhr.categories[category]?.score ?? 0) * 100)]),
-    ) as Record<keyof typeof TARGETS, number>
-    const misses = (Object.keys(TARGETS) as (keyof typeof TARGETS)[]).filter((category) => scores[category] < TARGETS[category])
-    if (misses.length) failed = true
-    const audits = result.lhr.audits
-    console.log(
-      `${pathname.padEnd(38)} performance ${scores.performance}  accessibility ${scores.accessibility}  best-practices ${scores['best-practices']}  seo ${scores.seo}` +
-        `   FCP ${audits['first-contentful-paint']?.displayValue}  LCP ${audits['largest-contentful-paint']?.displayValue}  TBT ${audits['total-blocking-time']?.displayValue}  CLS ${audits['cumulative-layout-shift']?.displayValue}` +
-        `   (median of ${runs.length}: ${runs.map((run) => Math.round((run.lhr.categories.performance?.score ?? 0) * 100)).join(', ')})` +
-        (misses.length ? `   below target: ${misses.join(', ')}` : ''),
-    )
-    for (const [id, audit] of Object.entries(audits)) {
-      if (audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary') console.log(`    failing audit: ${id} — ${audit.title}`)
-    }
-    const [html, json] = result.report as string[]
-    const name = pathname.replace(/\W+/g, '_').replace(/^_|_$/g, '') || 'home'
-    fs.writeFileSync(path.join(reportDir, `${name}.html`), html!)
-    fs.writeFileSync(path.join(reportDir, `${name}.json`), json!)
   }
 } finally {
   chrome.kill()
-  site.kill()
+  for (const site of sites) site.child.kill()
+  await worktree?.remove()
 }
 process.exit(failed ? 1 : 0)
