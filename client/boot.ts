@@ -1,5 +1,8 @@
 import { ASSETS_ELEMENT_ID } from '../shared/site.js'
 import { reportVisit } from '../shared/tracking/tracking.js'
+import { prepareReactDomErrors } from './react-dom-errors.js'
+
+prepareReactDomErrors()
 
 /**
  * The one script a page loads. It waits until the server's HTML has painted, then fetches the

@@ -8,6 +8,7 @@
  */
 import path from 'node:path'
 import type { InputOptions, OutputOptions, Plugin } from 'rolldown'
+import { reactDomPreparedErrors } from './react-dom-errors.js'
 import { root } from './server-process.js'
 
 /**
@@ -50,7 +51,7 @@ export function browserInput(input: Record<string, string>): InputOptions {
       extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
     },
     transform: { target: BROWSER_TARGETS, jsx: 'react-jsx', define: { 'process.env.NODE_ENV': '"production"' } },
-    plugins: [noServerImports],
+    plugins: [noServerImports, reactDomPreparedErrors],
     onLog(level, log, report) {
       // React Router marks its modules "use client" for React Server Components; a browser bundle has no use for it.
       if (log.code === 'MODULE_LEVEL_DIRECTIVE') return

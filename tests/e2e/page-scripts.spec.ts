@@ -1,4 +1,5 @@
 import zlib from 'node:zlib'
+import { PREPARED_ERRORS_KEY } from '../../client/react-dom-errors.js'
 import { pageTypes } from '../../scripts/lib/page-types.js'
 import { expect, gotoHydrated, test } from './fixtures.js'
 
@@ -33,4 +34,11 @@ test.describe('the scripts a page loads', () => {
     }
     test.info().annotations.push({ type: 'scripts', description: lines.join('; ') })
   })
+})
+
+test("React DOM takes the errors it makes as it loads from those the boot script prepared, so none is made inside the app's bundle", async ({ page }) => {
+  await gotoHydrated(page, '/')
+  // The boot script leaves an array of five; each of React DOM's five takes one.
+  const left = await page.evaluate((key) => (globalThis as unknown as Record<symbol, unknown[] | undefined>)[Symbol.for(key)]?.length, PREPARED_ERRORS_KEY)
+  expect(left).toBe(0)
 })
