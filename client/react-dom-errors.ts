@@ -10,7 +10,7 @@
  */
 export const PREPARED_ERRORS_KEY = 'poplift.react-dom-module-errors'
 
-/** How many React DOM makes as it loads; the build checks it finds exactly these. */
+/** The codes of those React DOM makes as it loads; the build checks it finds each of them once. */
 export const REACT_DOM_MODULE_ERRORS = [519, 460, 474, 542, 461] as const
 
 export function prepareReactDomErrors() {

@@ -14,14 +14,16 @@
  * What a visitor feels is measured too, on the loads with scripts: total blocking time (each
  * top-level task's time past 50 ms from first contentful paint to idle; goal: at most 100 ms above
  * the bare page's) and the longest animation frame that began after first paint, as the page's own
- * Long Animation Frames observer saw it (goal: none over 150 ms, median load). For the median
+ * Long Animation Frames observer saw it (goal: at most 150 ms in the median load, each load's
+ * figure printed beside it). For the median
  * load, each long task after first paint is listed with what it spent its time on, and each long
  * frame with the scripts in it. The run exits 1 when a page misses a goal.
  *
  * The loads are driven over the DevTools protocol, whose Runtime domain (which Playwright and
- * Lighthouse both turn on) makes Chromium collect source positions while a large script is
- * evaluated: React DOM's evaluation then takes several times longer than on a visitor's phone.
- * It weighs on the bare page as on the site.
+ * Lighthouse both turn on) makes Chromium look up every stack frame's position when an Error is
+ * made: React DOM makes five as it loads, and inside a large bundle each look-up rereads it. The
+ * site and the bare page both have them made ahead, in a small script of their own
+ * (client/react-dom-errors.ts), so neither pays it.
  *
  * Each variant is loaded BENCH_LOAD_RUNS times (default 3), in interleaved rounds, and the median
  * is reported. Then, per page type, what the main thread did from first paint to idle: self time
@@ -47,6 +49,7 @@ import { root, startSite, stop } from './lib/server-process.js'
 import { SourceOrigins } from './lib/source-origins.js'
 
 const RUNS = Number(process.env.BENCH_LOAD_RUNS ?? 3)
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`BENCH_LOAD_RUNS must be a whole number of at least 1, not ${process.env.BENCH_LOAD_RUNS}`)
 /** Recording goes on this long after the load event: enough for hydration and a quiet second after it. */
 const SETTLE_MS = 4000
 /** Loads with the sampling profiler per page, for script time by origin (median of them). */

@@ -29,7 +29,7 @@ const TARGETS = { performance: 98, accessibility: 100, 'best-practices': 100, se
 const reportDir = path.join(root, '.lighthouse')
 
 const port = Number(process.env.LIGHTHOUSE_PORT ?? 3301)
-/** A commit whose build is measured beside this one, page by page and run by run, for a before and after. */
+/** A commit whose build is measured beside this one, page by page (which goes first alternating), for a before and after. */
 const before = process.env.LIGHTHOUSE_BEFORE
 
 interface Site {
@@ -42,10 +42,12 @@ async function startSite(label: string, dir: string, sitePort: number): Promise<
   const child = spawn(process.execPath, ['dist/server/main.js'], {
     cwd: dir,
     // PUBLIC_URL matches the address Lighthouse opens, so canonical links point at the same host.
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(sitePort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://localhost:${sitePort}` },
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(sitePort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://localhost:${sitePort}`, SHUTDOWN_DELAY_MS: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   for (let attempt = 0; ; attempt++) {
+    // Another process answering on the port would be measured in its place.
+    if (child.exitCode !== null) throw new Error(`${label}: the site exited (${child.exitCode}); is port ${sitePort} taken?`)
     const ok = await fetch(`http://127.0.0.1:${sitePort}/healthz`).then((res) => res.ok, () => false)
     if (ok) return { label, port: sitePort, child }
     if (attempt > 100) throw new Error(`${label}: site did not start`)
@@ -64,14 +66,9 @@ async function buildBefore(ref: string): Promise<Worktree> {
   return tree
 }
 
-const worktree = before ? await buildBefore(before) : undefined
-const sites = [await startSite('this build', root, port)]
-if (worktree) sites.unshift(await startSite(`before (${before})`, worktree.dir, port + 1))
-
-const chrome = await chromeLauncher.launch({
-  chromePath: browserPath() ?? chromium.executablePath(),
-  chromeFlags: ['--headless=new', ...MEASURING_FLAGS],
-})
+let worktree: Worktree | undefined
+const sites: Site[] = []
+let chrome: chromeLauncher.LaunchedChrome | undefined
 
 /** Loads a page and every image on demand it refers to (both card formats), four at a time. */
 async function warm(url: string): Promise<void> {
@@ -96,7 +93,7 @@ async function warm(url: string): Promise<void> {
 async function measure(url: string): Promise<{ result: RunnerResult; scores: number[] }> {
   const runs: RunnerResult[] = []
   for (let attempt = 0; runs.length < RUNS && attempt < RUNS * 2; attempt++) {
-    const run = await lighthouse(url, { port: chrome.port, output: ['html', 'json'], logLevel: 'error' })
+    const run = await lighthouse(url, { port: chrome!.port, output: ['html', 'json'], logLevel: 'error' })
     if (run && !run.lhr.runtimeError) runs.push(run)
   }
   if (runs.length === 0) throw new Error(`no Lighthouse result for ${url}`)
@@ -127,10 +124,15 @@ function report(label: string, pathname: string, { result, scores: runScores }: 
 fs.mkdirSync(reportDir, { recursive: true })
 let failed = false
 try {
+  worktree = before ? await buildBefore(before) : undefined
+  sites.push(await startSite('this build', root, port))
+  if (worktree) sites.push(await startSite(`before (${before})`, worktree.dir, port + 1))
+  chrome = await chromeLauncher.launch({ chromePath: browserPath() ?? chromium.executablePath(), chromeFlags: ['--headless=new', ...MEASURING_FLAGS] })
   const known = await pageTypes(`http://127.0.0.1:${port}`, wanted)
   const paths = [...known.map((page) => page.path), ...wanted.filter((item) => item.startsWith('/') && !known.some((page) => page.path === item))]
-  for (const pathname of paths) {
-    for (const site of sites) {
+  for (const [index, pathname] of paths.entries()) {
+    // Which build goes first alternates, so drift on the machine lands on both alike.
+    for (const site of index % 2 ? [...sites].reverse() : sites) {
       const url = `http://localhost:${site.port}${pathname}`
       // Warm the page cache and the images drawn on demand (card sizes, text previews), as
       // production traffic and a CDN would have: a cold first encode is not the page's cost.
@@ -146,8 +148,16 @@ try {
     }
   }
 } finally {
-  chrome.kill()
-  for (const site of sites) site.child.kill()
+  chrome?.kill()
+  // Each server stops at once (no shutdown delay); ten seconds at most, then the run goes on.
+  const stopped = ({ child }: Site) =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve(undefined)
+      child.once('exit', resolve)
+      setTimeout(resolve, 10_000).unref()
+      child.kill()
+    })
+  await Promise.all(sites.map(stopped))
   await worktree?.remove()
 }
 process.exit(failed ? 1 : 0)

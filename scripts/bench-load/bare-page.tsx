@@ -9,6 +9,7 @@ import path from 'node:path'
 import { renderToString } from 'react-dom/server'
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router'
 import { build } from 'rolldown'
+import { PREPARED_ERRORS_KEY, REACT_DOM_MODULE_ERRORS } from '../../client/react-dom-errors.js'
 import { BROWSER_OUTPUT, browserInput } from '../lib/client-build.js'
 import { BARE_PATH, bareRoutes } from './bare-app.js'
 
@@ -39,7 +40,9 @@ export async function makeBarePage(outdir: string): Promise<BarePage> {
   const state = JSON.stringify({ loaderData: context.loaderData }).replace(/</g, '\\u003c')
   const html =
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>Reference page</title><link rel="modulepreload" href="${scriptPath}"></head>` +
+    `<title>Reference page</title><link rel="modulepreload" href="${scriptPath}">` +
+    // React DOM's load-time errors made ahead, in a script of their own, as the site's boot script does.
+    `<script>globalThis[Symbol.for(${JSON.stringify(PREPARED_ERRORS_KEY)})]=Array.from({length:${REACT_DOM_MODULE_ERRORS.length}},()=>new Error())</script></head>` +
     `<body><div id="root">${markup}</div><script type="application/json" id="bare-state">${state}</script>` +
     `<script type="module" src="${scriptPath}" async></script></body></html>`
   return {

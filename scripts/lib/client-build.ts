@@ -68,5 +68,4 @@ export const BROWSER_OUTPUT: OutputOptions = {
   comments: false,
   entryFileNames: '[name]-[hash].js',
   chunkFileNames: '[name]-[hash].js',
-  postBanner: (chunk) => (chunk.name === 'app' || chunk.name === 'bare' ? '//# allFunctionsCalledOnLoad' : ''),
 }

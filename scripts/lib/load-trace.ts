@@ -133,10 +133,13 @@ export async function recordLoad(browser: Browser, options: LoadOptions): Promis
     await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: categories } })
     await page.goto(options.url, { waitUntil: 'load', timeout: 60_000 })
     await page.waitForTimeout(options.settleMs)
-    const [longFrames, firstPaint] = await page.evaluate(() => [
+    const [supported, longFrames, firstPaint] = await page.evaluate(() => [
+      PerformanceObserver.supportedEntryTypes.includes('long-animation-frame'),
       (window as unknown as { __longFrames: LongFrame[] }).__longFrames,
       performance.getEntriesByName('first-paint')[0]?.startTime,
     ] as const)
+    // Without the API every page would seem to have no long frame at all.
+    if (!supported) throw new Error('this Chromium has no Long Animation Frames API (Chromium 123 or later has): set CHROME_PATH to a newer one')
     const complete = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (event) => resolve(event.stream!)))
     await cdp.send('Tracing.end')
     const handle = await complete

@@ -119,8 +119,10 @@ export function taskCount(load: LoadTimeline, from: number, to: number): number 
 export const LONG_TASK_MS = 50
 
 /**
- * Total blocking time as Lighthouse defines it, on the real (slowed) main thread: the time past
- * 50 ms of every top-level task from first contentful paint to `to`, ms.
+ * Total blocking time on the real (slowed) main thread: the time past 50 ms of every top-level task
+ * that starts between first contentful paint and `to`, ms. Lighthouse's own differs a little: it
+ * also counts the part after first contentful paint of a task that began before it, and ends at
+ * its interactive mark rather than at this idle point.
  */
 export function blockingMs(load: LoadTimeline, to: number): number {
   const tasks = load.roots.filter((node) => isTask(node) && node.start >= load.firstContentfulPaint && node.start < to)

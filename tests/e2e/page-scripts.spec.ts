@@ -36,7 +36,7 @@ test.describe('the scripts a page loads', () => {
   })
 })
 
-test("React DOM takes the errors it makes as it loads from those the boot script prepared, so none is made inside the app's bundle", async ({ page }) => {
+test('React DOM takes the five errors it makes as it loads from those the boot script prepared', async ({ page }) => {
   await gotoHydrated(page, '/')
   // The boot script leaves an array of five; each of React DOM's five takes one.
   const left = await page.evaluate((key) => (globalThis as unknown as Record<symbol, unknown[] | undefined>)[Symbol.for(key)]?.length, PREPARED_ERRORS_KEY)
