@@ -9,6 +9,19 @@ import { readPageState } from '../shared/router-state.js'
 import { ASSETS_ELEMENT_ID, HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID } from '../shared/site.js'
 import { clientLoaderFor } from './loaders.js'
 
+interface Scheduler {
+  yield?: () => Promise<void>
+}
+
+/**
+ * Ends the current task and goes on in a new one, so that a tap or a frame waiting meanwhile is
+ * handled first (scheduler.yield puts the rest ahead of other waiting tasks; a timer elsewhere).
+ */
+function yieldToBrowser(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: Scheduler }).scheduler
+  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0))
+}
+
 /** Loads the code of the page on screen before hydrating, so the first render matches the server's. */
 async function loadPageRoute(routes: RouteObject[]) {
   const id = pageIdAt(window.location.pathname)
@@ -18,6 +31,8 @@ async function loadPageRoute(routes: RouteObject[]) {
 }
 
 async function hydrate() {
+  // The app's own code has just run: what follows starts in a task of its own.
+  await yieldToBrowser()
   const element = document.getElementById(HYDRATION_ELEMENT_ID)
   if (!element?.textContent) throw new Error('Page state is missing from the page')
   const pageState = element.textContent
@@ -26,9 +41,13 @@ async function hydrate() {
   const css = document.getElementById(STYLESHEET_ELEMENT_ID)?.textContent ?? ''
   const assets = { modules: JSON.parse(document.getElementById(ASSETS_ELEMENT_ID)?.textContent ?? '[]') as string[] }
 
+  // Starting up takes four tasks on a slow phone, each short enough for a tap to get through:
+  // the app's code (above), the page's, the router, then hydration (which itself yields, below).
   const routes = createRoutes(clientLoaderFor)
   await loadPageRoute(routes)
+  await yieldToBrowser()
   const router = createBrowserRouter(routes, { hydrationData })
+  await yieldToBrowser()
   // As a transition, hydration yields to the browser every few milliseconds instead of
   // blocking input for the whole page.
   startTransition(() => {

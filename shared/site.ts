@@ -6,6 +6,12 @@ export const HYDRATION_ELEMENT_ID = '__router_state'
 /** Id of the inline <style> that holds the site's stylesheet. */
 export const STYLESHEET_ELEMENT_ID = 'site-css'
 
+/**
+ * Id of the page's footer, the last thing a visitor sees. The head asks the browser not to paint
+ * until it has been parsed (see Root.tsx).
+ */
+export const CONTENT_END_ID = 'site-footer'
+
 /** Id of the JSON script tag listing the modules a page needs, for the boot script. */
 export const ASSETS_ELEMENT_ID = '__assets'
 

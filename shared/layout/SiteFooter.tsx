@@ -1,13 +1,13 @@
 import { SiteLink } from '../components/SiteLink.js'
 import type { HomeContent, SiteNav } from '../content/schema.js'
-import { SITE_NAME } from '../site.js'
+import { CONTENT_END_ID, SITE_NAME } from '../site.js'
 
 /** The copyright year shown on the site: fixed at 2025, not the current year. */
 export const DISPLAYED_YEAR = 2025
 
 export function SiteFooter({ nav, cta }: { nav: SiteNav; cta: HomeContent['cta'] }) {
   return (
-    <footer className="site-footer">
+    <footer className="site-footer" id={CONTENT_END_ID}>
       <section className="footer-cta" aria-labelledby="footer-cta-title">
         <h2 id="footer-cta-title">{cta.title}</h2>
         <p>{cta.text}</p>

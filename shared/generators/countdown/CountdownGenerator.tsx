@@ -41,6 +41,7 @@ import { GeneratorForm, GeneratorPage, messageFor, ResultArea } from '../Generat
 import { postForImage, postForJson } from '../giffer-client.js'
 import { useSettingsInUrl } from '../page-hooks.js'
 import { useGeneratorRun } from '../use-generator-run.js'
+import { browserTimeZone } from '../../dates.js'
 import type { Holiday } from '../../holidays/holidays.js'
 import { usePageData } from '../../page-data.js'
 
@@ -61,9 +62,6 @@ interface CountdownResult {
   choices: LiveTimerChoices
   madeAt: Date
 }
-
-/** The zone a browser runs in; the server renders UTC until the page has hydrated. */
-const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone
 
 /** The settings, and the amount as typed next to them: it only becomes a setting once it is one. */
 function useCountdownSettings(initial: CountdownSettings, caps: DelayCaps) {

@@ -12,6 +12,7 @@ import { TimerStatsSection } from './TimerStats.js'
 import { Seo } from '../../components/Seo.js'
 import { SiteLink } from '../../components/SiteLink.js'
 import { usePageData } from '../../page-data.js'
+import { browserTimeZone } from '../../dates.js'
 
 type Loaded = { state: 'loading' } | { state: 'no-key' } | { state: 'failed'; message: string } | { state: 'ready'; key: string; timer: SavedTimerView } | { state: 'deleted' }
 
@@ -42,7 +43,7 @@ function useSavedTimer(id: string): [Loaded, (loaded: Loaded) => void] {
 export default function SavedTimerPage() {
   const { id, fonts, generatorPath } = usePageData('saved-timer')
   const [loaded, setLoaded] = useSavedTimer(id)
-  const [browserZone] = useState(() => (typeof Intl === 'undefined' ? 'UTC' : Intl.DateTimeFormat().resolvedOptions().timeZone))
+  const [browserZone] = useState(() => (typeof Intl === 'undefined' ? 'UTC' : browserTimeZone()))
   return (
     <div className="page saved-timer-page">
       <Seo title="Your saved countdown timer" description="Change a saved countdown timer after your email is sent, and see how often it is opened." noindex />

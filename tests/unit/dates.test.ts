@@ -1,0 +1,31 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { browserTimeZone, formatCalendarDate } from '../../shared/dates.js'
+
+describe('formatCalendarDate', () => {
+  it('writes a calendar date in words, whatever the zone', () => {
+    expect(formatCalendarDate('2025-03-09')).toBe('March 9, 2025')
+    expect(formatCalendarDate('2024-12-31')).toBe('December 31, 2024')
+  })
+})
+
+describe('browserTimeZone', () => {
+  const global = globalThis as { Temporal?: unknown }
+  const original = global.Temporal
+  afterEach(() => {
+    if (original === undefined) delete global.Temporal
+    else global.Temporal = original
+  })
+
+  it("asks Temporal for the zone's name when the browser has it", () => {
+    global.Temporal = { Now: { timeZoneId: () => 'Pacific/Auckland' } }
+    expect(browserTimeZone()).toBe('Pacific/Auckland')
+  })
+
+  it('asks Intl without Temporal, or with one that has no Now.timeZoneId', () => {
+    const intl = Intl.DateTimeFormat().resolvedOptions().timeZone
+    delete global.Temporal
+    expect(browserTimeZone()).toBe(intl)
+    global.Temporal = { Now: {} }
+    expect(browserTimeZone()).toBe(intl)
+  })
+})
