@@ -61,6 +61,11 @@ describe('pages', () => {
       // The header's menus script, allowed by its hash; nothing else inline runs.
       expect(inlineScripts(html).map(hashSource), pathname).toEqual(scriptSources.filter((source) => source.startsWith("'sha256-")))
       expect(html.match(/<h1[\s>]/g), `one h1 on ${pathname}`).toHaveLength(1)
+      // The first paint waits for the footer, the last thing drawn: in the head, and the footer there once.
+      const head = html.slice(0, html.indexOf('</head>'))
+      expect(head, pathname).toContain('<link rel="expect" href="#site-footer" blocking="render"/>')
+      expect(html.match(/ id="site-footer"/g), pathname).toEqual([' id="site-footer"'])
+      expect(html.indexOf('<footer class="site-footer" id="site-footer">'), pathname).toBeGreaterThan(html.indexOf('</main>'))
     }
   }, 120_000)
 
