@@ -31,7 +31,7 @@ async function loadPageRoute(routes: RouteObject[]) {
 }
 
 async function hydrate() {
-  // The app's own code has just run: what follows starts in a task of its own.
+  // The app's own code has just run.
   await yieldToBrowser()
   const element = document.getElementById(HYDRATION_ELEMENT_ID)
   if (!element?.textContent) throw new Error('Page state is missing from the page')
@@ -41,8 +41,9 @@ async function hydrate() {
   const css = document.getElementById(STYLESHEET_ELEMENT_ID)?.textContent ?? ''
   const assets = { modules: JSON.parse(document.getElementById(ASSETS_ELEMENT_ID)?.textContent ?? '[]') as string[] }
 
-  // Starting up takes four tasks on a slow phone, each short enough for a tap to get through:
-  // the app's code (above), the page's, the router, then hydration (which itself yields, below).
+  // Starting up is four tasks rather than one, so that a tap on a slow phone waits for a part of
+  // it at most: the app's own code; the page state, routes and the page's code; the router;
+  // then hydration (which itself yields, below).
   const routes = createRoutes(clientLoaderFor)
   await loadPageRoute(routes)
   await yieldToBrowser()

@@ -8,3 +8,13 @@ import { handleEarlyMenus } from '../shared/layout/early-menus.js'
  * the first paint.
  */
 handleEarlyMenus()
+
+/**
+ * The head holds the first paint until the footer has been parsed (shared/layout/Root.tsx). The
+ * page's HTML normally arrives in a few hundred milliseconds even on a slow connection; when it
+ * stalls half-way, the visitor should see what has come rather than a blank screen, so after this
+ * long the hold is let go and the page paints as far as it has come.
+ */
+const PAINT_HOLD_MAX_MS = 1500
+
+setTimeout(() => document.querySelector('link[rel="expect"][blocking="render"]')?.remove(), PAINT_HOLD_MAX_MS)

@@ -14,12 +14,18 @@ interface TemporalNow {
 }
 
 /**
- * The time zone the browser runs in, by its IANA name ("Europe/Paris"). Temporal answers at once;
- * Intl only after building a date formatter, which loads the locale's date patterns first (about
- * 50 ms on a slow phone, in the middle of hydration), so Intl is what a browser without Temporal
- * uses.
+ * The time zone this runs in, by its IANA name ("Europe/Paris"): in a browser the visitor's, on
+ * the server its own. Temporal answers at once; Intl only after building a date formatter, which
+ * loads the locale's date patterns first (about 50 ms on a slow phone, in the middle of
+ * hydration), so Intl is what a runtime without Temporal uses.
  */
 export function browserTimeZone(): string {
   const temporal = (globalThis as { Temporal?: TemporalNow }).Temporal
-  return temporal?.Now?.timeZoneId?.() ?? Intl.DateTimeFormat().resolvedOptions().timeZone
+  let zone: string | undefined
+  try {
+    zone = temporal?.Now?.timeZoneId?.()
+  } catch {
+    zone = undefined
+  }
+  return zone || Intl.DateTimeFormat().resolvedOptions().timeZone
 }

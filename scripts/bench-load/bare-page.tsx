@@ -41,6 +41,9 @@ export async function makeBarePage(outdir: string): Promise<BarePage> {
   const html =
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>Reference page</title><link rel="modulepreload" href="${scriptPath}">` +
+    // Its first paint held until its content is parsed, as the site's pages hold theirs until the
+    // footer, so both count from the same kind of first paint.
+    `<link rel="expect" href="#root" blocking="render">` +
     // React DOM's load-time errors made ahead, in a script of their own, as the site's boot script does.
     `<script>globalThis[Symbol.for(${JSON.stringify(PREPARED_ERRORS_KEY)})]=Array.from({length:${REACT_DOM_MODULE_ERRORS.length}},()=>new Error())</script></head>` +
     `<body><div id="root">${markup}</div><script type="application/json" id="bare-state">${state}</script>` +

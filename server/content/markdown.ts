@@ -1,5 +1,6 @@
 import { Marked, type Tokens } from 'marked'
 import { parse as parseYaml } from 'yaml'
+import { ASSETS_ELEMENT_ID, CONTENT_END_ID, HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID } from '../../shared/site.js'
 import { slugify } from '../../shared/slug.js'
 
 export interface RenderedMarkdown {
@@ -25,12 +26,19 @@ function escapeHtml(text: string): string {
 }
 
 /**
+ * Ids the page around an article already has: a heading named like one ("Main", "Site footer")
+ * takes the next free one, so a link to #site-footer still leads to the footer, and the first
+ * paint, held until the footer is parsed, is not let go half-way through the page.
+ */
+const PAGE_IDS = ['main', 'site-nav', 'footer-cta-title', CONTENT_END_ID, STYLESHEET_ELEMENT_ID, ASSETS_ELEMENT_ID, HYDRATION_ELEMENT_ID]
+
+/**
  * Renders trusted Markdown from data/ to HTML. Raw HTML is escaped rather than passed through,
  * headings get ids for in-page links, and links leaving the site open safely.
  */
 export function renderMarkdown(source: string): RenderedMarkdown {
   const headings: RenderedMarkdown['headings'] = []
-  const used = new Set<string>()
+  const used = new Set<string>(PAGE_IDS)
   const marked = new Marked({
     gfm: true,
     renderer: {

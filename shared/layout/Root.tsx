@@ -7,7 +7,7 @@ import { useShell } from './shell.js'
 import { SiteFooter } from './SiteFooter.js'
 import { SiteHeader } from './SiteHeader.js'
 
-function Document({ children }: { children: React.ReactNode }) {
+function Document({ children, holdsPaint = false }: { children: React.ReactNode; holdsPaint?: boolean }) {
   const { assets, css, pageState } = useShell()
   return (
     <html lang="en">
@@ -16,12 +16,13 @@ function Document({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#4f46e5" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        {/* The first paint waits until the whole page, through its footer, has been parsed (on
-            pages without one, until the document ends). Painted as it is parsed, a page is laid
-            out and painted again with every piece that follows: on a slow phone that is several
-            frames of 100-300 ms just after the first paint, when a visitor first scrolls or taps.
-            Laid out once, the page paints a little later and answers at once. */}
-        <link rel="expect" href={`#${CONTENT_END_ID}`} blocking="render" />
+        {/* On a page with the site's footer, the first paint waits until the page has been
+            parsed through it: painted as it is parsed, a page is laid out and painted again with
+            every piece that follows, on a slow phone several frames of 100-300 ms just after the
+            first paint, when a visitor first scrolls or taps. Laid out once, it paints a little
+            later and is not busy drawing itself when the visitor begins. The head's script lets
+            go of the hold if the footer is slow to come (client/menus.ts). */}
+        {holdsPaint && <link rel="expect" href={`#${CONTENT_END_ID}`} blocking="render" />}
         {css && <style id={STYLESHEET_ELEMENT_ID} dangerouslySetInnerHTML={{ __html: css }} />}
         {/* Runs before the body is parsed, so the header's menus answer a tap from the first paint on.
             The browser renders no copy: hydration passes over what the server added to the head. */}
@@ -106,7 +107,7 @@ export function RootLayout() {
     )
   }
   return (
-    <Document>
+    <Document holdsPaint>
       <SiteHeader nav={root.nav} />
       <main id="main" tabIndex={-1}>
         <Outlet />

@@ -28,4 +28,18 @@ describe('browserTimeZone', () => {
     global.Temporal = { Now: {} }
     expect(browserTimeZone()).toBe(intl)
   })
+
+  it('asks Intl when Temporal fails or names no zone', () => {
+    const intl = Intl.DateTimeFormat().resolvedOptions().timeZone
+    global.Temporal = { Now: { timeZoneId: () => '' } }
+    expect(browserTimeZone()).toBe(intl)
+    global.Temporal = {
+      Now: {
+        timeZoneId: () => {
+          throw new RangeError('no zone')
+        },
+      },
+    }
+    expect(browserTimeZone()).toBe(intl)
+  })
 })

@@ -9,6 +9,17 @@ describe('renderMarkdown', () => {
     expect(html).toContain('&#60;script&#62;')
   })
 
+  it("gives a heading named like one of the page's own landmarks another id", () => {
+    const { html, headings } = renderMarkdown('## Site footer\n\n## Main\n\n### Site nav')
+    expect(html).toContain('<h2 id="site-footer-2">')
+    expect(html).toContain('<h2 id="main-2">')
+    expect(html).toContain('<h3 id="site-nav-2">')
+    expect(headings).toEqual([
+      { id: 'site-footer-2', text: 'Site footer' },
+      { id: 'main-2', text: 'Main' },
+    ])
+  })
+
   it('gives headings unique ids and lists the second-level ones', () => {
     const { html, headings } = renderMarkdown('## Getting started\n\ntext\n\n## Getting started\n\n### Detail')
     expect(html).toContain('<h2 id="getting-started">')
