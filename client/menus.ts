@@ -11,10 +11,12 @@ handleEarlyMenus()
 
 /**
  * The head holds the first paint until the footer has been parsed (shared/layout/Root.tsx). The
- * page's HTML normally arrives in a few hundred milliseconds even on a slow connection; when it
- * stalls half-way, the visitor should see what has come rather than a blank screen, so after this
- * long the hold is let go and the page paints as far as it has come.
+ * page's HTML normally arrives in a few hundred milliseconds even on a slow connection, and a
+ * slow phone has parsed and laid it out within about two seconds; when the connection stalls
+ * half-way, the visitor should see what has come rather than a blank screen, so after this long
+ * the hold is let go and the page paints as far as it has come. Sooner, it would cut the hold
+ * short on a slow phone whose connection is fine.
  */
-const PAINT_HOLD_MAX_MS = 1500
+const PAINT_HOLD_MAX_MS = 3000
 
 setTimeout(() => document.querySelector('link[rel="expect"][blocking="render"]')?.remove(), PAINT_HOLD_MAX_MS)

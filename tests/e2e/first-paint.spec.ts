@@ -57,13 +57,14 @@ test.describe('the first paint', () => {
     })
   })
 
-  test('comes after 1.5 s at most when the rest of the page is slow to come', async ({ browser, request }) => {
+  test('comes after 3 s at most when the rest of the page is slow to come', async ({ browser, request }) => {
+    test.setTimeout(60_000)
     const html = await (await request.get('/pricing/')).text()
-    await withStalledFooter(html, 20_000, async (url) => {
+    await withStalledFooter(html, 30_000, async (url) => {
       const paint = await firstPaintAt(browser, url)
-      expect(paint).toBeGreaterThanOrEqual(1500)
+      expect(paint).toBeGreaterThanOrEqual(3000)
       // Long before the footer comes; the margin is for a busy test machine.
-      expect(paint).toBeLessThan(5000)
+      expect(paint).toBeLessThan(8000)
     })
   })
 })
