@@ -19,4 +19,8 @@ handleEarlyMenus()
  */
 const PAINT_HOLD_MAX_MS = 3000
 
-setTimeout(() => document.querySelector('link[rel="expect"][blocking="render"]')?.remove(), PAINT_HOLD_MAX_MS)
+// Only while the page is still coming: once it is parsed the hold has ended by itself, and the
+// link is React's to keep (taking it away would leave React removing a node that is gone).
+setTimeout(() => {
+  if (document.readyState === 'loading') document.querySelector('link[rel="expect"][blocking="render"]')?.remove()
+}, PAINT_HOLD_MAX_MS)
