@@ -29,3 +29,25 @@ export function browserTimeZone(): string {
   }
   return zone || Intl.DateTimeFormat().resolvedOptions().timeZone
 }
+
+/**
+ * The zones a time-zone select offers, `current` among them once. Temporal names a zone by its
+ * current name (Asia/Kolkata) where the browser's list may keep the older one (Asia/Calcutta):
+ * the list's entry for the same zone then takes `current`'s name rather than showing it twice.
+ * A zone the list lacks altogether comes first.
+ */
+export function zoneChoices(current: string, known: readonly string[]): string[] {
+  if (known.includes(current)) return [...known]
+  let listed: string | undefined
+  try {
+    listed = new Intl.DateTimeFormat('en-US', { timeZone: current }).resolvedOptions().timeZone
+  } catch {
+    listed = undefined
+  }
+  return listed && known.includes(listed) ? known.map((zone) => (zone === listed ? current : zone)) : [current, ...known]
+}
+
+/** Every zone the browser knows by name; none where it cannot list them. */
+export function knownZones(): string[] {
+  return typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []
+}

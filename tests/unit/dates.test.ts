@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { browserTimeZone, formatCalendarDate } from '../../shared/dates.js'
+import { browserTimeZone, formatCalendarDate, zoneChoices } from '../../shared/dates.js'
 
 describe('formatCalendarDate', () => {
   it('writes a calendar date in words, whatever the zone', () => {
@@ -41,5 +41,22 @@ describe('browserTimeZone', () => {
       },
     }
     expect(browserTimeZone()).toBe(intl)
+  })
+})
+
+describe('zoneChoices', () => {
+  it('keeps the list as it is when it names the zone', () => {
+    expect(zoneChoices('Europe/Paris', ['America/New_York', 'Europe/Paris'])).toEqual(['America/New_York', 'Europe/Paris'])
+  })
+
+  it("gives the list's entry for the same zone the new name instead of listing the zone twice", () => {
+    // Temporal names the zone Asia/Kolkata; Intl's list keeps Asia/Calcutta, and so does its formatter.
+    expect(new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Kolkata' }).resolvedOptions().timeZone).toBe('Asia/Calcutta')
+    expect(zoneChoices('Asia/Kolkata', ['Asia/Calcutta', 'Europe/Paris'])).toEqual(['Asia/Kolkata', 'Europe/Paris'])
+  })
+
+  it('puts a zone the list lacks first, and an unknown name too', () => {
+    expect(zoneChoices('Asia/Tokyo', ['Europe/Paris'])).toEqual(['Asia/Tokyo', 'Europe/Paris'])
+    expect(zoneChoices('Mars/Olympus', ['Europe/Paris'])).toEqual(['Mars/Olympus', 'Europe/Paris'])
   })
 })

@@ -7,6 +7,7 @@ import { controlProps, Field } from '../fields.js'
 import { WeekdaysField } from './WeekdaysField.js'
 import { messageFor } from '../GeneratorPage.js'
 import type { GeneratorError } from '../giffer-client.js'
+import { knownZones, zoneChoices } from '../../dates.js'
 
 interface LiveTimerFieldsProps {
   choices: LiveTimerChoices
@@ -38,8 +39,7 @@ export function TimerTypeField({ type: chosen, onChange }: { type: LiveTimerType
 function useTimeZones(current: string): string[] {
   const [zones, setZones] = useState<string[]>([current])
   useEffect(() => {
-    const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []
-    setZones(known.includes(current) ? known : [current, ...known])
+    setZones(zoneChoices(current, knownZones()))
   }, [current])
   return zones
 }

@@ -14,6 +14,7 @@ import { FontSelect, WeightSelect } from '../font-fields.js'
 import { messageFor } from '../GeneratorPage.js'
 import { asGeneratorError, type GeneratorError } from '../giffer-client.js'
 import type { FontOptionGroup } from '../types.js'
+import { knownZones, zoneChoices } from '../../dates.js'
 
 interface FormProps {
   timer: SavedTimerView
@@ -128,11 +129,11 @@ function TextInput(props: { id: string; name: string; label: string; value: stri
 }
 
 function ZoneSelect({ draft, message, onChange }: { draft: TimerDraft; message: string | null; onChange: Change }) {
-  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []
+  const zones = zoneChoices(draft.tz, knownZones())
   return (
     <Field id="edit-tz" label="Time zone" message={message}>
       <select name="tz" value={draft.tz} onChange={(event) => onChange({ tz: event.target.value })} {...controlProps('edit-tz', message)}>
-        {(zones.includes(draft.tz) ? zones : [draft.tz, ...zones]).map((zone) => (
+        {zones.map((zone) => (
           <option key={zone}>{zone}</option>
         ))}
       </select>

@@ -43,7 +43,7 @@ function useSavedTimer(id: string): [Loaded, (loaded: Loaded) => void] {
 export default function SavedTimerPage() {
   const { id, fonts, generatorPath } = usePageData('saved-timer')
   const [loaded, setLoaded] = useSavedTimer(id)
-  const [browserZone] = useState(() => (typeof Intl === 'undefined' ? 'UTC' : browserTimeZone()))
+  const [browserZone] = useState(browserTimeZone)
   return (
     <div className="page saved-timer-page">
       <Seo title="Your saved countdown timer" description="Change a saved countdown timer after your email is sent, and see how often it is opened." noindex />
