@@ -2,6 +2,7 @@ import { startTransition, StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { createBrowserRouter, type RouteObject } from 'react-router'
 import { RouterProvider } from 'react-router/dom'
+import { beginHydration } from '../shared/components/StaticHtml.js'
 import { ShellContext } from '../shared/layout/shell.js'
 import { pageIdAt } from '../shared/pages.js'
 import { createRoutes } from '../shared/routes.js'
@@ -51,6 +52,7 @@ async function hydrate() {
   await yieldToBrowser()
   // As a transition, hydration yields to the browser every few milliseconds instead of
   // blocking input for the whole page.
+  beginHydration()
   startTransition(() => {
     hydrateRoot(
       document,

@@ -33,6 +33,9 @@
  *
  * Arguments limit the run to some page types, by name or path (`npm run bench:load -- /p/ countdown`).
  * BENCH_LOAD_TRACE_DIR=folder keeps each profiled trace, to open in DevTools' Performance panel.
+ * BENCH_LOAD_BEFORE=<commit> measures that commit's build too (a git worktree, built with this
+ * checkout's node_modules, behind a proxy of its own), each page type's "before" row loaded in
+ * the same rounds as this build's, so that a change's effect is not lost in the machine's drift.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -44,6 +47,7 @@ import { medianScriptTime, scriptTime, type ScriptTime } from './lib/js-profile.
 import { launchBrowser, recordLoad, type LongFrame, type TraceEvent } from './lib/load-trace.js'
 import { blockingMs, busyMs, idleAt, locateLoad, longTasks, moduleScripts, selfTimes, taskCount, type LoadTimeline } from './lib/main-thread.js'
 import { PageProxy, type ServedDocument } from './lib/page-proxy.js'
+import { addBuiltWorktree, type Worktree } from './lib/git-worktree.js'
 import { pageTypes } from './lib/page-types.js'
 import { root, startSite, stop } from './lib/server-process.js'
 import { SourceOrigins } from './lib/source-origins.js'
@@ -55,6 +59,7 @@ const SETTLE_MS = 4000
 /** Loads with the sampling profiler per page, for script time by origin (median of them). */
 const PROFILED_LOADS = 3
 const only = process.argv.slice(2)
+const before = process.env.BENCH_LOAD_BEFORE
 
 async function fetchDocument(url: string): Promise<ServedDocument> {
   const response = await fetch(url)
@@ -121,12 +126,19 @@ function measure({ timeline, framesAfterPaint }: Load, origins: SourceOrigins): 
   }
 }
 
-// The site takes the proxy's address as its own, so its absolute links lead through the proxy too.
-const proxy = await PageProxy.start()
-proxy.serve(START_PAGE)
-const site = await startSite({ LOG_LEVEL: 'warn', SHUTDOWN_DELAY_MS: '0', PUBLIC_URL: proxy.origin })
-const siteOrigin = `http://127.0.0.1:${site.port}`
-proxy.forward(siteOrigin)
+/** A build of the site behind a proxy of its own; the site takes the proxy's address as its own, so its absolute links lead through the proxy too. */
+async function proxiedSite(cwd?: string) {
+  const proxy = await PageProxy.start()
+  proxy.serve(START_PAGE)
+  const site = await startSite({ LOG_LEVEL: 'warn', SHUTDOWN_DELAY_MS: '0', PUBLIC_URL: proxy.origin }, cwd)
+  const origin = `http://127.0.0.1:${site.port}`
+  proxy.forward(origin)
+  return { proxy, site, origin }
+}
+
+const worktree: Worktree | undefined = before ? await addBuiltWorktree(before, 'bench-load-before') : undefined
+const { proxy, site, origin: siteOrigin } = await proxiedSite()
+const earlier = worktree ? await proxiedSite(worktree.dir) : undefined
 const bareFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-load-'))
 const browser = await launchBrowser()
 try {
@@ -140,18 +152,25 @@ try {
     without: [],
   }
   const pages: PageResult[] = []
+  /** The proxy each page is loaded through: the earlier build's pages through its own. */
+  const proxyOf = new Map<PageResult, PageProxy>()
   for (const { name, path: pathname } of await pageTypes(siteOrigin, only)) {
     pages.push({ name, path: pathname, document: await fetchDocument(siteOrigin + pathname), with: [], without: [] })
+    if (!earlier) continue
+    const page: PageResult = { name: `${name} (${before})`, path: pathname, document: await fetchDocument(earlier.origin + pathname), with: [], without: [], earlier: true }
+    pages.push(page)
+    proxyOf.set(page, earlier.proxy)
   }
   const origins = new SourceOrigins(root, (url) => {
     // Scripts with no address (the recorder's own observer) have no map.
     if (!URL.canParse(url)) return undefined
-    const { pathname } = new URL(url)
-    return pathname.startsWith('/assets/') ? path.join(root, 'dist/public', `${pathname}.map`) : barePage.files.get(`${pathname}.map`)
+    const { pathname, origin } = new URL(url)
+    const build = earlier && origin === earlier.proxy.origin ? worktree!.dir : root
+    return pathname.startsWith('/assets/') ? path.join(build, 'dist/public', `${pathname}.map`) : barePage.files.get(`${pathname}.map`)
   })
 
   // A first, unmeasured load of each page draws the images made on demand, as production traffic would have.
-  for (const page of [...pages, bare]) await load(browser, proxy, page.document)
+  for (const page of [...pages, bare]) await load(browser, proxyOf.get(page) ?? proxy, page.document)
 
   for (let run = 0; run < RUNS; run++) {
     for (const page of [...pages, bare]) {
@@ -159,7 +178,7 @@ try {
       const order = run % 2 ? (['without', 'with'] as const) : (['with', 'without'] as const)
       const taken: string[] = []
       for (const variant of order) {
-        const measurement = measure(await load(browser, proxy, variant === 'with' ? page.document : withoutScripts(page.document)), origins)
+        const measurement = measure(await load(browser, proxyOf.get(page) ?? proxy, variant === 'with' ? page.document : withoutScripts(page.document)), origins)
         page[variant].push(measurement)
         taken.push(`${variant} ${Math.round(measurement.wall)} ms (CPU ${Math.round(measurement.cpu)})${measurement.idle === undefined ? ' never idle' : ''}`)
       }
@@ -172,7 +191,7 @@ try {
   for (const page of [...pages, bare]) {
     const profiles: ScriptTime[] = []
     for (let run = 0; run < PROFILED_LOADS; run++) {
-      const { events, timeline } = await load(browser, proxy, page.document, true)
+      const { events, timeline } = await load(browser, proxyOf.get(page) ?? proxy, page.document, true)
       // All script work of the load, from navigation start: scripts that start before first paint count too.
       profiles.push(scriptTime(events, timeline.pid, timeline.tid, timeline.navigationStart, idleAt(timeline) ?? timeline.traceEnd, origins))
       if (traceFolder && run === 0) fs.writeFileSync(path.join(traceFolder, `${page.name.replace(/\W+/g, '-')}.json`), JSON.stringify({ traceEvents: events }))
@@ -189,5 +208,10 @@ try {
   await browser.close()
   await stop(site.child)
   await proxy.close()
+  if (earlier) {
+    await stop(earlier.site.child)
+    await earlier.proxy.close()
+  }
+  await worktree?.remove()
   fs.rmSync(bareFolder, { recursive: true, force: true })
 }

@@ -10,16 +10,15 @@
  * checkout's node_modules), page by page beside this one, so a before and after come from one
  * run on one machine.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { type RunnerResult } from 'lighthouse'
 import { chromium } from '@playwright/test'
 import { browserPath, MEASURING_FLAGS } from './lib/browser.js'
-import { addWorktree, type Worktree } from './lib/git-worktree.js'
+import { addBuiltWorktree, type Worktree } from './lib/git-worktree.js'
 import { pageTypes } from './lib/page-types.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -53,17 +52,6 @@ async function startSite(label: string, dir: string, sitePort: number): Promise<
     if (attempt > 100) throw new Error(`${label}: site did not start`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-}
-
-/** The earlier build: a worktree of the commit, built with this checkout's node_modules. */
-async function buildBefore(ref: string): Promise<Worktree> {
-  const tree = await addWorktree(ref, fs.mkdtempSync(path.join(os.tmpdir(), 'lighthouse-before-')))
-  const built = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/build.ts'], { cwd: tree.dir, stdio: ['ignore', 'ignore', 'inherit'], timeout: 10 * 60_000 })
-  if (built.status !== 0) {
-    await tree.remove()
-    throw new Error(`the build of ${ref} failed`)
-  }
-  return tree
 }
 
 let worktree: Worktree | undefined
@@ -124,7 +112,7 @@ function report(label: string, pathname: string, { result, scores: runScores }: 
 fs.mkdirSync(reportDir, { recursive: true })
 let failed = false
 try {
-  worktree = before ? await buildBefore(before) : undefined
+  worktree = before ? await addBuiltWorktree(before, 'lighthouse-before') : undefined
   sites.push(await startSite('this build', root, port))
   if (worktree) sites.push(await startSite(`before (${before})`, worktree.dir, port + 1))
   chrome = await chromeLauncher.launch({ chromePath: browserPath() ?? chromium.executablePath(), chromeFlags: ['--headless=new', ...MEASURING_FLAGS] })

@@ -3,8 +3,10 @@
  * `ref` that shares this checkout's node_modules (the measures that use it compare builds whose
  * dependencies are the same). `remove` takes it away, its link to node_modules first.
  */
-import { execFile } from 'node:child_process'
+import { execFile, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
 import { symlink, unlink } from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { projectRoot } from '../../server/project-root.js'
@@ -31,4 +33,15 @@ export async function addWorktree(ref: string, dir: string): Promise<Worktree> {
     throw error
   }
   return { dir, remove }
+}
+
+/** A worktree of `ref` in a new temporary folder, with the site built in it (scripts/build.ts, ten minutes at most). */
+export async function addBuiltWorktree(ref: string, label: string): Promise<Worktree> {
+  const tree = await addWorktree(ref, fs.mkdtempSync(path.join(os.tmpdir(), `${label}-`)))
+  const built = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/build.ts'], { cwd: tree.dir, stdio: ['ignore', 'ignore', 'inherit'], timeout: 10 * 60_000 })
+  if (built.status !== 0) {
+    await tree.remove()
+    throw new Error(`the build of ${ref} failed`)
+  }
+  return tree
 }

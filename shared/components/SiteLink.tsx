@@ -1,5 +1,5 @@
 import type { AnchorHTMLAttributes, MouseEvent } from 'react'
-import { Link } from 'react-router'
+import { Link, useNavigate } from 'react-router'
 import { isRouterPath } from '../pages.js'
 
 type SiteLinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }
@@ -20,3 +20,26 @@ export function SiteLink({ href, ...props }: SiteLinkProps) {
  */
 export const isPlainClick = (event: MouseEvent | globalThis.MouseEvent) =>
   !event.defaultPrevented && event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey
+
+/**
+ * A click handler for an element holding HTML that React did not draw as links (Markdown, or
+ * parts left as the server drew them): a plain click on a link inside it that `accepts` and that
+ * leads to a page of this router navigates in the browser, as <Link> would (the same address
+ * replacing the history entry). Other links (new tabs, downloads, other origins, pages served
+ * elsewhere) keep the browser's own behaviour.
+ */
+export function useRouterLinkClicks(accepts: (anchor: HTMLAnchorElement) => boolean) {
+  const navigate = useNavigate()
+  return (event: MouseEvent<HTMLElement>) => {
+    if (!isPlainClick(event) || !(event.target instanceof Element)) return
+    const anchor = event.target.closest('a')
+    if (!anchor || !event.currentTarget.contains(anchor) || !accepts(anchor)) return
+    if ((anchor.target && anchor.target !== '_self') || anchor.hasAttribute('download')) return
+    const url = new URL(anchor.href, window.location.href)
+    if (url.origin !== window.location.origin || !isRouterPath(url.pathname)) return
+    event.preventDefault()
+    const to = url.pathname + url.search + url.hash
+    const here = window.location.pathname + window.location.search + window.location.hash
+    void navigate(to, { replace: to === here })
+  }
+}

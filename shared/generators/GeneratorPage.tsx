@@ -6,6 +6,7 @@ import { useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { useLocation } from 'react-router'
 import { Seo } from '../components/Seo.js'
 import { SiteLink } from '../components/SiteLink.js'
+import { StaticHtml } from '../components/StaticHtml.js'
 import { fieldMessage, GENERIC_FAILURE, type GeneratorError } from './giffer-client.js'
 import { useMacMarker } from './page-hooks.js'
 import type { GeneratorCard, GeneratorPageBase } from './types.js'
@@ -26,8 +27,9 @@ export function GeneratorPage({ data, children }: { data: GeneratorPageBase; chi
         {content.video && <VideoButton video={content.video} />}
       </header>
       <div className="generator-tool">{children}</div>
+      {/* Below the tool, examples and explanations are text, images and links: left as the server drew them when the page hydrates. */}
       {content.examples.items.length > 0 && (
-        <section className="band generator-examples" aria-labelledby="examples-title">
+        <StaticHtml as="section" className="band generator-examples" aria-labelledby="examples-title">
           <h2 id="examples-title">{content.examples.title}</h2>
           <ul>
             {content.examples.items.map((example) => (
@@ -39,9 +41,9 @@ export function GeneratorPage({ data, children }: { data: GeneratorPageBase; chi
               </li>
             ))}
           </ul>
-        </section>
+        </StaticHtml>
       )}
-      <div className="band generator-copy">
+      <StaticHtml className="band generator-copy">
         <section aria-labelledby="explanation-title">
           <h2 id="explanation-title">{content.explanation.title}</h2>
           {content.explanation.paragraphs.map((paragraph) => (
@@ -56,7 +58,7 @@ export function GeneratorPage({ data, children }: { data: GeneratorPageBase; chi
             ))}
           </ol>
         </section>
-      </div>
+      </StaticHtml>
       <FaqSection faq={content.faq} />
       <section className="band" aria-labelledby="others-title">
         <h2 id="others-title">{labels.others}</h2>
@@ -66,9 +68,10 @@ export function GeneratorPage({ data, children }: { data: GeneratorPageBase; chi
   )
 }
 
+/** Questions that open and close by themselves (<details>): left as the server drew them when the page hydrates. */
 export function FaqSection({ faq }: { faq: { title: string; items: { q: string; a: string }[] } }) {
   return (
-    <section className="band generator-faq" aria-labelledby="faq-title">
+    <StaticHtml as="section" className="band generator-faq" aria-labelledby="faq-title">
       <h2 id="faq-title">{faq.title}</h2>
       {faq.items.map((item) => (
         <details key={item.q} className="faq-item">
@@ -76,7 +79,7 @@ export function FaqSection({ faq }: { faq: { title: string; items: { q: string; 
           <p>{item.a}</p>
         </details>
       ))}
-    </section>
+    </StaticHtml>
   )
 }
 

@@ -2,6 +2,7 @@ import { FeatureArt, KindIcon, ShopWindow } from './FeatureArt.js'
 import { TemplateImage } from '../gallery/TemplateImage.js'
 import { Seo } from '../components/Seo.js'
 import { SiteLink } from '../components/SiteLink.js'
+import { StaticHtml } from '../components/StaticHtml.js'
 import { StoreCarousel } from './StoreCarousel.js'
 import { templatePath, type GalleryKind } from '../gallery/paths.js'
 import { usePageData } from '../page-data.js'
@@ -48,7 +49,8 @@ export default function Home() {
   return (
     <>
       <Seo title={home.title} description={home.description} />
-      <section className="hero">
+      {/* Every section but the shops' carousel is text, images and links: left as the server drew it when the page hydrates. */}
+      <StaticHtml as="section" className="hero">
         <div className="hero-copy">
           <p className="eyebrow">{hero.eyebrow}</p>
           <h1>{hero.title}</h1>
@@ -68,9 +70,9 @@ export default function Home() {
           {heroWidget && <ShopWindow card={heroWidget} sizes={HERO_SIZES.window} loading="lcp" />}
           {heroEmail && <TemplateImage className="hero-email" kind="emails" card={heroEmail} sizes={HERO_SIZES.email} loading="eager" />}
         </div>
-      </section>
+      </StaticHtml>
 
-      <section className="band" aria-labelledby="kinds-title">
+      <StaticHtml as="section" className="band" aria-labelledby="kinds-title">
         <div className="section-head">
           <h2 id="kinds-title">{widgetKinds.title}</h2>
           <p>{widgetKinds.subtitle}</p>
@@ -86,9 +88,9 @@ export default function Home() {
             </li>
           ))}
         </ul>
-      </section>
+      </StaticHtml>
 
-      <section className="band home-templates" aria-labelledby="templates-title">
+      <StaticHtml as="section" className="band home-templates" aria-labelledby="templates-title">
         <div className="section-head">
           <h2 id="templates-title">{templates.title}</h2>
           <p>{templates.subtitle}</p>
@@ -108,10 +110,10 @@ export default function Home() {
             </ul>
           </div>
         ))}
-      </section>
+      </StaticHtml>
 
       {sections.map((section, index) => (
-        <section key={section.id} id={section.id} className={index % 2 ? 'feature feature-reverse' : 'feature'} aria-labelledby={`${section.id}-title`}>
+        <StaticHtml as="section" key={section.id} id={section.id} className={index % 2 ? 'feature feature-reverse' : 'feature'} aria-labelledby={`${section.id}-title`}>
           <div className="feature-copy">
             <p className="eyebrow">{section.eyebrow}</p>
             <h2 id={`${section.id}-title`}>{section.title}</h2>
@@ -126,7 +128,7 @@ export default function Home() {
             </SiteLink>
           </div>
           <FeatureArt section={section.id} templates={section.templates && { kind: section.templates.kind, cards: cardsOf(cards, section.templates.kind, section.templates.ids) }} />
-        </section>
+        </StaticHtml>
       ))}
 
       <section className="band band-tinted" aria-labelledby="stores-title">
@@ -137,7 +139,7 @@ export default function Home() {
         <StoreCarousel examples={storeExamples} />
       </section>
 
-      <section className="band" aria-labelledby="generators-title">
+      <StaticHtml as="section" className="band" aria-labelledby="generators-title">
         <div className="section-head">
           <h2 id="generators-title">{generators.title}</h2>
           <p>{generators.subtitle}</p>
@@ -153,7 +155,7 @@ export default function Home() {
             </li>
           ))}
         </ul>
-      </section>
+      </StaticHtml>
     </>
   )
 }

@@ -5,6 +5,7 @@ import { ASSETS_ELEMENT_ID, CONTENT_END_ID, HYDRATION_ELEMENT_ID, STYLESHEET_ELE
 import { reportVisit, VISIT_PIXEL_PATH } from '../tracking/tracking.js'
 import { useShell } from './shell.js'
 import { SiteFooter } from './SiteFooter.js'
+import { endHydration } from '../components/StaticHtml.js'
 import { SiteHeader } from './SiteHeader.js'
 
 function Document({ children, holdsPaint = false }: { children: React.ReactNode; holdsPaint?: boolean }) {
@@ -93,6 +94,8 @@ function useVisitReports() {
 
 export function RootLayout() {
   const root = usePageData('root')
+  // The hydrated page's effects run: parts left as the server drew them are drawn by React from now on.
+  useEffect(endHydration, [])
   useScrollOnNavigation()
   useVisitReports()
   // Pages made to be framed by other pages (the standalone previews) come without the site's chrome.

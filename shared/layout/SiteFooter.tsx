@@ -1,13 +1,15 @@
 import { SiteLink } from '../components/SiteLink.js'
+import { StaticHtml } from '../components/StaticHtml.js'
 import type { HomeContent, SiteNav } from '../content/schema.js'
 import { CONTENT_END_ID, SITE_NAME } from '../site.js'
 
 /** The copyright year shown on the site: fixed at 2025, not the current year. */
 export const DISPLAYED_YEAR = 2025
 
+/** Text and links only: left as the server drew it when the page hydrates. */
 export function SiteFooter({ nav, cta }: { nav: SiteNav; cta: HomeContent['cta'] }) {
   return (
-    <footer className="site-footer" id={CONTENT_END_ID}>
+    <StaticHtml as="footer" className="site-footer" id={CONTENT_END_ID}>
       <section className="footer-cta" aria-labelledby="footer-cta-title">
         <h2 id="footer-cta-title">{cta.title}</h2>
         <p>{cta.text}</p>
@@ -41,6 +43,6 @@ export function SiteFooter({ nav, cta }: { nav: SiteNav; cta: HomeContent['cta']
           ))}
         </ul>
       </div>
-    </footer>
+    </StaticHtml>
   )
 }

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { Seo } from '../components/Seo.js'
 import { SiteLink } from '../components/SiteLink.js'
+import { StaticHtml } from '../components/StaticHtml.js'
 import { usePageData } from '../page-data.js'
 import {
   crossedOutPrice,
@@ -143,11 +144,12 @@ export default function Pricing() {
         title="Pricing and plans"
         description="Compare the Creator, Pro and Pro Max plans: widget views, email prices per 1000, branding removal and store integration. Start free."
       />
-      <section className="page-head centered">
+      {/* The heading and the features' descriptions are text and links: left as the server drew them when the page hydrates. */}
+      <StaticHtml as="section" className="page-head centered">
         <p className="eyebrow">Pricing</p>
         <h1>Simple plans that grow with your shop</h1>
         <p className="lead">Every plan includes all widget templates, targeting, contacts and the Aurora assistant. Pay for email only when you send.</p>
-      </section>
+      </StaticHtml>
 
       {prices ? (
         <section className="pricing" aria-label="Plans and prices">
@@ -182,7 +184,7 @@ export default function Pricing() {
       )}
 
       {features.length > 0 && (
-        <section className="feature-details" aria-labelledby="features-title">
+        <StaticHtml as="section" className="feature-details" aria-labelledby="features-title">
           <h2 id="features-title">What’s in every plan</h2>
           <nav className="feature-anchors" aria-label="Features">
             <ul>
@@ -203,7 +205,7 @@ export default function Pricing() {
               </div>
             ))}
           </dl>
-        </section>
+        </StaticHtml>
       )}
     </>
   )

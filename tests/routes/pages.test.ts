@@ -65,7 +65,10 @@ describe('pages', () => {
       const head = html.slice(0, html.indexOf('</head>'))
       expect(head, pathname).toContain('<link rel="expect" href="#site-footer" blocking="render"/>')
       expect(html.match(/ id="site-footer"/g), pathname).toEqual([' id="site-footer"'])
-      expect(html.indexOf('<footer class="site-footer" id="site-footer">'), pathname).toBeGreaterThan(html.indexOf('</main>'))
+      expect(html.indexOf('<footer class="site-footer" id="site-footer"'), pathname).toBeGreaterThan(html.indexOf('</main>'))
+      // The footer is drawn whole by the server, marked to be left as it is when the page hydrates.
+      const footer = /<footer class="site-footer" id="site-footer" data-static="[^"]+">([\s\S]*?)<\/footer>/.exec(html)
+      expect(footer?.[1], pathname).toContain('<a href="/pricing/" data-discover="true">Pricing</a>')
     }
   }, 120_000)
 

@@ -1,0 +1,78 @@
+import type { Page } from '@playwright/test'
+import { expect, gotoHydrated, isSameDocument, markDocument, test } from './fixtures.js'
+
+/** Whether React has taken the element over (it keeps its props on the elements it hydrated or drew). */
+const isReactElement = (page: Page, selector: string) =>
+  page.locator(selector).first().evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps$')))
+
+/** Each part of the page left as the server drew it: its text and its links' addresses. */
+const staticParts = (page: Page) =>
+  page.locator('[data-static]').evaluateAll((elements) =>
+    elements.map((element) => ({
+      tag: element.tagName,
+      text: element.textContent,
+      links: Array.from(element.querySelectorAll('a'), (anchor) => anchor.getAttribute('href')),
+    })),
+  )
+
+test.describe('parts of a page with nothing to do but follow links are left as the server drew them', () => {
+  test('on the home page the footer and every section but the shops carousel stay as served, and their links still navigate in the page', async ({ page }) => {
+    const served = await (await page.request.get('/')).text()
+    await gotoHydrated(page, '/')
+    // The footer, the hero, the widget kinds, the template rows, each feature, the generators.
+    const parts = await staticParts(page)
+    expect(parts.length).toBeGreaterThanOrEqual(6)
+    expect(parts.map((part) => part.tag)).toContain('FOOTER')
+
+    // React hydrated the elements themselves (their click handler), not what is inside them.
+    expect(await isReactElement(page, 'footer[data-static]')).toBe(true)
+    expect(await isReactElement(page, 'footer[data-static] a')).toBe(false)
+    expect(await isReactElement(page, '.hero[data-static] a')).toBe(false)
+    // The carousel is React's: its tabs answer clicks.
+    expect(await isReactElement(page, '#store-track')).toBe(true)
+
+    // What is inside is the server's HTML as it came.
+    const footer = await page.locator('footer[data-static]').evaluate((element) => element.innerHTML)
+    const servedFooter = await page.evaluate((html) => new DOMParser().parseFromString(html, 'text/html').querySelector('footer')!.innerHTML, served)
+    expect(footer).toBe(servedFooter)
+
+    // A link of the server's HTML to a page of the site navigates without loading a document.
+    await markDocument(page)
+    await page.locator('footer a[href="/pricing/"]').click()
+    await expect(page).toHaveURL('/pricing/')
+    await expect(page).toHaveTitle('Pricing and plans | Poplift')
+    expect(await isSameDocument(page)).toBe(true)
+
+    // Back on the home page, React draws the same sections itself.
+    await page.goBack()
+    await expect(page).toHaveURL('/')
+    await expect(page.locator('#store-track')).toBeVisible()
+    expect(await isSameDocument(page)).toBe(true)
+    expect(await staticParts(page)).toEqual(parts)
+    expect(await isReactElement(page, '.hero[data-static] a')).toBe(true)
+  })
+
+  test('a link to a #fragment of the page keeps the browser’s own behaviour', async ({ page }) => {
+    await gotoHydrated(page, '/pricing/')
+    await markDocument(page)
+    // The features' anchors are plain links to places on the page.
+    const anchor = page.locator('.feature-details[data-static] .feature-anchors a').first()
+    const fragment = await anchor.getAttribute('href')
+    expect(fragment).toMatch(/^#/)
+    await anchor.click()
+    await expect(page).toHaveURL(`/pricing/${fragment}`)
+    await expect(page.locator(fragment!)).toBeInViewport()
+    expect(await isSameDocument(page)).toBe(true)
+  })
+
+  test('a generator page leaves its examples, explanation and questions as served; the questions still open', async ({ page }) => {
+    await gotoHydrated(page, '/email-countdown-timer-generator/')
+    expect(await isReactElement(page, '.generator-faq[data-static]')).toBe(true)
+    expect(await isReactElement(page, '.generator-faq[data-static] details')).toBe(false)
+    const question = page.locator('.generator-faq details').first()
+    await question.locator('summary').click()
+    await expect(question).toHaveAttribute('open', '')
+    // The form above them is React's.
+    expect(await isReactElement(page, '.generator-tool form')).toBe(true)
+  })
+})
