@@ -1,6 +1,6 @@
-import { useId, useState, type HTMLAttributes, type ReactNode } from 'react'
+import { useId, useState, type ElementType, type HTMLAttributes, type MouseEvent, type ReactNode, type Ref } from 'react'
 import { useLocation } from 'react-router'
-import { useRouterLinkClicks } from './SiteLink.js'
+import { isPlainClick, useRouterLinkClicks } from './SiteLink.js'
 
 /** Marks the element of each StaticHtml, so that the browser finds the server's drawing of it. */
 const STATIC_ATTRIBUTE = 'data-static'
@@ -30,7 +30,18 @@ function serverHtml(id: string): string | undefined {
 /** React Router's <Link> marks the links it draws; those navigate in the browser. */
 const isRouterLink = (anchor: HTMLAnchorElement) => anchor.hasAttribute('data-discover')
 
-type StaticTag = 'div' | 'section' | 'footer'
+type StaticTag = 'div' | 'section' | 'footer' | 'ul'
+
+interface StaticHtmlProps extends HTMLAttributes<HTMLElement> {
+  as?: StaticTag
+  ref?: Ref<HTMLElement>
+  /**
+   * A plain click on a link inside, before the router's links are followed: true when the page
+   * has handled it (the browser then does not follow the link).
+   */
+  onLinkClick?: (anchor: HTMLAnchorElement) => boolean
+  children: ReactNode
+}
 
 /**
  * A part of a page with nothing to do in the browser but follow its links: the server draws it,
@@ -43,7 +54,9 @@ type StaticTag = 'div' | 'section' | 'footer'
  * Until then what the server drew stays, so its children must depend on nothing but the address
  * and the data loaded for it: no state, nothing the visitor does on the page.
  */
-export function StaticHtml({ as: Tag = 'div', children, ...props }: HTMLAttributes<HTMLElement> & { as?: StaticTag; children: ReactNode }) {
+export function StaticHtml({ as = 'div', onLinkClick, children, ...props }: StaticHtmlProps) {
+  // Any of the tags, each with a ref to its own kind of element.
+  const Tag = as as ElementType
   const id = useId()
   const { pathname, search } = useLocation()
   const address = pathname + search
@@ -51,7 +64,13 @@ export function StaticHtml({ as: Tag = 'div', children, ...props }: HTMLAttribut
     const html = serverHtml(id)
     return html === undefined ? undefined : { html, address }
   })
-  const marks = { [STATIC_ATTRIBUTE]: id, onClick: useRouterLinkClicks(isRouterLink) }
+  const followRouterLink = useRouterLinkClicks(isRouterLink)
+  const onClick = (event: MouseEvent<HTMLElement>) => {
+    const anchor = isPlainClick(event) && event.target instanceof Element ? event.target.closest('a') : null
+    if (anchor && onLinkClick && event.currentTarget.contains(anchor) && onLinkClick(anchor)) event.preventDefault()
+    else followRouterLink(event)
+  }
+  const marks = { [STATIC_ATTRIBUTE]: id, onClick }
   if (server?.address !== address) {
     return (
       <Tag {...props} {...marks}>

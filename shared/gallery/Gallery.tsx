@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react'
 import { Breadcrumbs } from '../components/Breadcrumbs.js'
 import { Seo } from '../components/Seo.js'
 import { isPlainClick, SiteLink } from '../components/SiteLink.js'
-import { GALLERY_ROOT, templatePath, thumbnailUrl, type GalleryKind } from './paths.js'
+import { StaticHtml } from '../components/StaticHtml.js'
+import { GALLERY_ROOT, openTemplateOf, templatePath, thumbnailUrl, type GalleryKind } from './paths.js'
 import { GalleryFilter, useFilterChange } from './GalleryFilter.js'
 import { GallerySidebar } from './GallerySidebar.js'
 import { usePreviewHistory } from './use-preview-history.js'
@@ -85,6 +86,17 @@ function TemplateCardView({
   )
 }
 
+/**
+ * The cards of a row or grid are left as the server drew them when the page hydrates (a gallery
+ * has hundreds of elements in them, and nothing to do but open a preview): a plain click on a
+ * card's link opens its preview over the page, as the card's own handler does once React draws it.
+ */
+const openCardLink = (onOpen: (hid: string) => void) => (anchor: HTMLAnchorElement) => {
+  const hid = openTemplateOf(new URL(anchor.href).pathname)
+  if (hid) onOpen(hid)
+  return hid !== null
+}
+
 function GalleryRowView({ kind, row, first, onOpen }: { kind: GalleryKind; row: GalleryRow; first: boolean; onOpen: (hid: string) => void }) {
   const trackRef = useRef<HTMLUListElement>(null)
   const scroll = (direction: 1 | -1) => {
@@ -111,11 +123,11 @@ function GalleryRowView({ kind, row, first, onOpen }: { kind: GalleryKind; row: 
           </SiteLink>
         </div>
       </header>
-      <ul className="gallery-track" ref={trackRef}>
+      <StaticHtml as="ul" className="gallery-track" ref={trackRef} onLinkClick={openCardLink(onOpen)}>
         {row.cards.map((card, index) => (
           <TemplateCardView key={card.hid} kind={kind} card={card} sizes={TRACK_CARD_SIZES} loading={cardLoading(first, index)} onOpen={onOpen} />
         ))}
-      </ul>
+      </StaticHtml>
     </section>
   )
 }
@@ -186,11 +198,11 @@ function ListingResults({ data, onOpen }: { data: GalleryListingData; onOpen: (h
           Inline widgets sit inside your page’s content. <SiteLink href="/help/widgets/installation/">How to embed inline widgets</SiteLink>
         </p>
       )}
-      <ul className="gallery-grid">
+      <StaticHtml as="ul" className="gallery-grid" onLinkClick={openCardLink(onOpen)}>
         {section.cards.map((card, index) => (
           <TemplateCardView key={card.hid} kind={data.gallery} card={card} sizes={GRID_CARD_SIZES} loading={cardLoading(sectionIndex === 0, index)} onOpen={onOpen} />
         ))}
-      </ul>
+      </StaticHtml>
     </section>
   ))
 }

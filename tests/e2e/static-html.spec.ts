@@ -76,3 +76,26 @@ test.describe('parts of a page with nothing to do but follow links are left as t
     expect(await isReactElement(page, '.generator-tool form')).toBe(true)
   })
 })
+
+test.describe('a gallery leaves its cards as the server drew them', () => {
+  test('a card of the server’s HTML opens its preview over the page, and the row still scrolls', async ({ page }) => {
+    await gotoHydrated(page, '/p/')
+    expect(await isReactElement(page, '.gallery-track[data-static]')).toBe(true)
+    expect(await isReactElement(page, '.gallery-track[data-static] a')).toBe(false)
+    await markDocument(page)
+    const card = page.locator('.gallery-track a').first()
+    const href = await card.getAttribute('href')
+    await card.click()
+    await expect(page).toHaveURL(href!)
+    await expect(page.getByRole('dialog')).toBeVisible()
+    expect(await isSameDocument(page)).toBe(true)
+    await page.keyboard.press('Escape')
+    await expect(page.getByRole('dialog')).toBeHidden()
+    await expect(page).toHaveURL('/p/')
+    await expect(card).toBeFocused()
+
+    const track = page.locator('.gallery-track').first()
+    await page.locator('.gallery-row').first().getByRole('button', { name: /forward/ }).click()
+    await expect.poll(() => track.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0)
+  })
+})
