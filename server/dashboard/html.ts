@@ -29,5 +29,5 @@ export function html(strings: TemplateStringsArray, ...parts: Part[]): SafeHtml 
 }
 
 export function page(title: string, body: SafeHtml, head: SafeHtml = html``): string {
-  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${title} · Poplift</title><link rel="stylesheet" href="${dashboardStaticFiles().url('app.css')}">${head}</head><body>${body}</body></html>`}`
+  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><link rel="icon" href="/favicon.png" type="image/png" sizes="48x48"><title>${title} · Poplift</title><link rel="stylesheet" href="${dashboardStaticFiles().url('app.css')}">${head}</head><body>${body}</body></html>`}`
 }

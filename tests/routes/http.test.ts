@@ -1,3 +1,4 @@
+import sharp from 'sharp'
 import { once } from 'node:events'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -208,6 +209,21 @@ describe('built assets', () => {
   it('serves public files', async () => {
     const response = await request(built).get('/favicon.svg').expect(200)
     expect(response.headers['content-type']).toMatch(/svg/)
+  })
+
+  it('links pages to a PNG icon, the SVG one drawn at 48 px', async () => {
+    const page = await request(built).get('/pricing/').expect(200)
+    expect(page.text).toContain('<link rel="icon" href="/favicon.png" type="image/png" sizes="48x48"/>')
+    expect(page.text).not.toContain('favicon.svg')
+    const icon = await request(built).get('/favicon.png').buffer(true).expect(200)
+    expect(icon.headers['content-type']).toBe('image/png')
+    // The same drawing as favicon.svg (an edit to one without the other fails here).
+    const drawn = await sharp('public/favicon.svg', { density: 144 }).resize(48, 48).ensureAlpha().raw().toBuffer()
+    const served = await sharp(icon.body as Buffer).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+    expect([served.info.width, served.info.height]).toEqual([48, 48])
+    let differs = 0
+    for (let at = 0; at < drawn.length; at++) differs = Math.max(differs, Math.abs(drawn[at]! - served.data[at]!))
+    expect(differs, 'largest difference of a channel, of 255').toBeLessThanOrEqual(8)
   })
 })
 
