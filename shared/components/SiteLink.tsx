@@ -22,6 +22,18 @@ export const isPlainClick = (event: MouseEvent | globalThis.MouseEvent) =>
   !event.defaultPrevented && event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey
 
 /**
+ * Marks HTML written from the site's Markdown, whose links to the site's own pages are plain
+ * paths: a page left as the server drew it (StaticHtml) follows those in the page too.
+ */
+export const SITE_PATHS_ATTRIBUTE = 'data-site-paths'
+
+/** A link written as a path of this site (`/pricing/`, not `//elsewhere` or `https://…`). */
+export const isSitePathLink = (anchor: HTMLAnchorElement) => {
+  const href = anchor.getAttribute('href') ?? ''
+  return href.startsWith('/') && !href.startsWith('//')
+}
+
+/**
  * A click handler for an element holding HTML that React did not draw as links (Markdown, or
  * parts left as the server drew them): a plain click on a link inside it that `accepts` and that
  * leads to a page of this router navigates in the browser, as <Link> would (the same address

@@ -1,6 +1,6 @@
 import { useId, useState, type ElementType, type HTMLAttributes, type MouseEvent, type ReactNode, type Ref } from 'react'
 import { useLocation } from 'react-router'
-import { isPlainClick, useRouterLinkClicks } from './SiteLink.js'
+import { isPlainClick, isSitePathLink, SITE_PATHS_ATTRIBUTE, useRouterLinkClicks } from './SiteLink.js'
 
 /** Marks the element of each StaticHtml, so that the browser finds the server's drawing of it. */
 const STATIC_ATTRIBUTE = 'data-static'
@@ -27,10 +27,14 @@ function serverHtml(id: string): string | undefined {
   return document.querySelector(`[${STATIC_ATTRIBUTE}="${CSS.escape(id)}"]`)?.innerHTML
 }
 
-/** React Router's <Link> marks the links it draws; those navigate in the browser. */
-const isRouterLink = (anchor: HTMLAnchorElement) => anchor.hasAttribute('data-discover')
+/**
+ * The links that navigate in the browser: those React Router's <Link> drew (it marks them), and
+ * those of the site's Markdown inside (as Prose follows them).
+ */
+const isRouterLink = (anchor: HTMLAnchorElement) =>
+  anchor.hasAttribute('data-discover') || (anchor.closest(`[${SITE_PATHS_ATTRIBUTE}]`) !== null && isSitePathLink(anchor))
 
-type StaticTag = 'div' | 'section' | 'footer' | 'ul'
+type StaticTag = 'div' | 'section' | 'footer' | 'ul' | 'article'
 
 interface StaticHtmlProps extends HTMLAttributes<HTMLElement> {
   as?: StaticTag

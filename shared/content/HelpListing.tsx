@@ -1,4 +1,5 @@
 import { Breadcrumbs } from '../components/Breadcrumbs.js'
+import { StaticHtml } from '../components/StaticHtml.js'
 import { Prose } from '../components/Prose.js'
 import { Seo } from '../components/Seo.js'
 import { SiteLink } from '../components/SiteLink.js'
@@ -29,57 +30,61 @@ export default function HelpListing() {
   if (data.kind === 'article') {
     const { article, siblings } = data
     return (
-      <div className="page with-sidebar">
+      <>
         <Seo title={article.title} description={article.description} type="article" />
-        <Breadcrumbs trail={breadcrumbs} />
-        <article className="help-article">
-          <header className="page-head">
-            <h1>{article.title}</h1>
-            <p className="lead">{article.description}</p>
-            {article.updated && <p className="meta">Updated {formatCalendarDate(article.updated)}</p>}
-          </header>
-          <Prose html={article.html} />
-        </article>
-        <aside className="sidebar" aria-labelledby="siblings-title">
-          <h2 id="siblings-title">In {sub?.name ?? section.name}</h2>
-          <ul>
-            {siblings.map((sibling) => (
-              <li key={sibling.path}>
-                <SiteLink href={sibling.path} aria-current={sibling.slug === article.slug ? 'page' : undefined}>
-                  {sibling.title}
-                </SiteLink>
-              </li>
-            ))}
-          </ul>
-        </aside>
-      </div>
+        <StaticHtml className="page with-sidebar">
+          <Breadcrumbs trail={breadcrumbs} />
+          <article className="help-article">
+            <header className="page-head">
+              <h1>{article.title}</h1>
+              <p className="lead">{article.description}</p>
+              {article.updated && <p className="meta">Updated {formatCalendarDate(article.updated)}</p>}
+            </header>
+            <Prose html={article.html} />
+          </article>
+          <aside className="sidebar" aria-labelledby="siblings-title">
+            <h2 id="siblings-title">In {sub?.name ?? section.name}</h2>
+            <ul>
+              {siblings.map((sibling) => (
+                <li key={sibling.path}>
+                  <SiteLink href={sibling.path} aria-current={sibling.slug === article.slug ? 'page' : undefined}>
+                    {sibling.title}
+                  </SiteLink>
+                </li>
+              ))}
+            </ul>
+          </aside>
+        </StaticHtml>
+      </>
     )
   }
 
   const listing = sub ?? section
   return (
-    <div className="page">
+    <>
       <Seo title={sub ? `${sub.name}: ${section.name} help` : `${section.name} help`} description={listing.description} />
-      <Breadcrumbs trail={breadcrumbs} />
-      <header className="page-head">
-        <h1>{sub ? sub.name : section.name}</h1>
-        <p className="lead">{listing.description}</p>
-        <HelpCountsLine counts={listing} />
-      </header>
-      {!sub && section.subs.length > 0 && (
-        <ul className="card-grid help-grid">
-          {section.subs.map((candidate) => (
-            <li key={candidate.slug} className="help-card">
-              <h2>
-                <SiteLink href={candidate.path}>{candidate.name}</SiteLink>
-              </h2>
-              <p>{candidate.description}</p>
-              <p className="meta">{countLabel(candidate.articles, 'article')}</p>
-            </li>
-          ))}
-        </ul>
-      )}
-      {data.articles.length > 0 && <ArticleList articles={data.articles} />}
-    </div>
+      <StaticHtml className="page">
+        <Breadcrumbs trail={breadcrumbs} />
+        <header className="page-head">
+          <h1>{sub ? sub.name : section.name}</h1>
+          <p className="lead">{listing.description}</p>
+          <HelpCountsLine counts={listing} />
+        </header>
+        {!sub && section.subs.length > 0 && (
+          <ul className="card-grid help-grid">
+            {section.subs.map((candidate) => (
+              <li key={candidate.slug} className="help-card">
+                <h2>
+                  <SiteLink href={candidate.path}>{candidate.name}</SiteLink>
+                </h2>
+                <p>{candidate.description}</p>
+                <p className="meta">{countLabel(candidate.articles, 'article')}</p>
+              </li>
+            ))}
+          </ul>
+        )}
+        {data.articles.length > 0 && <ArticleList articles={data.articles} />}
+      </StaticHtml>
+    </>
   )
 }

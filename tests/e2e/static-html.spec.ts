@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, gotoHydrated, isSameDocument, markDocument, test } from './fixtures.js'
+import { expect, gotoHydrated, isSameDocument, markDocument, sampleContent, test } from './fixtures.js'
 
 /** Whether React has taken the element over (it keeps its props on the elements it hydrated or drew). */
 const isReactElement = (page: Page, selector: string) =>
@@ -97,5 +97,24 @@ test.describe('a gallery leaves its cards as the server drew them', () => {
     const track = page.locator('.gallery-track').first()
     await page.locator('.gallery-row').first().getByRole('button', { name: /forward/ }).click()
     await expect.poll(() => track.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0)
+  })
+})
+
+test.describe('the content pages are left as the server drew them', () => {
+  test('a blog post’s Markdown links still navigate in the page, and its title follows the page', async ({ page }) => {
+    const { blogTheme, blogPost } = sampleContent
+    await gotoHydrated(page, `/blog/${blogTheme.slug}/${blogPost}/`)
+    const title = await page.title()
+    expect(await isReactElement(page, 'main .page[data-static]')).toBe(true)
+    expect(await isReactElement(page, 'main .page[data-static] .prose')).toBe(false)
+    await markDocument(page)
+    const link = page.locator('main .prose a[href^="/blog/"], main .prose a[href^="/usecase/"]').first()
+    const href = await link.getAttribute('href')
+    await link.click()
+    await expect(page).toHaveURL(href!)
+    expect(await isSameDocument(page)).toBe(true)
+    await expect(page).not.toHaveTitle(title)
+    // One title in the document: the page's own (the server's was React's to replace).
+    expect(await page.locator('head title').count()).toBe(1)
   })
 })
