@@ -130,18 +130,31 @@ function measure({ timeline, framesAfterPaint }: Load, origins: SourceOrigins): 
 async function proxiedSite(cwd?: string) {
   const proxy = await PageProxy.start()
   proxy.serve(START_PAGE)
-  const site = await startSite({ LOG_LEVEL: 'warn', SHUTDOWN_DELAY_MS: '0', PUBLIC_URL: proxy.origin }, cwd)
-  const origin = `http://127.0.0.1:${site.port}`
-  proxy.forward(origin)
-  return { proxy, site, origin }
+  try {
+    const site = await startSite({ LOG_LEVEL: 'warn', SHUTDOWN_DELAY_MS: '0', PUBLIC_URL: proxy.origin }, cwd)
+    const origin = `http://127.0.0.1:${site.port}`
+    proxy.forward(origin)
+    return { proxy, site, origin }
+  } catch (error) {
+    await proxy.close()
+    throw error
+  }
 }
 
-const worktree: Worktree | undefined = before ? await addBuiltWorktree(before, 'bench-load-before') : undefined
-const { proxy, site, origin: siteOrigin } = await proxiedSite()
-const earlier = worktree ? await proxiedSite(worktree.dir) : undefined
+/** What the run started, stopped in its `finally` whatever failed. */
+let worktree: Worktree | undefined
+const started: Awaited<ReturnType<typeof proxiedSite>>[] = []
+let opened: Browser | undefined
 const bareFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-load-'))
-const browser = await launchBrowser()
 try {
+  if (before) worktree = await addBuiltWorktree(before, 'bench-load-before')
+  const main = await proxiedSite()
+  started.push(main)
+  const { proxy, origin: siteOrigin } = main
+  const earlier = worktree ? await proxiedSite(worktree.dir) : undefined
+  if (earlier) started.push(earlier)
+  const browser = await launchBrowser()
+  opened = browser
   const barePage = await makeBarePage(bareFolder)
   for (const [pathname, file] of barePage.files) proxy.serveFile(pathname, file)
   const bare: PageResult = {
@@ -165,7 +178,7 @@ try {
     // Scripts with no address (the recorder's own observer) have no map.
     if (!URL.canParse(url)) return undefined
     const { pathname, origin } = new URL(url)
-    const build = earlier && origin === earlier.proxy.origin ? worktree!.dir : root
+    const build = earlier && worktree && origin === earlier.proxy.origin ? worktree.dir : root
     return pathname.startsWith('/assets/') ? path.join(build, 'dist/public', `${pathname}.map`) : barePage.files.get(`${pathname}.map`)
   })
 
@@ -205,12 +218,10 @@ try {
   for (const page of [...pages, bare]) printBreakdown(page)
   if (!met) process.exitCode = 1
 } finally {
-  await browser.close()
-  await stop(site.child)
-  await proxy.close()
-  if (earlier) {
-    await stop(earlier.site.child)
-    await earlier.proxy.close()
+  await opened?.close()
+  for (const { site, proxy } of started) {
+    await stop(site.child)
+    await proxy.close()
   }
   await worktree?.remove()
   fs.rmSync(bareFolder, { recursive: true, force: true })

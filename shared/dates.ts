@@ -31,20 +31,34 @@ export function browserTimeZone(): string {
 }
 
 /**
- * The zones a time-zone select offers, `current` among them once. Temporal names a zone by its
- * current name (Asia/Kolkata) where the browser's list may keep the older one (Asia/Calcutta):
- * the list's entry for the same zone then takes `current`'s name rather than showing it twice.
- * A zone the list lacks altogether comes first.
+ * Zones IANA has renamed, each old name with its new one. Temporal names a zone by its current
+ * name where a browser's list of zones may still have the old one, and the other way round.
+ */
+const RENAMED_ZONES: readonly (readonly [string, string])[] = [
+  ['Asia/Calcutta', 'Asia/Kolkata'],
+  ['Asia/Katmandu', 'Asia/Kathmandu'],
+  ['Asia/Rangoon', 'Asia/Yangon'],
+  ['Asia/Saigon', 'Asia/Ho_Chi_Minh'],
+  ['Europe/Kiev', 'Europe/Kyiv'],
+  ['America/Godthab', 'America/Nuuk'],
+  ['Pacific/Enderbury', 'Pacific/Kanton'],
+  ['Atlantic/Faeroe', 'Atlantic/Faroe'],
+  ['Europe/Uzhgorod', 'Europe/Kyiv'],
+  ['Europe/Zaporozhye', 'Europe/Kyiv'],
+]
+
+/** The other names of the same zone. */
+const sameZoneNames = (zone: string): string[] => RENAMED_ZONES.flatMap(([old, current]) => (zone === old ? [current] : zone === current ? [old] : []))
+
+/**
+ * The zones a time-zone select offers, `current` among them once: where the list has the zone
+ * under another name, that entry takes `current`'s name rather than showing the zone twice. A
+ * zone the list lacks altogether comes first.
  */
 export function zoneChoices(current: string, known: readonly string[]): string[] {
   if (known.includes(current)) return [...known]
-  let listed: string | undefined
-  try {
-    listed = new Intl.DateTimeFormat('en-US', { timeZone: current }).resolvedOptions().timeZone
-  } catch {
-    listed = undefined
-  }
-  return listed && known.includes(listed) ? known.map((zone) => (zone === listed ? current : zone)) : [current, ...known]
+  const listed = sameZoneNames(current).find((name) => known.includes(name))
+  return listed ? known.map((zone) => (zone === listed ? current : zone)) : [current, ...known]
 }
 
 /** Every zone the browser knows by name; none where it cannot list them. */

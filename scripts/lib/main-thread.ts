@@ -37,7 +37,7 @@ const isTask = (node: TaskNode) => TASK_NAMES.has(node.event.name)
 const ms = (microseconds: number) => microseconds / 1000
 
 /** The main thread's complete events, nested by time. */
-export function nest(events: TraceEvent[]): TaskNode[] {
+function nest(events: TraceEvent[]): TaskNode[] {
   const sorted = events
     .filter((event) => event.ph === 'X' && event.dur !== undefined)
     .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!)

@@ -1,5 +1,5 @@
 import type { AnchorHTMLAttributes, MouseEvent } from 'react'
-import { Link, useNavigate } from 'react-router'
+import { Link, useLocation, useNavigate } from 'react-router'
 import { isRouterPath } from '../pages.js'
 
 type SiteLinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }
@@ -34,24 +34,34 @@ export const isSitePathLink = (anchor: HTMLAnchorElement) => {
 }
 
 /**
+ * The link of this site that a plain click inside the element went to, when the browser would
+ * follow it in this tab (no target elsewhere, no download): null for anything else.
+ */
+export function plainLinkClicked(event: MouseEvent<HTMLElement>): HTMLAnchorElement | null {
+  if (!isPlainClick(event) || !(event.target instanceof Element)) return null
+  const anchor = event.target.closest('a')
+  if (!anchor || !event.currentTarget.contains(anchor)) return null
+  if ((anchor.target && anchor.target !== '_self') || anchor.hasAttribute('download')) return null
+  return new URL(anchor.href, window.location.href).origin === window.location.origin ? anchor : null
+}
+
+/**
  * A click handler for an element holding HTML that React did not draw as links (Markdown, or
  * parts left as the server drew them): a plain click on a link inside it that `accepts` and that
- * leads to a page of this router navigates in the browser, as <Link> would (the same address
- * replacing the history entry). Other links (new tabs, downloads, other origins, pages served
- * elsewhere) keep the browser's own behaviour.
+ * leads to a page of this router navigates in the browser, as <Link> would (the address on
+ * screen replacing its history entry rather than adding one). Other links (new tabs, downloads,
+ * other origins, pages served elsewhere) keep the browser's own behaviour.
  */
 export function useRouterLinkClicks(accepts: (anchor: HTMLAnchorElement) => boolean) {
   const navigate = useNavigate()
+  const location = useLocation()
   return (event: MouseEvent<HTMLElement>) => {
-    if (!isPlainClick(event) || !(event.target instanceof Element)) return
-    const anchor = event.target.closest('a')
-    if (!anchor || !event.currentTarget.contains(anchor) || !accepts(anchor)) return
-    if ((anchor.target && anchor.target !== '_self') || anchor.hasAttribute('download')) return
+    const anchor = plainLinkClicked(event)
+    if (!anchor || !accepts(anchor)) return
     const url = new URL(anchor.href, window.location.href)
-    if (url.origin !== window.location.origin || !isRouterPath(url.pathname)) return
+    if (!isRouterPath(url.pathname)) return
     event.preventDefault()
     const to = url.pathname + url.search + url.hash
-    const here = window.location.pathname + window.location.search + window.location.hash
-    void navigate(to, { replace: to === here })
+    void navigate(to, { replace: to === location.pathname + location.search + location.hash })
   }
 }

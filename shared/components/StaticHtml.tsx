@@ -1,6 +1,6 @@
 import { useId, useState, type ElementType, type HTMLAttributes, type MouseEvent, type ReactNode, type Ref } from 'react'
 import { useLocation } from 'react-router'
-import { isPlainClick, isSitePathLink, SITE_PATHS_ATTRIBUTE, useRouterLinkClicks } from './SiteLink.js'
+import { isSitePathLink, plainLinkClicked, SITE_PATHS_ATTRIBUTE, useRouterLinkClicks } from './SiteLink.js'
 
 /** Marks the element of each StaticHtml, so that the browser finds the server's drawing of it. */
 const STATIC_ATTRIBUTE = 'data-static'
@@ -13,14 +13,18 @@ export function beginHydration(): void {
   hydrating = true
 }
 
-/** Called once the hydrated page's effects run: from then on every StaticHtml draws its children. */
+/**
+ * Called once the hydrated page's effects run: a StaticHtml mounted after that (a page reached in
+ * the browser) draws its children; those hydrated keep the server's HTML until they give it up.
+ */
 export function endHydration(): void {
   hydrating = false
 }
 
 /**
  * What the server drew inside the element of the StaticHtml with this id, while the page is
- * hydrating; undefined otherwise (then the children are drawn as usual).
+ * hydrating; undefined otherwise, then the children are drawn as usual. That includes a render
+ * after hydration failed: React's own ids differ from the server's, so nothing is found.
  */
 function serverHtml(id: string): string | undefined {
   if (!hydrating) return undefined
@@ -28,8 +32,9 @@ function serverHtml(id: string): string | undefined {
 }
 
 /**
- * The links that navigate in the browser: those React Router's <Link> drew (it marks them), and
- * those of the site's Markdown inside (as Prose follows them).
+ * The links that navigate in the browser: those React Router's <Link> drew (it marks them
+ * `data-discover`; a route test checks it still does), and those of the site's Markdown inside
+ * (as Prose follows them).
  */
 const isRouterLink = (anchor: HTMLAnchorElement) =>
   anchor.hasAttribute('data-discover') || (anchor.closest(`[${SITE_PATHS_ATTRIBUTE}]`) !== null && isSitePathLink(anchor))
@@ -40,8 +45,13 @@ interface StaticHtmlProps extends HTMLAttributes<HTMLElement> {
   as?: StaticTag
   ref?: Ref<HTMLElement>
   /**
-   * A plain click on a link inside, before the router's links are followed: true when the page
-   * has handled it (the browser then does not follow the link).
+   * What is inside never changes while the site is open (the footer, drawn from the site's own
+   * navigation): the server's HTML stays through every navigation in the browser.
+   */
+  fixed?: boolean
+  /**
+   * A plain click on a link of this site inside, before the router's links are followed: true
+   * when the page has handled it (the browser then does not follow the link).
    */
   onLinkClick?: (anchor: HTMLAnchorElement) => boolean
   children: ReactNode
@@ -53,29 +63,32 @@ interface StaticHtmlProps extends HTMLAttributes<HTMLElement> {
  * components inside), which on a slow phone is most of the cost of hydrating a page of text and
  * links. Its links that lead to pages of the router still navigate in the browser.
  *
- * Drawn in the browser later (a page reached by a link), it draws its children as any element,
- * and so it does once the address changes (the same page with other parameters has other data).
- * Until then what the server drew stays, so its children must depend on nothing but the address
- * and the data loaded for it: no state, nothing the visitor does on the page.
+ * Drawn in the browser later (a page reached by a link), it draws its children as any element.
+ * One hydrated keeps the server's HTML until the address changes (the same page with other
+ * parameters has other data), then draws its children for good; so its children must depend on
+ * nothing but the address and the data loaded for it: no state, nothing the visitor does on the
+ * page. A `fixed` one keeps the server's HTML for as long as it is on screen.
  */
-export function StaticHtml({ as = 'div', onLinkClick, children, ...props }: StaticHtmlProps) {
+export function StaticHtml({ as = 'div', fixed = false, onLinkClick, children, ...props }: StaticHtmlProps) {
   // Any of the tags, each with a ref to its own kind of element.
   const Tag = as as ElementType
   const id = useId()
   const { pathname, search } = useLocation()
   const address = pathname + search
-  const [server] = useState(() => {
+  const [server, setServer] = useState(() => {
     const html = serverHtml(id)
     return html === undefined ? undefined : { html, address }
   })
+  // Given up once the address changes (React draws the children at once, in this same render).
+  if (server && !fixed && server.address !== address) setServer(undefined)
   const followRouterLink = useRouterLinkClicks(isRouterLink)
   const onClick = (event: MouseEvent<HTMLElement>) => {
-    const anchor = isPlainClick(event) && event.target instanceof Element ? event.target.closest('a') : null
-    if (anchor && onLinkClick && event.currentTarget.contains(anchor) && onLinkClick(anchor)) event.preventDefault()
+    const anchor = plainLinkClicked(event)
+    if (anchor && onLinkClick?.(anchor)) event.preventDefault()
     else followRouterLink(event)
   }
   const marks = { [STATIC_ATTRIBUTE]: id, onClick }
-  if (server?.address !== address) {
+  if (!server || (!fixed && server.address !== address)) {
     return (
       <Tag {...props} {...marks}>
         {children}

@@ -91,10 +91,11 @@ function TemplateCardView({
  * has hundreds of elements in them, and nothing to do but open a preview): a plain click on a
  * card's link opens its preview over the page, as the card's own handler does once React draws it.
  */
-const openCardLink = (onOpen: (hid: string) => void) => (anchor: HTMLAnchorElement) => {
+const openCardLink = (kind: GalleryKind, onOpen: (hid: string) => void) => (anchor: HTMLAnchorElement) => {
   const hid = openTemplateOf(new URL(anchor.href).pathname)
-  if (hid) onOpen(hid)
-  return hid !== null
+  if (hid === null || anchor.pathname !== templatePath(kind, hid)) return false
+  onOpen(hid)
+  return true
 }
 
 function GalleryRowView({ kind, row, first, onOpen }: { kind: GalleryKind; row: GalleryRow; first: boolean; onOpen: (hid: string) => void }) {
@@ -123,7 +124,7 @@ function GalleryRowView({ kind, row, first, onOpen }: { kind: GalleryKind; row: 
           </SiteLink>
         </div>
       </header>
-      <StaticHtml as="ul" className="gallery-track" ref={trackRef} onLinkClick={openCardLink(onOpen)}>
+      <StaticHtml as="ul" className="gallery-track" ref={trackRef} onLinkClick={openCardLink(kind, onOpen)}>
         {row.cards.map((card, index) => (
           <TemplateCardView key={card.hid} kind={kind} card={card} sizes={TRACK_CARD_SIZES} loading={cardLoading(first, index)} onOpen={onOpen} />
         ))}
@@ -198,7 +199,7 @@ function ListingResults({ data, onOpen }: { data: GalleryListingData; onOpen: (h
           Inline widgets sit inside your page’s content. <SiteLink href="/help/widgets/installation/">How to embed inline widgets</SiteLink>
         </p>
       )}
-      <StaticHtml as="ul" className="gallery-grid" onLinkClick={openCardLink(onOpen)}>
+      <StaticHtml as="ul" className="gallery-grid" onLinkClick={openCardLink(data.gallery, onOpen)}>
         {section.cards.map((card, index) => (
           <TemplateCardView key={card.hid} kind={data.gallery} card={card} sizes={GRID_CARD_SIZES} loading={cardLoading(sectionIndex === 0, index)} onOpen={onOpen} />
         ))}

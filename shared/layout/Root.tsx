@@ -97,7 +97,7 @@ function useVisitReports() {
 
 export function RootLayout() {
   const root = usePageData('root')
-  // The hydrated page's effects run: parts left as the server drew them are drawn by React from now on.
+  // The hydrated page's effects run: parts of pages reached from now on are React's to draw.
   useEffect(endHydration, [])
   useScrollOnNavigation()
   useVisitReports()

@@ -6,10 +6,10 @@ import { CONTENT_END_ID, SITE_NAME } from '../site.js'
 /** The copyright year shown on the site: fixed at 2025, not the current year. */
 export const DISPLAYED_YEAR = 2025
 
-/** Text and links only: left as the server drew it when the page hydrates. */
+/** Text and links only, the same on every page: left as the server drew it for as long as the site is open. */
 export function SiteFooter({ nav, cta }: { nav: SiteNav; cta: HomeContent['cta'] }) {
   return (
-    <StaticHtml as="footer" className="site-footer" id={CONTENT_END_ID}>
+    <StaticHtml as="footer" fixed className="site-footer" id={CONTENT_END_ID}>
       <section className="footer-cta" aria-labelledby="footer-cta-title">
         <h2 id="footer-cta-title">{cta.title}</h2>
         <p>{cta.text}</p>

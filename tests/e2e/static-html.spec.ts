@@ -43,13 +43,29 @@ test.describe('parts of a page with nothing to do but follow links are left as t
     await expect(page).toHaveTitle('Pricing and plans | Poplift')
     expect(await isSameDocument(page)).toBe(true)
 
-    // Back on the home page, React draws the same sections itself.
+    // Back on the home page, React draws the same sections itself; the footer, the same on
+    // every page, is still the server's and still navigates in the page.
     await page.goBack()
     await expect(page).toHaveURL('/')
     await expect(page.locator('#store-track')).toBeVisible()
     expect(await isSameDocument(page)).toBe(true)
     expect(await staticParts(page)).toEqual(parts)
     expect(await isReactElement(page, '.hero[data-static] a')).toBe(true)
+    expect(await isReactElement(page, 'footer[data-static] a')).toBe(false)
+    await page.locator('footer a[href="/faq/"]').click()
+    await expect(page).toHaveURL('/faq/')
+    expect(await isSameDocument(page)).toBe(true)
+  })
+
+  test('a click with a modifier key on a link of the server’s HTML is the browser’s: the page stays, the link opens apart', async ({ page, context }) => {
+    await gotoHydrated(page, '/')
+    const opened = context.waitForEvent('page')
+    await page.locator('footer a[href="/pricing/"]').click({ modifiers: ['ControlOrMeta'] })
+    const tab = await opened
+    await tab.waitForLoadState()
+    expect(new URL(tab.url()).pathname).toBe('/pricing/')
+    await expect(page).toHaveURL('/')
+    await tab.close()
   })
 
   test('a link to a #fragment of the page keeps the browser’s own behaviour', async ({ page }) => {
@@ -98,6 +114,27 @@ test.describe('a gallery leaves its cards as the server drew them', () => {
     await page.locator('.gallery-row').first().getByRole('button', { name: /forward/ }).click()
     await expect.poll(() => track.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0)
   })
+
+  test('a filter draws the other cards, and back without it React draws the first ones again, not the copy of what was served', async ({ page }) => {
+    // A listing of one kind of form: its Type filter keeps the address's path (the same page, other data).
+    const listing = '/p/forms/discounts/'
+    await gotoHydrated(page, listing)
+    const grid = page.locator('.gallery-grid[data-static]').first()
+    const served = await grid.locator('a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))
+    expect(await isReactElement(page, '.gallery-grid[data-static] a')).toBe(false)
+    await markDocument(page)
+    const type = page.getByLabel('Type')
+    const other = await type.locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value).find((value) => value !== ''))
+    await type.selectOption(other!)
+    await expect(page).toHaveURL(`${listing}?position=${other}`)
+    await expect.poll(() => grid.locator('a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).not.toEqual(served)
+    expect(await isReactElement(page, '.gallery-grid[data-static] a')).toBe(true)
+    await page.goBack()
+    await expect(page).toHaveURL(listing)
+    await expect.poll(() => grid.locator('a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual(served)
+    expect(await isReactElement(page, '.gallery-grid[data-static] a')).toBe(true)
+    expect(await isSameDocument(page)).toBe(true)
+  })
 })
 
 test.describe('the content pages are left as the server drew them', () => {
@@ -116,5 +153,13 @@ test.describe('the content pages are left as the server drew them', () => {
     await expect(page).not.toHaveTitle(title)
     // One title in the document: the page's own (the server's was React's to replace).
     expect(await page.locator('head title').count()).toBe(1)
+
+    // Pages reached in the browser are React's to draw, the first one too when the visitor comes back to it.
+    expect(await isReactElement(page, 'main .page[data-static] h1')).toBe(true)
+    await page.goBack()
+    await expect(page).toHaveTitle(title)
+    expect(await isReactElement(page, 'main .page[data-static] h1')).toBe(true)
+    await expect(page.locator('main .page[data-static] h1')).toHaveCount(1)
+    expect(await isSameDocument(page)).toBe(true)
   })
 })

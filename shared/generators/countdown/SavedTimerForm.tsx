@@ -3,7 +3,7 @@
  * differs from the timer as loaded. The image service checks it as it checks a new timer, and
  * names the field at fault.
  */
-import { useState, type ReactNode } from 'react'
+import { useMemo, useState, type ReactNode } from 'react'
 import { END_MESSAGE_MAX_LENGTH } from './captions.js'
 import type { DelayUnit } from './countdown.js'
 import { CAPTION_MAX_LENGTH, EXPIRY_CHOICES, EXPIRY_NAMES, LINK_MAX, SAVED_NAME_MAX } from './timer-basics.js'
@@ -129,7 +129,8 @@ function TextInput(props: { id: string; name: string; label: string; value: stri
 }
 
 function ZoneSelect({ draft, message, onChange }: { draft: TimerDraft; message: string | null; onChange: Change }) {
-  const zones = zoneChoices(draft.tz, knownZones())
+  // The browser's few hundred zones, listed again only when the chosen one changes.
+  const zones = useMemo(() => zoneChoices(draft.tz, knownZones()), [draft.tz])
   return (
     <Field id="edit-tz" label="Time zone" message={message}>
       <select name="tz" value={draft.tz} onChange={(event) => onChange({ tz: event.target.value })} {...controlProps('edit-tz', message)}>
