@@ -39,10 +39,11 @@ export const isSitePathLink = (anchor: HTMLAnchorElement) => {
  */
 export function plainLinkClicked(event: MouseEvent<HTMLElement>): HTMLAnchorElement | null {
   if (!isPlainClick(event) || !(event.target instanceof Element)) return null
+  // An SVG <a> (whose href is no string), an <a> without href and an address the browser cannot read are left to it.
   const anchor = event.target.closest('a')
-  if (!anchor || !event.currentTarget.contains(anchor)) return null
+  if (!(anchor instanceof HTMLAnchorElement) || !anchor.hasAttribute('href') || !event.currentTarget.contains(anchor) || !URL.canParse(anchor.href)) return null
   if ((anchor.target && anchor.target !== '_self') || anchor.hasAttribute('download')) return null
-  return new URL(anchor.href, window.location.href).origin === window.location.origin ? anchor : null
+  return new URL(anchor.href).origin === window.location.origin ? anchor : null
 }
 
 /**
@@ -58,7 +59,7 @@ export function useRouterLinkClicks(accepts: (anchor: HTMLAnchorElement) => bool
   return (event: MouseEvent<HTMLElement>) => {
     const anchor = plainLinkClicked(event)
     if (!anchor || !accepts(anchor)) return
-    const url = new URL(anchor.href, window.location.href)
+    const url = new URL(anchor.href)
     if (!isRouterPath(url.pathname)) return
     event.preventDefault()
     const to = url.pathname + url.search + url.hash

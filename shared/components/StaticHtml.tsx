@@ -22,14 +22,19 @@ export function endHydration(): void {
 }
 
 /**
- * What the server drew inside the element of the StaticHtml with this id, while the page is
- * hydrating; undefined otherwise, then the children are drawn as usual. That includes a render
- * after hydration failed: React's own ids differ from the server's, so nothing is found.
+ * Whether the server drew the element of the StaticHtml with this id and the page is hydrating
+ * it; otherwise the children are drawn as usual. That includes a render after hydration failed:
+ * React's own ids differ from the server's, so no element is found.
  */
-function serverHtml(id: string): string | undefined {
-  if (!hydrating) return undefined
-  return document.querySelector(`[${STATIC_ATTRIBUTE}="${CSS.escape(id)}"]`)?.innerHTML
+function drawnByServer(id: string): boolean {
+  return hydrating && document.querySelector(`[${STATIC_ATTRIBUTE}="${CSS.escape(id)}"]`) !== null
 }
+
+/**
+ * Stands for the server's HTML: React neither compares nor writes an element's inner HTML while
+ * hydrating, nor later while this value stays the same, so what the server drew stays as it is.
+ */
+const SERVER_HTML = { __html: '' }
 
 /**
  * The links that navigate in the browser: those React Router's <Link> drew (it marks them
@@ -75,10 +80,7 @@ export function StaticHtml({ as = 'div', fixed = false, onLinkClick, children, .
   const id = useId()
   const { pathname, search } = useLocation()
   const address = pathname + search
-  const [server, setServer] = useState(() => {
-    const html = serverHtml(id)
-    return html === undefined ? undefined : { html, address }
-  })
+  const [server, setServer] = useState(() => (drawnByServer(id) ? { address } : undefined))
   // Given up once the address changes (React draws the children at once, in this same render).
   if (server && !fixed && server.address !== address) setServer(undefined)
   const followRouterLink = useRouterLinkClicks(isRouterLink)
@@ -95,5 +97,5 @@ export function StaticHtml({ as = 'div', fixed = false, onLinkClick, children, .
       </Tag>
     )
   }
-  return <Tag {...props} {...marks} dangerouslySetInnerHTML={{ __html: server.html }} />
+  return <Tag {...props} {...marks} dangerouslySetInnerHTML={SERVER_HTML} suppressHydrationWarning />
 }

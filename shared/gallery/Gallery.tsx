@@ -92,7 +92,7 @@ function TemplateCardView({
  * card's link opens its preview over the page, as the card's own handler does once React draws it.
  */
 const openCardLink = (kind: GalleryKind, onOpen: (hid: string) => void) => (anchor: HTMLAnchorElement) => {
-  const hid = openTemplateOf(new URL(anchor.href).pathname)
+  const hid = openTemplateOf(anchor.pathname)
   if (hid === null || anchor.pathname !== templatePath(kind, hid)) return false
   onOpen(hid)
   return true
