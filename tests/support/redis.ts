@@ -18,16 +18,18 @@ export interface TestRedis {
   flush(): Promise<void>
 }
 
-async function waitForPing(url: string, timeoutMs = 10_000) {
+/** Resolves once `url` answers PING; rejects as soon as `child` exits, or after `timeoutMs`. */
+async function waitForPing(url: string, child: ChildProcess, output: () => string, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs
   for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new RedisExited(`redis at ${url} exited before it answered: ${output() || `exit ${child.exitCode ?? child.signalCode}`}`)
     const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null })
     client.on('error', () => undefined)
     try {
       await client.connect()
       if ((await client.ping()) === 'PONG') return
     } catch {
-      if (Date.now() > deadline) throw new Error(`redis at ${url} did not start`)
+      if (Date.now() > deadline) throw new Error(`redis at ${url} did not answer within ${timeoutMs / 1000} s: ${output()}`)
       await new Promise((resolve) => setTimeout(resolve, 50))
     } finally {
       client.disconnect()
@@ -35,16 +37,21 @@ async function waitForPing(url: string, timeoutMs = 10_000) {
   }
 }
 
+class RedisExited extends Error {}
+
 export async function startRedis(): Promise<TestRedis> {
   const binary = redisServerPath()
   if (!binary) throw new Error('redis-server is not installed: run `npx tsx scripts/ensure-tools.ts` (or apt-get install redis-server)')
-  const port = await freePort()
-  const url = `redis://127.0.0.1:${port}`
+  let port = await freePort()
   let child: ChildProcess | null = null
   const start = async () => {
     if (child && child.exitCode === null) return
-    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning'], { stdio: 'ignore' })
-    await waitForPing(url)
+    let output = ''
+    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2_000))
+    child.stdout?.on('data', keep)
+    child.stderr?.on('data', keep)
+    await waitForPing(`redis://127.0.0.1:${port}`, child, () => output.trim())
   }
   const stop = async () => {
     const running = child
@@ -56,7 +63,17 @@ export async function startRedis(): Promise<TestRedis> {
   }
   // Whatever happens to the test run, its Redis goes with it.
   process.once('exit', () => child?.kill('SIGKILL'))
-  await start()
+  // A free port can be taken by another test process before Redis binds it: then try another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start()
+      break
+    } catch (error) {
+      if (!(error instanceof RedisExited) || attempt === 3) throw error
+      port = await freePort()
+    }
+  }
+  const url = `redis://127.0.0.1:${port}`
   return {
     url,
     port,
