@@ -45,6 +45,17 @@ const RENAMED_ZONES: readonly (readonly [string, string])[] = [
   ['Atlantic/Faeroe', 'Atlantic/Faroe'],
   ['Europe/Uzhgorod', 'Europe/Kyiv'],
   ['Europe/Zaporozhye', 'Europe/Kyiv'],
+  ['America/Buenos_Aires', 'America/Argentina/Buenos_Aires'],
+  ['America/Catamarca', 'America/Argentina/Catamarca'],
+  ['America/Cordoba', 'America/Argentina/Cordoba'],
+  ['America/Jujuy', 'America/Argentina/Jujuy'],
+  ['America/Mendoza', 'America/Argentina/Mendoza'],
+  ['America/Indianapolis', 'America/Indiana/Indianapolis'],
+  ['America/Louisville', 'America/Kentucky/Louisville'],
+  ['America/Coral_Harbour', 'America/Atikokan'],
+  ['Africa/Asmera', 'Africa/Asmara'],
+  ['Pacific/Truk', 'Pacific/Chuuk'],
+  ['Pacific/Ponape', 'Pacific/Pohnpei'],
 ]
 
 /** The other names of the same zone. */

@@ -1,4 +1,4 @@
-import { useId, useState, type ElementType, type HTMLAttributes, type MouseEvent, type ReactNode, type Ref } from 'react'
+import { useCallback, useId, useLayoutEffect, useRef, useState, type ElementType, type HTMLAttributes, type MouseEvent, type ReactNode, type Ref } from 'react'
 import { useLocation } from 'react-router'
 import { isSitePathLink, plainLinkClicked, SITE_PATHS_ATTRIBUTE, useRouterLinkClicks } from './SiteLink.js'
 
@@ -44,6 +44,31 @@ const SERVER_HTML = { __html: '' }
 const isRouterLink = (anchor: HTMLAnchorElement) =>
   anchor.hasAttribute('data-discover') || (anchor.closest(`[${SITE_PATHS_ATTRIBUTE}]`) !== null && isSitePathLink(anchor))
 
+/** What was focused inside a part: a link by its address, anything else by its place among the focusable. */
+interface FocusMark {
+  href: string | null
+  index: number
+}
+
+const FOCUSABLE = 'a[href], button, summary, input, select, textarea, [tabindex]'
+
+function focusMark(part: HTMLElement | null): FocusMark | null {
+  const active = document.activeElement
+  if (!part || !(active instanceof HTMLElement) || !part.contains(active) || active === part) return null
+  return { href: active instanceof HTMLAnchorElement ? active.getAttribute('href') : null, index: Array.from(part.querySelectorAll(FOCUSABLE)).indexOf(active) }
+}
+
+/** Focuses what React drew in place of what was focused in the server's HTML, if focus was lost with it. */
+function restoreFocus(part: HTMLElement, mark: FocusMark) {
+  if (document.activeElement && document.activeElement !== document.body) return
+  const focusable = Array.from(part.querySelectorAll<HTMLElement>(FOCUSABLE))
+  const target = (mark.href !== null && focusable.find((element) => element instanceof HTMLAnchorElement && element.getAttribute('href') === mark.href)) || focusable[mark.index]
+  target?.focus({ preventScroll: true })
+}
+
+/** Runs in the browser only; on the server it would warn, and there is nothing to focus. */
+const useBrowserLayoutEffect = typeof document === 'undefined' ? () => undefined : useLayoutEffect
+
 type StaticTag = 'div' | 'section' | 'footer' | 'ul' | 'article'
 
 interface StaticHtmlProps extends HTMLAttributes<HTMLElement> {
@@ -74,22 +99,41 @@ interface StaticHtmlProps extends HTMLAttributes<HTMLElement> {
  * nothing but the address and the data loaded for it: no state, nothing the visitor does on the
  * page. A `fixed` one keeps the server's HTML for as long as it is on screen.
  */
-export function StaticHtml({ as = 'div', fixed = false, onLinkClick, children, ...props }: StaticHtmlProps) {
+export function StaticHtml({ as = 'div', fixed = false, onLinkClick, children, ref, ...props }: StaticHtmlProps) {
   // Any of the tags, each with a ref to its own kind of element.
   const Tag = as as ElementType
   const id = useId()
   const { pathname, search } = useLocation()
   const address = pathname + search
   const [server, setServer] = useState(() => (drawnByServer(id) ? { address } : undefined))
+  const element = useRef<HTMLElement | null>(null)
+  const lostFocus = useRef<FocusMark | null>(null)
   // Given up once the address changes (React draws the children at once, in this same render).
-  if (server && !fixed && server.address !== address) setServer(undefined)
+  // A link followed inside with the keyboard keeps the focus, as it would in a part React drew.
+  if (server && !fixed && server.address !== address) {
+    lostFocus.current = focusMark(element.current)
+    setServer(undefined)
+  }
+  useBrowserLayoutEffect(() => {
+    const mark = lostFocus.current
+    lostFocus.current = null
+    if (mark && element.current) restoreFocus(element.current, mark)
+  })
+  const setElement = useCallback(
+    (node: HTMLElement | null) => {
+      element.current = node
+      if (typeof ref === 'function') ref(node)
+      else if (ref) ref.current = node
+    },
+    [ref],
+  )
   const followRouterLink = useRouterLinkClicks(isRouterLink)
   const onClick = (event: MouseEvent<HTMLElement>) => {
     const anchor = plainLinkClicked(event)
     if (anchor && onLinkClick?.(anchor)) event.preventDefault()
     else followRouterLink(event)
   }
-  const marks = { [STATIC_ATTRIBUTE]: id, onClick }
+  const marks = { [STATIC_ATTRIBUTE]: id, onClick, ref: setElement }
   if (!server || (!fixed && server.address !== address)) {
     return (
       <Tag {...props} {...marks}>

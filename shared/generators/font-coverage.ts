@@ -63,9 +63,9 @@ export interface ScriptCoverage {
   readonly scripts: readonly FontScript[]
 }
 
-/** The text's scripts the font does not cover. */
-export function missingScripts(font: ScriptCoverage, text: string): FontScript[] {
-  return scriptsOf(text).filter((script) => !font.scripts.includes(script))
+/** The text's scripts the font does not cover; `needed` is `scriptsOf(text)`, for a list of fonts and one text. */
+export function missingScripts(font: ScriptCoverage, text: string, needed: readonly FontScript[] = scriptsOf(text)): FontScript[] {
+  return needed.filter((script) => !font.scripts.includes(script))
 }
 
 /** Whether the font draws every letter-bearing script of the text with its own glyphs. */

@@ -1,6 +1,7 @@
 /** The font fields of the GIF generators that draw text; apart, so a page without them does not load font coverage. */
+import { useMemo } from 'react'
 import { controlProps, Field } from './fields.js'
-import { missingScripts, noLettersMessage, SCRIPT_NAMES } from './font-coverage.js'
+import { missingScripts, noLettersMessage, SCRIPT_NAMES, scriptsOf } from './font-coverage.js'
 import type { FontOptionGroup } from './types.js'
 
 /**
@@ -9,14 +10,16 @@ import type { FontOptionGroup } from './types.js'
  */
 export function FontSelect({ id, name, groups, value, onChange, message, text = '' }: { id: string; name: string; groups: FontOptionGroup[]; value: string; onChange: (id: string) => void; message?: string | null; text?: string }) {
   const chosen = groups.flatMap((group) => group.fonts).find((font) => font.id === value)
-  const lacking = chosen ? missingScripts(chosen, text) : []
+  // The text's alphabets, read once for the whole list: each letter is matched against Unicode's scripts.
+  const needed = useMemo(() => scriptsOf(text), [text])
+  const lacking = chosen ? missingScripts(chosen, text, needed) : []
   return (
     <Field id={id} label="Font" message={message}>
       <select name={name} value={value} onChange={(event) => onChange(event.target.value)} {...controlProps(id, message)}>
         {groups.map((group) => (
           <optgroup key={group.label} label={group.label}>
             {group.fonts.map((font) => {
-              const missing = missingScripts(font, text)
+              const missing = missingScripts(font, text, needed)
               return (
                 <option key={font.id} value={font.id}>
                   {missing.length ? `${font.family} (no ${missing.map((script) => SCRIPT_NAMES[script]).join(', ')})` : font.family}

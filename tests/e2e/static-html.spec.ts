@@ -162,4 +162,24 @@ test.describe('the content pages are left as the server drew them', () => {
     await expect(page.locator('main .page[data-static] h1')).toHaveCount(1)
     expect(await isSameDocument(page)).toBe(true)
   })
+
+  test('a link in the server’s HTML followed with the keyboard keeps the focus once React draws the part', async ({ page }) => {
+    const { helpSection, helpArticle } = sampleContent
+    await gotoHydrated(page, `/help/${helpSection.slug}/${helpArticle}/`)
+    await markDocument(page)
+    const sibling = page.locator('.sidebar a:not([aria-current])').first()
+    const href = await sibling.getAttribute('href')
+    await sibling.focus()
+    await page.keyboard.press('Enter')
+    await expect(page).toHaveURL(href!)
+    expect(await isSameDocument(page)).toBe(true)
+    // The same page component draws the next article: its sidebar link is focused, as before the switch.
+    expect(await isReactElement(page, 'main .page[data-static] h1')).toBe(true)
+    const focused = page.locator(`.sidebar a[href="${href}"]`)
+    await expect(focused).toBeFocused()
+    await expect(focused).toHaveAttribute('aria-current', 'page')
+    // And the keyboard goes on from there.
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.closest('.sidebar, footer') !== null)).toBe(true)
+  })
 })

@@ -53,6 +53,9 @@ describe('zoneChoices', () => {
     // Temporal names the zone Asia/Kolkata where a browser's list may keep Asia/Calcutta, and the other way round.
     expect(zoneChoices('Asia/Kolkata', ['Asia/Calcutta', 'Europe/Paris'])).toEqual(['Asia/Kolkata', 'Europe/Paris'])
     expect(zoneChoices('Europe/Kiev', ['Europe/Kyiv', 'Europe/Paris'])).toEqual(['Europe/Kiev', 'Europe/Paris'])
+    // Chromium's and Node's lists keep these old names, which Temporal gives under the new ones.
+    expect(zoneChoices('America/Argentina/Buenos_Aires', ['America/Buenos_Aires', 'Europe/Paris'])).toEqual(['America/Argentina/Buenos_Aires', 'Europe/Paris'])
+    expect(zoneChoices('America/Indiana/Indianapolis', ['America/Indianapolis'])).toEqual(['America/Indiana/Indianapolis'])
   })
 
   it('puts a zone the list lacks first, and an unknown name too', () => {

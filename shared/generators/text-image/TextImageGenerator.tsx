@@ -39,7 +39,8 @@ export default function TextImageGenerator() {
   const [pending, setPending] = useState(0)
   const [coveringOnly, setCoveringOnly] = useState(false)
   // Letters some fonts lack (Cyrillic, Greek): the visitor may list only the fonts that draw them.
-  const needsCoverage = scriptsOf(drawn.text).some((script) => script !== 'latin')
+  const needed = scriptsOf(drawn.text)
+  const needsCoverage = needed.some((script) => script !== 'latin')
   const groupFonts = data.fonts[drawn.group]
   const fonts = needsCoverage && coveringOnly ? fontsCovering(groupFonts, drawn.text) : groupFonts
   const loading = pending > 0
@@ -152,7 +153,7 @@ export default function TextImageGenerator() {
               key={font.id}
               font={font}
               src={textPreviewUrl(drawn, font.id)}
-              lacking={missingScripts(font, drawn.text)}
+              lacking={missingScripts(font, drawn.text, needed)}
               eager={index < EAGER_CARDS}
               onSettled={index < EAGER_CARDS ? settle : undefined}
             />
