@@ -44,26 +44,18 @@ const SERVER_HTML = { __html: '' }
 const isRouterLink = (anchor: HTMLAnchorElement) =>
   anchor.hasAttribute('data-discover') || (anchor.closest(`[${SITE_PATHS_ATTRIBUTE}]`) !== null && isSitePathLink(anchor))
 
-/** What was focused inside a part: a link by its address, anything else by its place among the focusable. */
-interface FocusMark {
-  href: string | null
-  index: number
-}
-
-const FOCUSABLE = 'a[href], button, summary, input, select, textarea, [tabindex]'
-
-function focusMark(part: HTMLElement | null): FocusMark | null {
-  const active = document.activeElement
-  if (!part || !(active instanceof HTMLElement) || !part.contains(active) || active === part) return null
-  return { href: active instanceof HTMLAnchorElement ? active.getAttribute('href') : null, index: Array.from(part.querySelectorAll(FOCUSABLE)).indexOf(active) }
-}
-
-/** Focuses what React drew in place of what was focused in the server's HTML, if focus was lost with it. */
-function restoreFocus(part: HTMLElement, mark: FocusMark) {
+/**
+ * After a link followed from the server's HTML brought the part to the link's own address and
+ * React drew it afresh, focuses the same link in React's drawing, if the focus went with the old
+ * one (a keyboard user following a help article's sidebar stays in the sidebar, as when React had
+ * drawn it). Nothing when no such link is there: focus stays where the browser left it.
+ */
+function refocusFollowedLink(part: HTMLElement, href: string, address: string) {
   if (document.activeElement && document.activeElement !== document.body) return
-  const focusable = Array.from(part.querySelectorAll<HTMLElement>(FOCUSABLE))
-  const target = (mark.href !== null && focusable.find((element) => element instanceof HTMLAnchorElement && element.getAttribute('href') === mark.href)) || focusable[mark.index]
-  target?.focus({ preventScroll: true })
+  const target = new URL(href, window.location.href)
+  if (target.pathname + target.search !== address) return
+  const link = Array.from(part.querySelectorAll('a[href]')).find((anchor) => anchor.getAttribute('href') === href)
+  if (link instanceof HTMLElement) link.focus({ preventScroll: true })
 }
 
 /** Runs in the browser only; on the server it would warn, and there is nothing to focus. */
@@ -107,29 +99,33 @@ export function StaticHtml({ as = 'div', fixed = false, onLinkClick, children, r
   const address = pathname + search
   const [server, setServer] = useState(() => (drawnByServer(id) ? { address } : undefined))
   const element = useRef<HTMLElement | null>(null)
-  const lostFocus = useRef<FocusMark | null>(null)
+  /** The address of the focused link last followed from the server's HTML. */
+  const followed = useRef<string | null>(null)
   // Given up once the address changes (React draws the children at once, in this same render).
-  // A link followed inside with the keyboard keeps the focus, as it would in a part React drew.
-  if (server && !fixed && server.address !== address) {
-    lostFocus.current = focusMark(element.current)
-    setServer(undefined)
-  }
+  if (server && !fixed && server.address !== address) setServer(undefined)
   useBrowserLayoutEffect(() => {
-    const mark = lostFocus.current
-    lostFocus.current = null
-    if (mark && element.current) restoreFocus(element.current, mark)
-  })
+    const href = followed.current
+    followed.current = null
+    if (!server && href !== null && element.current) refocusFollowedLink(element.current, href, address)
+  }, [server])
   const setElement = useCallback(
     (node: HTMLElement | null) => {
       element.current = node
-      if (typeof ref === 'function') ref(node)
-      else if (ref) ref.current = node
+      const cleanup = typeof ref === 'function' ? ref(node) : ref ? void (ref.current = node) : undefined
+      // React 19 calls what a ref returns when the element goes, instead of the ref with null.
+      return () => {
+        element.current = null
+        if (typeof cleanup === 'function') cleanup()
+        else if (typeof ref === 'function') ref(null)
+        else if (ref) ref.current = null
+      }
     },
     [ref],
   )
   const followRouterLink = useRouterLinkClicks(isRouterLink)
   const onClick = (event: MouseEvent<HTMLElement>) => {
     const anchor = plainLinkClicked(event)
+    if (server) followed.current = anchor && anchor === document.activeElement ? anchor.getAttribute('href') : null
     if (anchor && onLinkClick?.(anchor)) event.preventDefault()
     else followRouterLink(event)
   }

@@ -63,20 +63,19 @@ export interface ScriptCoverage {
   readonly scripts: readonly FontScript[]
 }
 
-/** The text's scripts the font does not cover; `needed` is `scriptsOf(text)`, for a list of fonts and one text. */
-export function missingScripts(font: ScriptCoverage, text: string, needed: readonly FontScript[] = scriptsOf(text)): FontScript[] {
+/** The scripts of a text (`scriptsOf(text)`, read once for a whole list of fonts) that the font does not cover. */
+export function missingScripts(font: ScriptCoverage, needed: readonly FontScript[]): FontScript[] {
   return needed.filter((script) => !font.scripts.includes(script))
 }
 
 /** Whether the font draws every letter-bearing script of the text with its own glyphs. */
 export function fontCovers(font: ScriptCoverage, text: string): boolean {
-  return missingScripts(font, text).length === 0
+  return missingScripts(font, scriptsOf(text)).length === 0
 }
 
-/** The fonts of a list that cover the text, in their order. */
-export function fontsCovering<T extends ScriptCoverage>(fonts: readonly T[], text: string): T[] {
-  const needed = scriptsOf(text)
-  return fonts.filter((font) => needed.every((script) => font.scripts.includes(script)))
+/** The fonts of a list that cover a text's scripts (`scriptsOf(text)`), in their order. */
+export function fontsCovering<T extends ScriptCoverage>(fonts: readonly T[], needed: readonly FontScript[]): T[] {
+  return fonts.filter((font) => missingScripts(font, needed).length === 0)
 }
 
 function listed(words: string[], joiner: string): string {

@@ -12,14 +12,14 @@ export function FontSelect({ id, name, groups, value, onChange, message, text = 
   const chosen = groups.flatMap((group) => group.fonts).find((font) => font.id === value)
   // The text's alphabets, read once for the whole list: each letter is matched against Unicode's scripts.
   const needed = useMemo(() => scriptsOf(text), [text])
-  const lacking = chosen ? missingScripts(chosen, text, needed) : []
+  const lacking = chosen ? missingScripts(chosen, needed) : []
   return (
     <Field id={id} label="Font" message={message}>
       <select name={name} value={value} onChange={(event) => onChange(event.target.value)} {...controlProps(id, message)}>
         {groups.map((group) => (
           <optgroup key={group.label} label={group.label}>
             {group.fonts.map((font) => {
-              const missing = missingScripts(font, text, needed)
+              const missing = missingScripts(font, needed)
               return (
                 <option key={font.id} value={font.id}>
                   {missing.length ? `${font.family} (no ${missing.map((script) => SCRIPT_NAMES[script]).join(', ')})` : font.family}

@@ -182,4 +182,21 @@ test.describe('the content pages are left as the server drew them', () => {
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.closest('.sidebar, footer') !== null)).toBe(true)
   })
+
+  test('a link followed with the keyboard to a page without it leaves the focus alone: no other link takes it', async ({ page }) => {
+    const { helpSection, helpArticle } = sampleContent
+    await gotoHydrated(page, `/help/${helpSection.slug}/${helpArticle}/`)
+    await markDocument(page)
+    // The breadcrumb to the section: the same page component draws the section, where that link is not.
+    const crumb = page.locator('main .breadcrumbs a').last()
+    const href = await crumb.getAttribute('href')
+    await crumb.focus()
+    await page.keyboard.press('Enter')
+    await expect(page).toHaveURL(href!)
+    expect(await isSameDocument(page)).toBe(true)
+    await expect(page.locator('main .page[data-static] h1')).toHaveCount(1)
+    expect(await isReactElement(page, 'main .page[data-static] h1')).toBe(true)
+    const focusedLink = await page.evaluate(() => document.activeElement?.closest('a')?.getAttribute('href') ?? null)
+    expect(focusedLink === null || focusedLink === href, `focus on ${focusedLink}`).toBe(true)
+  })
 })

@@ -133,9 +133,9 @@ describe('shared/font-coverage (browser-safe helpers)', () => {
     ]
     expect(fontCovers(fonts[0]!, 'Sale 50%')).toBe(true)
     expect(fontCovers(fonts[0]!, 'Скидка')).toBe(false)
-    expect(missingScripts(fonts[0]!, 'Скидка Ωmega')).toEqual(['cyrillic', 'greek'])
-    expect(fontsCovering(fonts, 'Скидка 50%').map((font) => font.id)).toEqual(['b', 'c'])
-    expect(fontsCovering(fonts, '★ 50%').map((font) => font.id)).toEqual(['a', 'b', 'c'])
+    expect(missingScripts(fonts[0]!, scriptsOf('Скидка Ωmega'))).toEqual(['cyrillic', 'greek'])
+    expect(fontsCovering(fonts, scriptsOf('Скидка 50%')).map((font) => font.id)).toEqual(['b', 'c'])
+    expect(fontsCovering(fonts, scriptsOf('★ 50%')).map((font) => font.id)).toEqual(['a', 'b', 'c'])
   })
 
   it('words the notices', () => {

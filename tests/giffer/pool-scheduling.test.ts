@@ -184,10 +184,15 @@ describe('render pool memory budget', () => {
   it('answers 503 render_timeout to a job whose memory never came in time, and keeps drawing the rest', async () => {
     const budget = new MemoryBudget(renderMemory(bigCountdown(0)).bytes)
     const p = startPool({ budget })
+    // A warm thread: the job below waits for memory only, not for a thread to start.
+    expect((await p.run(smallCountdown(0))).ok).toBe(true)
     // Something else (a password hash, say) holds the whole budget for longer than the job may wait.
-    // Only the waiting job has a short limit: the one drawn afterwards may meet a cold, busy thread.
+    // Only the waiting job has a short limit: the one drawn afterwards may meet a busy machine.
     const release = await budget.reserve(budget.totalBytes)
-    const waited = await p.run(bigCountdown(1), undefined, undefined, { timeoutMs: 300 }).catch((error: { code?: string; status?: number }) => error)
+    const waiting = p.run(bigCountdown(1), undefined, undefined, { timeoutMs: 300 }).catch((error: { code?: string; status?: number }) => error)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(budget.queued).toBe(1)
+    const waited = await waiting
     expect(waited).toMatchObject({ status: 503, code: 'render_timeout' })
     // Its request for memory left the budget's line with it: nothing will be granted to a job gone.
     expect(budget.queued).toBe(0)

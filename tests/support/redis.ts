@@ -18,22 +18,27 @@ export interface TestRedis {
   flush(): Promise<void>
 }
 
-/** Resolves once `url` answers PING; rejects as soon as `child` exits, or after `timeoutMs`. */
-async function waitForPing(url: string, child: ChildProcess, output: () => string, timeoutMs = 30_000) {
+/**
+ * Resolves once the Redis at `url` is `child` (another test's Redis on a taken port would answer
+ * PING too); rejects as soon as `child` exits, or after `timeoutMs`.
+ */
+async function waitForOwnRedis(url: string, child: ChildProcess, output: () => string, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new RedisExited(`redis at ${url} exited before it answered: ${output() || `exit ${child.exitCode ?? child.signalCode}`}`)
-    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null })
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null, connectTimeout: 1_000, commandTimeout: 1_000 })
     client.on('error', () => undefined)
     try {
       await client.connect()
-      if ((await client.ping()) === 'PONG') return
+      const pid = /^process_id:(\d+)/m.exec(await client.info('server'))?.[1]
+      if (pid === String(child.pid)) return
     } catch {
-      if (Date.now() > deadline) throw new Error(`redis at ${url} did not answer within ${timeoutMs / 1000} s: ${output()}`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      // Not listening yet.
     } finally {
       client.disconnect()
     }
+    if (Date.now() > deadline) throw new Error(`redis at ${url} did not answer within ${timeoutMs / 1000} s: ${output()}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
 
@@ -51,7 +56,12 @@ export async function startRedis(): Promise<TestRedis> {
     const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2_000))
     child.stdout?.on('data', keep)
     child.stderr?.on('data', keep)
-    await waitForPing(`redis://127.0.0.1:${port}`, child, () => output.trim())
+    try {
+      await waitForOwnRedis(`redis://127.0.0.1:${port}`, child, () => output.trim())
+    } catch (error) {
+      child.kill('SIGKILL')
+      throw error
+    }
   }
   const stop = async () => {
     const running = child

@@ -42,7 +42,8 @@ export default function TextImageGenerator() {
   const needed = scriptsOf(drawn.text)
   const needsCoverage = needed.some((script) => script !== 'latin')
   const groupFonts = data.fonts[drawn.group]
-  const fonts = needsCoverage && coveringOnly ? fontsCovering(groupFonts, drawn.text) : groupFonts
+  const covering = needsCoverage ? fontsCovering(groupFonts, needed) : groupFonts
+  const fonts = coveringOnly ? covering : groupFonts
   const loading = pending > 0
 
   useSettingsInUrl(textImageQuery(drawn))
@@ -140,7 +141,7 @@ export default function TextImageGenerator() {
           <div className="field field-check">
             <input type="checkbox" id="text-covering" checked={coveringOnly} onChange={(event) => setCoveringOnly(event.target.checked)} />
             <label htmlFor="text-covering">
-              Only fonts that draw my text ({fontsCovering(groupFonts, drawn.text).length} of {groupFonts.length})
+              Only fonts that draw my text ({covering.length} of {groupFonts.length})
             </label>
           </div>
         )}
@@ -153,7 +154,7 @@ export default function TextImageGenerator() {
               key={font.id}
               font={font}
               src={textPreviewUrl(drawn, font.id)}
-              lacking={missingScripts(font, drawn.text, needed)}
+              lacking={missingScripts(font, needed)}
               eager={index < EAGER_CARDS}
               onSettled={index < EAGER_CARDS ? settle : undefined}
             />
