@@ -140,10 +140,8 @@ async function buildClient() {
     }),
   )
   // A classic script, whole in one file, that the server inlines in the head (without a source
-  // map link: the page's address would not lead to it). Inline, it is not streamed, so asking V8
-  // to compile it whole would only do on the main thread, before the first paint, what its first
-  // tap would.
-  const menus = await build({ ...browserInput({ menus: 'client/menus.ts' }), output: { ...BROWSER_OUTPUT, format: 'iife', sourcemap: false, postBanner: '', dir: assetsDir } })
+  // map link: the page's address would not lead to it).
+  const menus = await build({ ...browserInput({ menus: 'client/menus.ts' }), output: { ...BROWSER_OUTPUT, format: 'iife', sourcemap: false, dir: assetsDir } })
 
   const toUrl = (file: string) => PUBLIC_PREFIX + file
   const { boot, app: appFile } = bootAndApp(chunks)

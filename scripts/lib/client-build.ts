@@ -60,18 +60,8 @@ export function browserInput(input: Record<string, string>): InputOptions {
   }
 }
 
-/**
- * Asks V8 to compile every function of the file as the file arrives, on a background thread while
- * it streams in, rather than each on its first call on the main thread (Chromium 136 and later;
- * other browsers read a comment). Nearly all of a page's code runs as it starts: React renders
- * and hydrates, the router matches, the page's components draw. On a slow phone compiling on first
- * call was the largest part of the main thread's work at load.
- */
-const COMPILE_EAGERLY = '//# allFunctionsCalledOnLoad'
-
-/** Writing them: ES modules, minified, hashed names, linked source maps, compiled as they arrive. */
+/** Writing them: ES modules, minified, hashed names, linked source maps. */
 export const BROWSER_OUTPUT: OutputOptions = {
-  postBanner: COMPILE_EAGERLY,
   format: 'esm',
   minify: true,
   sourcemap: true,

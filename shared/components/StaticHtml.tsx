@@ -44,17 +44,21 @@ const SERVER_HTML = { __html: '' }
 const isRouterLink = (anchor: HTMLAnchorElement) =>
   anchor.hasAttribute('data-discover') || (anchor.closest(`[${SITE_PATHS_ATTRIBUTE}]`) !== null && isSitePathLink(anchor))
 
+/** A link of the server's HTML that the router followed: its written address and where it led. */
+interface FollowedLink {
+  href: string
+  to: string
+}
+
 /**
- * After a link followed from the server's HTML brought the part to the link's own address and
- * React drew it afresh, focuses the same link in React's drawing, if the focus went with the old
- * one (a keyboard user following a help article's sidebar stays in the sidebar, as when React had
- * drawn it). Nothing when no such link is there: focus stays where the browser left it.
+ * Once a link followed from the server's HTML has brought the page to its address and React has
+ * drawn the part afresh, focuses the same link in React's drawing if the focus went with the old
+ * one: a keyboard or screen-reader user following a help article's sidebar stays in the sidebar,
+ * as when React had drawn it. Nothing when no such link is there: focus stays where it fell.
  */
-function refocusFollowedLink(part: HTMLElement, href: string, address: string) {
-  if (document.activeElement && document.activeElement !== document.body) return
-  const target = new URL(href, window.location.href)
-  if (target.pathname + target.search !== address) return
-  const link = Array.from(part.querySelectorAll('a[href]')).find((anchor) => anchor.getAttribute('href') === href)
+function refocusFollowedLink(part: HTMLElement, followed: FollowedLink, address: string) {
+  if (followed.to !== address || (document.activeElement && document.activeElement !== document.body)) return
+  const link = Array.from(part.querySelectorAll('a[href]')).find((anchor) => anchor.getAttribute('href') === followed.href)
   if (link instanceof HTMLElement) link.focus({ preventScroll: true })
 }
 
@@ -99,14 +103,13 @@ export function StaticHtml({ as = 'div', fixed = false, onLinkClick, children, r
   const address = pathname + search
   const [server, setServer] = useState(() => (drawnByServer(id) ? { address } : undefined))
   const element = useRef<HTMLElement | null>(null)
-  /** The address of the focused link last followed from the server's HTML. */
-  const followed = useRef<string | null>(null)
+  const followed = useRef<FollowedLink | null>(null)
   // Given up once the address changes (React draws the children at once, in this same render).
   if (server && !fixed && server.address !== address) setServer(undefined)
   useBrowserLayoutEffect(() => {
-    const href = followed.current
+    const link = followed.current
     followed.current = null
-    if (!server && href !== null && element.current) refocusFollowedLink(element.current, href, address)
+    if (!server && link && element.current) refocusFollowedLink(element.current, link, address)
   }, [server])
   const setElement = useCallback(
     (node: HTMLElement | null) => {
@@ -125,9 +128,13 @@ export function StaticHtml({ as = 'div', fixed = false, onLinkClick, children, r
   const followRouterLink = useRouterLinkClicks(isRouterLink)
   const onClick = (event: MouseEvent<HTMLElement>) => {
     const anchor = plainLinkClicked(event)
-    if (server) followed.current = anchor && anchor === document.activeElement ? anchor.getAttribute('href') : null
-    if (anchor && onLinkClick?.(anchor)) event.preventDefault()
-    else followRouterLink(event)
+    if (anchor && onLinkClick?.(anchor)) {
+      event.preventDefault()
+      return
+    }
+    followRouterLink(event)
+    // Followed by the router: if it leads elsewhere, this part is about to be drawn afresh.
+    if (server && anchor && event.defaultPrevented) followed.current = { href: anchor.getAttribute('href') ?? '', to: anchor.pathname + anchor.search }
   }
   const marks = { [STATIC_ATTRIBUTE]: id, onClick, ref: setElement }
   if (!server || (!fixed && server.address !== address)) {

@@ -174,7 +174,7 @@ test.describe('the content pages are left as the server drew them', () => {
     await expect(page).toHaveURL(href!)
     expect(await isSameDocument(page)).toBe(true)
     // The same page component draws the next article: its sidebar link is focused, as before the switch.
-    expect(await isReactElement(page, 'main .page[data-static] h1')).toBe(true)
+    await expect.poll(() => isReactElement(page, 'main .page[data-static] h1')).toBe(true)
     const focused = page.locator(`.sidebar a[href="${href}"]`)
     await expect(focused).toBeFocused()
     await expect(focused).toHaveAttribute('aria-current', 'page')
@@ -195,7 +195,7 @@ test.describe('the content pages are left as the server drew them', () => {
     await expect(page).toHaveURL(href!)
     expect(await isSameDocument(page)).toBe(true)
     await expect(page.locator('main .page[data-static] h1')).toHaveCount(1)
-    expect(await isReactElement(page, 'main .page[data-static] h1')).toBe(true)
+    await expect.poll(() => isReactElement(page, 'main .page[data-static] h1')).toBe(true)
     const focusedLink = await page.evaluate(() => document.activeElement?.closest('a')?.getAttribute('href') ?? null)
     expect(focusedLink === null || focusedLink === href, `focus on ${focusedLink}`).toBe(true)
   })

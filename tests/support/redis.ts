@@ -25,7 +25,7 @@ export interface TestRedis {
 async function waitForOwnRedis(url: string, child: ChildProcess, output: () => string, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new RedisExited(`redis at ${url} exited before it answered: ${output() || `exit ${child.exitCode ?? child.signalCode}`}`)
+    if (!running(child)) throw new RedisExited(`redis at ${url} exited before it answered: ${output() || `exit ${child.exitCode ?? child.signalCode}`}`)
     const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null, connectTimeout: 1_000, commandTimeout: 1_000 })
     client.on('error', () => undefined)
     try {
@@ -44,13 +44,16 @@ async function waitForOwnRedis(url: string, child: ChildProcess, output: () => s
 
 class RedisExited extends Error {}
 
+/** Neither exited nor killed by a signal (a process killed by one has no exit code). */
+const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null
+
 export async function startRedis(): Promise<TestRedis> {
   const binary = redisServerPath()
   if (!binary) throw new Error('redis-server is not installed: run `npx tsx scripts/ensure-tools.ts` (or apt-get install redis-server)')
   let port = await freePort()
   let child: ChildProcess | null = null
   const start = async () => {
-    if (child && child.exitCode === null) return
+    if (child && running(child)) return
     let output = ''
     child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning'], { stdio: ['ignore', 'pipe', 'pipe'] })
     const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2_000))
@@ -59,16 +62,16 @@ export async function startRedis(): Promise<TestRedis> {
     try {
       await waitForOwnRedis(`redis://127.0.0.1:${port}`, child, () => output.trim())
     } catch (error) {
-      child.kill('SIGKILL')
+      await stop()
       throw error
     }
   }
   const stop = async () => {
-    const running = child
+    const stopping = child
     child = null
-    if (!running || running.exitCode !== null) return
-    const exited = new Promise((resolve) => running.once('exit', resolve))
-    running.kill('SIGKILL')
+    if (!stopping || !running(stopping)) return
+    const exited = new Promise((resolve) => stopping.once('exit', resolve))
+    stopping.kill('SIGKILL')
     await exited
   }
   // Whatever happens to the test run, its Redis goes with it.
