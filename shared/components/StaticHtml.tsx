@@ -1,4 +1,4 @@
-import { useCallback, useId, useLayoutEffect, useRef, useState, type ElementType, type HTMLAttributes, type MouseEvent, type ReactNode, type Ref } from 'react'
+import { useId, useLayoutEffect, useRef, useState, type ElementType, type HTMLAttributes, type MouseEvent, type ReactNode, type Ref } from 'react'
 import { useLocation } from 'react-router'
 import { isSitePathLink, plainLinkClicked, SITE_PATHS_ATTRIBUTE, useRouterLinkClicks } from './SiteLink.js'
 
@@ -27,8 +27,11 @@ export function endHydration(): void {
  * React's own ids differ from the server's, so no element is found.
  */
 function drawnByServer(id: string): boolean {
-  return hydrating && document.querySelector(`[${STATIC_ATTRIBUTE}="${CSS.escape(id)}"]`) !== null
+  return hydrating && partElement(id) !== null
 }
+
+/** The element of the StaticHtml with this id. */
+const partElement = (id: string) => document.querySelector<HTMLElement>(`[${STATIC_ATTRIBUTE}="${CSS.escape(id)}"]`)
 
 /**
  * Stands for the server's HTML: React neither compares nor writes an element's inner HTML while
@@ -95,36 +98,22 @@ interface StaticHtmlProps extends HTMLAttributes<HTMLElement> {
  * nothing but the address and the data loaded for it: no state, nothing the visitor does on the
  * page. A `fixed` one keeps the server's HTML for as long as it is on screen.
  */
-export function StaticHtml({ as = 'div', fixed = false, onLinkClick, children, ref, ...props }: StaticHtmlProps) {
+export function StaticHtml({ as = 'div', fixed = false, onLinkClick, children, ...props }: StaticHtmlProps) {
   // Any of the tags, each with a ref to its own kind of element.
   const Tag = as as ElementType
   const id = useId()
   const { pathname, search } = useLocation()
   const address = pathname + search
   const [server, setServer] = useState(() => (drawnByServer(id) ? { address } : undefined))
-  const element = useRef<HTMLElement | null>(null)
   const followed = useRef<FollowedLink | null>(null)
   // Given up once the address changes (React draws the children at once, in this same render).
   if (server && !fixed && server.address !== address) setServer(undefined)
   useBrowserLayoutEffect(() => {
     const link = followed.current
     followed.current = null
-    if (!server && link && element.current) refocusFollowedLink(element.current, link, address)
+    const part = link && !server ? partElement(id) : null
+    if (link && part) refocusFollowedLink(part, link, address)
   }, [server])
-  const setElement = useCallback(
-    (node: HTMLElement | null) => {
-      element.current = node
-      const cleanup = typeof ref === 'function' ? ref(node) : ref ? void (ref.current = node) : undefined
-      // React 19 calls what a ref returns when the element goes, instead of the ref with null.
-      return () => {
-        element.current = null
-        if (typeof cleanup === 'function') cleanup()
-        else if (typeof ref === 'function') ref(null)
-        else if (ref) ref.current = null
-      }
-    },
-    [ref],
-  )
   const followRouterLink = useRouterLinkClicks(isRouterLink)
   const onClick = (event: MouseEvent<HTMLElement>) => {
     const anchor = plainLinkClicked(event)
@@ -136,7 +125,7 @@ export function StaticHtml({ as = 'div', fixed = false, onLinkClick, children, r
     // Followed by the router: if it leads elsewhere, this part is about to be drawn afresh.
     if (server && anchor && event.defaultPrevented) followed.current = { href: anchor.getAttribute('href') ?? '', to: anchor.pathname + anchor.search }
   }
-  const marks = { [STATIC_ATTRIBUTE]: id, onClick, ref: setElement }
+  const marks = { [STATIC_ATTRIBUTE]: id, onClick }
   if (!server || (!fixed && server.address !== address)) {
     return (
       <Tag {...props} {...marks}>

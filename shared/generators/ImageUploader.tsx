@@ -17,7 +17,7 @@ import {
   triageFiles,
   TYPE_SNIFF_BYTES,
 } from './slideshow/slideshow.js'
-import { UploadError, uploadImage } from './uploads-client.js'
+import type { UploadError } from './uploads-client.js'
 import { PhotoProblem, preparePhoto } from './slideshow/photo-prepare.js'
 import { CARD_STAGES, phaseAnnouncement, phaseLabel, preparingProgress, type PhotoPhase } from './slideshow/photo-state.js'
 import { CARD_HELP, UploadCard, type CardListProps, type UploadCardProps, type UploadItem } from './UploadCard.js'
@@ -39,6 +39,15 @@ interface Announcement {
  * without it. Until it arrives, or if it cannot be loaded, the same cards in a plain list, whose
  * cards can be removed but not moved.
  */
+/**
+ * The code that sends photos, fetched when the first one is chosen (while it is being prepared):
+ * a visitor who only reads the page never downloads it.
+ */
+const uploadsClient = () => import('./uploads-client.js')
+
+/** Signing failed: the service's fault, not the file's (told apart by name, the class being in uploadsClient). */
+const signingFailed = (error: unknown) => error instanceof Error && error.name === 'UploadError' && (error as UploadError).stage === 'sign'
+
 const SortableCards = lazy(() => import('./SortableCards.js').catch(() => ({ default: PlainCards })))
 
 function PlainCards({ items, listRef, listLabel, cardProps }: CardListProps) {
@@ -138,7 +147,11 @@ export function useImageUploads(): ImageUploads {
   /** Prepares the photo (reduced, upright, without metadata), then sends it, saying how far each step is. */
   const send = useCallback(
     async (file: File, id: string, signal: AbortSignal) => {
+      const client = uploadsClient()
+      // A photo refused while it is prepared never needs it; a failed fetch fails the upload below.
+      client.catch(() => undefined)
       const prepared = await preparePhoto(file, signal, (step) => enter(id, 'preparing', preparingProgress(step)))
+      const { uploadImage } = await client
       if (signal.aborted) return
       enter(id, 'sending', 0, { preview: URL.createObjectURL(prepared.thumbnail) })
       let shown = 0
@@ -173,7 +186,7 @@ export function useImageUploads(): ImageUploads {
         send(file, item.id, controller.signal).catch((error: unknown) => {
           if (controller.signal.aborted) return
           remove(item.id)
-          say(error instanceof PhotoProblem ? error.message : error instanceof UploadError && error.stage === 'sign' ? MESSAGES.signFailed : MESSAGES.uploadFailed)
+          say(error instanceof PhotoProblem ? error.message : signingFailed(error) ? MESSAGES.signFailed : MESSAGES.uploadFailed)
         })
       }
     },

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { browserTimeZone, formatCalendarDate, zoneChoices } from '../../shared/dates.js'
+import { browserTimeZone, formatCalendarDate } from '../../shared/dates.js'
+import { zoneChoices } from '../../shared/generators/countdown/zones.js'
 
 describe('formatCalendarDate', () => {
   it('writes a calendar date in words, whatever the zone', () => {

@@ -7,7 +7,7 @@ import { controlProps, Field } from '../fields.js'
 import { WeekdaysField } from './WeekdaysField.js'
 import { messageFor } from '../GeneratorPage.js'
 import type { GeneratorError } from '../giffer-client.js'
-import { knownZones, zoneChoices } from '../../dates.js'
+import { knownZones, zoneChoices } from './zones.js'
 
 interface LiveTimerFieldsProps {
   choices: LiveTimerChoices

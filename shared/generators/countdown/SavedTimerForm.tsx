@@ -14,7 +14,7 @@ import { FontSelect, WeightSelect } from '../font-fields.js'
 import { messageFor } from '../GeneratorPage.js'
 import { asGeneratorError, type GeneratorError } from '../giffer-client.js'
 import type { FontOptionGroup } from '../types.js'
-import { knownZones, zoneChoices } from '../../dates.js'
+import { knownZones, zoneChoices } from './zones.js'
 
 interface FormProps {
   timer: SavedTimerView
