@@ -34,20 +34,40 @@ interface Announcement {
   text: string
 }
 
+/** How long the code that sends photos may take to arrive. */
+const UPLOADS_CLIENT_TIMEOUT_MS = 30_000
+
+/** The code that sends photos did not arrive: only a reload brings it (a browser keeps a failed import). */
+class UploaderMissing extends Error {}
+
+/**
+ * The code that sends photos, fetched when the first one is chosen (while it is being prepared):
+ * a visitor who only reads the page never downloads it.
+ */
+function uploadsClient(): Promise<typeof import('./uploads-client.js')> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new UploaderMissing()), UPLOADS_CLIENT_TIMEOUT_MS)
+    import('./uploads-client.js')
+      .then(resolve, () => reject(new UploaderMissing()))
+      .finally(() => clearTimeout(timer))
+  })
+}
+
+/** Signing failed: the service's fault, not the file's (told apart by name, the class being in uploadsClient). */
+const signingFailed = (error: unknown) => error instanceof Error && error.name === 'UploadError' && (error as UploadError).stage === 'sign'
+
+/** What the page says when a photo could not be sent. */
+function uploadProblem(error: unknown): string {
+  if (error instanceof PhotoProblem) return error.message
+  if (error instanceof UploaderMissing) return MESSAGES.uploaderMissing
+  return signingFailed(error) ? MESSAGES.signFailed : MESSAGES.uploadFailed
+}
+
 /**
  * Drag and drop, by pointer and by keyboard: loaded with the first photo, so the page opens
  * without it. Until it arrives, or if it cannot be loaded, the same cards in a plain list, whose
  * cards can be removed but not moved.
  */
-/**
- * The code that sends photos, fetched when the first one is chosen (while it is being prepared):
- * a visitor who only reads the page never downloads it.
- */
-const uploadsClient = () => import('./uploads-client.js')
-
-/** Signing failed: the service's fault, not the file's (told apart by name, the class being in uploadsClient). */
-const signingFailed = (error: unknown) => error instanceof Error && error.name === 'UploadError' && (error as UploadError).stage === 'sign'
-
 const SortableCards = lazy(() => import('./SortableCards.js').catch(() => ({ default: PlainCards })))
 
 function PlainCards({ items, listRef, listLabel, cardProps }: CardListProps) {
@@ -186,7 +206,7 @@ export function useImageUploads(): ImageUploads {
         send(file, item.id, controller.signal).catch((error: unknown) => {
           if (controller.signal.aborted) return
           remove(item.id)
-          say(error instanceof PhotoProblem ? error.message : signingFailed(error) ? MESSAGES.signFailed : MESSAGES.uploadFailed)
+          say(uploadProblem(error))
         })
       }
     },

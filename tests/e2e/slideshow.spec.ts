@@ -320,6 +320,16 @@ test('a signing failure says to try again later', async ({ page, consoleGuard })
   await expect(cards(page)).toHaveCount(0)
 })
 
+test('when the code that sends photos cannot be loaded, the page says to reload it', async ({ page, consoleGuard }) => {
+  // The refused script and the failed import are logged by the browser.
+  consoleGuard.allow(/Failed to load resource|Failed to fetch dynamically imported module|error loading dynamically imported module/)
+  await page.route('**/assets/uploads-client-*.js', (route) => route.abort())
+  await gotoHydrated(page, PATH)
+  await files(page).setInputFiles([await photo('a.png', '#ff0000')])
+  await expect(messages(page)).toHaveText('Can’t upload: part of this page did not load. Please check your connection and reload the page.')
+  await expect(cards(page)).toHaveCount(0)
+})
+
 test('the service’s complaint about a field is shown beside it, and about a photo under the photos', async ({ page, consoleGuard }) => {
   consoleGuard.allow(/Failed to load resource/)
   await gotoHydrated(page, PATH)

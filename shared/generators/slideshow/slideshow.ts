@@ -47,6 +47,7 @@ export const MESSAGES = {
   cannotPrepare: 'This browser can’t prepare photos for sending. Please try an up-to-date Chrome, Safari or Firefox.',
   uploadFailed: 'Can’t upload. Try again or choose another image.',
   signFailed: 'Can’t upload. Please try again later.',
+  uploaderMissing: 'Can’t upload: part of this page did not load. Please check your connection and reload the page.',
   tooMany: `You can add up to ${SLIDESHOW_MAX_IMAGES} images.`,
   noImages: 'Please upload at least one image.',
   uploadsRunning: 'Something went wrong. Please wait for all images to upload and try again.',
