@@ -39,11 +39,13 @@ export const isSitePathLink = (anchor: HTMLAnchorElement) => {
  */
 export function plainLinkClicked(event: MouseEvent<HTMLElement>): HTMLAnchorElement | null {
   if (!isPlainClick(event) || !(event.target instanceof Element)) return null
-  // An SVG <a> (whose href is no string), an <a> without href and an address the browser cannot read are left to it.
+  // An SVG <a> (whose href is no string) and an <a> without href are left to the browser.
   const anchor = event.target.closest('a')
-  if (!(anchor instanceof HTMLAnchorElement) || !anchor.hasAttribute('href') || !event.currentTarget.contains(anchor) || !URL.canParse(anchor.href)) return null
+  if (!(anchor instanceof HTMLAnchorElement) || !anchor.hasAttribute('href') || !event.currentTarget.contains(anchor)) return null
   if ((anchor.target && anchor.target !== '_self') || anchor.hasAttribute('download')) return null
-  return new URL(anchor.href).origin === window.location.origin ? anchor : null
+  // So is an address the browser cannot read: it has no origin (the link's own, which every
+  // supported browser has, unlike URL.canParse).
+  return anchor.origin === window.location.origin ? anchor : null
 }
 
 /**

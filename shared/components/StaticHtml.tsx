@@ -123,7 +123,8 @@ export function StaticHtml({ as = 'div', fixed = false, onLinkClick, children, .
     }
     followRouterLink(event)
     // Followed by the router: if it leads elsewhere, this part is about to be drawn afresh.
-    if (server && anchor && event.defaultPrevented) followed.current = { href: anchor.getAttribute('href') ?? '', to: anchor.pathname + anchor.search }
+    const to = anchor ? anchor.pathname + anchor.search : ''
+    if (server && anchor && event.defaultPrevented && to !== address) followed.current = { href: anchor.getAttribute('href') ?? '', to }
   }
   const marks = { [STATIC_ATTRIBUTE]: id, onClick }
   if (!server || (!fixed && server.address !== address)) {
