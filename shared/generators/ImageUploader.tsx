@@ -37,21 +37,32 @@ interface Announcement {
 /** How long the code that sends photos may take to arrive. */
 const UPLOADS_CLIENT_TIMEOUT_MS = 30_000
 
-/** The code that sends photos did not arrive: only a reload brings it (a browser keeps a failed import). */
+/** The code that sends photos did not arrive in time, or could not be loaded. */
 class UploaderMissing extends Error {}
 
+/** The code that sends photos, once asked for; forgotten when it fails, so the next photo asks again. */
+let uploadsClientLoad: Promise<typeof import('./uploads-client.js')> | null = null
+
 /**
- * The code that sends photos, fetched when the first one is chosen (while it is being prepared):
- * a visitor who only reads the page never downloads it.
+ * The code that sends photos: fetched once the visitor reaches for the file input (or drags a
+ * file over the uploader), so a visitor who only reads the page never downloads it and one who
+ * chooses photos has it by the time the first is prepared.
  */
 function uploadsClient(): Promise<typeof import('./uploads-client.js')> {
-  return new Promise((resolve, reject) => {
+  uploadsClientLoad ??= new Promise<typeof import('./uploads-client.js')>((resolve, reject) => {
     const timer = setTimeout(() => reject(new UploaderMissing()), UPLOADS_CLIENT_TIMEOUT_MS)
     import('./uploads-client.js')
       .then(resolve, () => reject(new UploaderMissing()))
       .finally(() => clearTimeout(timer))
+  }).catch((error: unknown) => {
+    uploadsClientLoad = null
+    throw error
   })
+  return uploadsClientLoad
 }
+
+/** Starts fetching the code that sends photos; a failure here is told when a photo needs it. */
+const fetchUploadsClient = () => void uploadsClient().catch(() => undefined)
 
 /** Signing failed: the service's fault, not the file's (told apart by name, the class being in uploadsClient). */
 const signingFailed = (error: unknown) => error instanceof Error && error.name === 'UploadError' && (error as UploadError).stage === 'sign'
@@ -296,6 +307,9 @@ export function ImageUploader({ uploads, inputId }: ImageUploaderProps) {
   return (
     <div
       className={dropping ? 'image-uploader is-dropping' : 'image-uploader'}
+      onDragEnter={(event) => {
+        if (hasFiles(event)) fetchUploadsClient()
+      }}
       onDragOver={(event) => {
         if (!hasFiles(event)) return
         event.preventDefault()
@@ -315,7 +329,7 @@ export function ImageUploader({ uploads, inputId }: ImageUploaderProps) {
         </Suspense>
       )}
       {slotsLeft(items.length) > 0 && (
-        <div className="upload-add">
+        <div className="upload-add" onPointerDown={fetchUploadsClient} onFocus={fetchUploadsClient}>
           <input
             id={inputId}
             className="upload-input visually-hidden"

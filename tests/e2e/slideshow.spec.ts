@@ -325,9 +325,27 @@ test('when the code that sends photos cannot be loaded, the page says to reload 
   consoleGuard.allow(/Failed to load resource|Failed to fetch dynamically imported module|error loading dynamically imported module/)
   await page.route('**/assets/uploads-client-*.js', (route) => route.abort())
   await gotoHydrated(page, PATH)
-  await files(page).setInputFiles([await photo('a.png', '#ff0000')])
+  // Said once for the two photos that could not be sent.
+  await files(page).setInputFiles([await photo('a.png', '#ff0000'), await photo('b.png', '#00ff00')])
   await expect(messages(page)).toHaveText('Can’t upload: part of this page did not load. Please check your connection and reload the page.')
   await expect(cards(page)).toHaveCount(0)
+  // Once the connection is back, the next photo asks for the code again and is sent.
+  await page.unroute('**/assets/uploads-client-*.js')
+  await files(page).setInputFiles([await photo('c.png', '#0000ff')])
+  await expectUploaded(page, 1)
+})
+
+test('the code that sends photos is fetched when the visitor reaches for the file input, not at load', async ({ page }) => {
+  const fetched: string[] = []
+  page.on('request', (request) => {
+    if (/\/assets\/uploads-client-[^/]+\.js$/.test(request.url())) fetched.push(request.url())
+  })
+  await gotoHydrated(page, PATH)
+  await page.waitForLoadState('networkidle')
+  expect(fetched).toEqual([])
+  const request = page.waitForRequest(/\/assets\/uploads-client-[^/]+\.js$/)
+  await files(page).focus()
+  await request
 })
 
 test('the service’s complaint about a field is shown beside it, and about a photo under the photos', async ({ page, consoleGuard }) => {

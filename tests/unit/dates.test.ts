@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { browserTimeZone, formatCalendarDate } from '../../shared/dates.js'
 import { zoneChoices } from '../../shared/generators/countdown/zones.js'
 
@@ -57,6 +57,18 @@ describe('zoneChoices', () => {
     // Chromium's and Node's lists keep these old names, which Temporal gives under the new ones.
     expect(zoneChoices('America/Argentina/Buenos_Aires', ['America/Buenos_Aires', 'Europe/Paris'])).toEqual(['America/Argentina/Buenos_Aires', 'Europe/Paris'])
     expect(zoneChoices('America/Indiana/Indianapolis', ['America/Indianapolis'])).toEqual(['America/Indiana/Indianapolis'])
+  })
+
+  it("finds any other alias through the browser's own zone data", () => {
+    // Links such as these are in no table here; the engine's data resolves them (Node's ICU, as a browser's).
+    expect(zoneChoices('US/Eastern', ['America/New_York', 'Europe/Paris'])).toEqual(['US/Eastern', 'Europe/Paris'])
+    expect(zoneChoices('Asia/Dacca', ['Asia/Dhaka'])).toEqual(['Asia/Dacca'])
+    expect(zoneChoices('America/Montreal', ['America/Toronto', 'Europe/Paris'])).toEqual(['America/Montreal', 'Europe/Paris'])
+    const resolve = vi.fn((zone: string) => (zone === 'Etc/Alias' ? 'Europe/Paris' : undefined))
+    expect(zoneChoices('Etc/Alias', ['Europe/Paris', 'Asia/Tokyo'], resolve)).toEqual(['Etc/Alias', 'Asia/Tokyo'])
+    // A zone the list names needs no lookup.
+    zoneChoices('Asia/Tokyo', ['Asia/Tokyo'], resolve)
+    expect(resolve).toHaveBeenCalledTimes(1)
   })
 
   it('puts a zone the list lacks first, and an unknown name too', () => {

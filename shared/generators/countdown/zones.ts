@@ -36,13 +36,27 @@ const RENAMED_ZONES: readonly (readonly [string, string])[] = [
 const sameZoneNames = (zone: string): string[] => RENAMED_ZONES.flatMap(([old, current]) => (zone === old ? [current] : zone === current ? [old] : []))
 
 /**
- * The zones a time-zone select offers, `current` among them once: where the list has the zone
- * under another name, that entry takes `current`'s name rather than showing the zone twice. A
- * zone the list lacks altogether comes first.
+ * The name the browser's own zone data gives `zone` (US/Eastern → America/New_York, say), or
+ * undefined when it does not know the zone. Only reached for a zone missing from the list, so the
+ * cost of a first date format (loading the browser's date data) is paid only then.
  */
-export function zoneChoices(current: string, known: readonly string[]): string[] {
+function browserZoneName(zone: string): string | undefined {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The zones a time-zone select offers, `current` among them once: where the list has the zone
+ * under another name (a renamed zone from the table above, else any alias the browser's own zone
+ * data resolves), that entry takes `current`'s name rather than showing the zone twice. A zone
+ * the list lacks altogether comes first.
+ */
+export function zoneChoices(current: string, known: readonly string[], resolve: (zone: string) => string | undefined = browserZoneName): string[] {
   if (known.includes(current)) return [...known]
-  const listed = sameZoneNames(current).find((name) => known.includes(name))
+  const listed = [...sameZoneNames(current), resolve(current)].find((name) => name !== undefined && name !== current && known.includes(name))
   return listed ? known.map((zone) => (zone === listed ? current : zone)) : [current, ...known]
 }
 
