@@ -27,9 +27,13 @@ export function storage(): Storage | null {
   }
 }
 
+/** The question on its way, shared by the parts of a page that ask at the same moment (the header, a preview). */
+let asking: Promise<LoginCheck | null> | null = null
+
 /** Makes the next check ask the server (after a log-in, or a message saying one happened). */
 export function forgetLoginCheck(): void {
   storage()?.removeItem(LOGIN_CHECK_KEY)
+  asking = null
 }
 
 export async function checkLogin(now = Date.now()): Promise<LoginCheck | null> {
@@ -42,12 +46,22 @@ export async function checkLogin(now = Date.now()): Promise<LoginCheck | null> {
       // A damaged entry is asked again.
     }
   }
+  if (asking) return asking
+  const question: Promise<LoginCheck | null> = askServer().then((result) => {
+    // An answer to a question asked before a log-in is not kept (forgetLoginCheck dropped it).
+    if (asking !== question) return result
+    asking = null
+    if (result) storage()?.setItem(LOGIN_CHECK_KEY, JSON.stringify({ at: now, result }))
+    return result
+  })
+  asking = question
+  return question
+}
+
+async function askServer(): Promise<LoginCheck | null> {
   try {
     const response = await fetch(LOGIN_CHECK_URL, { credentials: 'include', headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) })
-    if (!response.ok) return null
-    const result = (await response.json()) as LoginCheck
-    storage()?.setItem(LOGIN_CHECK_KEY, JSON.stringify({ at: now, result }))
-    return result
+    return response.ok ? ((await response.json()) as LoginCheck) : null
   } catch {
     return null
   }
