@@ -1,5 +1,5 @@
-import { quickPicks } from '../../shared/generators/countdown/countdown.js'
-import { isoDate, todayUtc, upcomingHolidays } from '../../shared/holidays/holidays.js'
+import { localIsoDate, quickPicks } from '../../shared/generators/countdown/countdown.js'
+import { isoDate, parseIsoDate, todayUtc, upcomingHolidays } from '../../shared/holidays/holidays.js'
 import type { PageIdOf } from '../../shared/page-route.js'
 import type { generatorPages } from '../../shared/generators/generators.route.js'
 import { countdownSettingsFromQuery, liveTimerChoicesFromQuery } from './countdown/query.js'
@@ -24,7 +24,9 @@ export const generatorLoaders = ({ generators: content, holidays, now: clock }: 
         settings: countdownSettingsFromQuery(query, fonts, now),
         timer: liveTimerChoicesFromQuery(query, now),
         fonts,
-        quickPicks: quickPicks(upcomingHolidays(holidays, todayUtc(now)), now),
+        // The list and each pick's days ahead count from one day, this process's own.
+        quickPicks: quickPicks(upcomingHolidays(holidays, parseIsoDate(localIsoDate(now))!), now),
+        quickPicksFrom: localIsoDate(now),
       }
     },
     'saved-timer': ({ params }) => {

@@ -15,8 +15,10 @@ export interface CountdownPageData extends GeneratorPageBase {
   /** The live timer's type and choices as the URL sets them; the browser fills in its own day and zone for what it leaves out. */
   timer: LiveTimerChoices
   fonts: FontOptionGroup[]
-  /** Holidays 0 to 99 days ahead when the page was drawn; the browser asks /api/holidays again for its own day. */
+  /** Holidays 0 to 99 days ahead when the page was drawn; the browser asks /api/holidays again when its own day is another. */
   quickPicks: QuickPick[]
+  /** The day (`YYYY-MM-DD`) quickPicks counts from. */
+  quickPicksFrom: string
 }
 
 /** A saved timer's edit page: the page is the same for every timer; the timer is loaded with the key in the address's fragment. */

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { HYDRATION_ELEMENT_ID } from '../../shared/site.js'
 import { expectNoAxeViolations } from './axe.js'
 import { expect, gotoHydrated, test } from './fixtures.js'
 
@@ -124,5 +125,54 @@ test.describe('live timers of every type from the countdown generator', () => {
     await expect(page.getByLabel('Sun')).not.toBeChecked()
     await expect(page.getByLabel('Time zone')).toHaveValue('Europe/Berlin')
     await expect(page.getByLabel('Timer image link')).toHaveValue(/[?&]at=16%3A30&/, { timeout: 20_000 })
+  })
+})
+
+test.describe("the visitor's own day and zone", () => {
+  // A zone other than the server's, so that its defaults are not the visitor's.
+  test.use({ timezoneId: 'Asia/Tokyo' })
+
+  /** The visitor's calendar day, in the browser's zone. */
+  const browserDay = (page: Page, offsetDays = 0) =>
+    page.evaluate((days) => {
+      const now = new Date(Date.now() + days * 86_400_000)
+      return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`
+    }, offsetDays)
+
+  test('a type with dates and a zone starts from the visitor’s day and zone, whichever type the page opened with', async ({ page }) => {
+    await gotoHydrated(page, path)
+    await page.getByRole('radio', { name: /^A date from your list/ }).check()
+    await expect(page.getByLabel('Earliest date')).toHaveValue(await browserDay(page))
+    await expect(page.getByLabel('Latest date')).toHaveValue(await browserDay(page, 90))
+    await expect(page.getByLabel('Time zone')).toHaveValue('Asia/Tokyo')
+    await expect(page).toHaveURL(/\?timer=per-recipient&tz=Asia%2FTokyo$/)
+    await page.getByRole('radio', { name: /^Every day or week at a time/ }).check()
+    await expect(page.getByLabel('Time zone')).toHaveValue('Asia/Tokyo')
+
+    // Opened with such a type, the page shows the visitor's own at once.
+    await gotoHydrated(page, `${path}?timer=recurring`)
+    await expect(page.getByLabel('Time zone')).toHaveValue('Asia/Tokyo')
+  })
+
+  test('the holidays are asked for again only when the visitor’s day is not the one the page counted from', async ({ page }) => {
+    const asked: string[] = []
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/holidays') asked.push(new URL(request.url()).searchParams.get('from') ?? '')
+    })
+    await gotoHydrated(page, path)
+    const pageDay = await page.evaluate((id) => {
+      const state = JSON.parse(document.getElementById(id)?.textContent ?? '{}') as { loaderData?: Record<string, { quickPicksFrom?: string }> }
+      return state.loaderData?.['countdown-generator']?.quickPicksFrom
+    }, HYDRATION_ELEMENT_ID)
+    expect(pageDay).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    await page.waitForLoadState('networkidle')
+    expect(asked).toEqual(pageDay === (await browserDay(page)) ? [] : [await browserDay(page)])
+
+    // A visitor three days on (a page kept in a cache since, or another zone) gets their own list.
+    asked.length = 0
+    await page.clock.setFixedTime(Date.now() + 3 * 86_400_000)
+    await gotoHydrated(page, path)
+    await expect.poll(() => asked).toEqual([await browserDay(page)])
+    await expect(page.locator('.quick-picks button').first()).toBeVisible()
   })
 })

@@ -4,6 +4,8 @@ import { parse } from 'node-html-parser'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { exampleFile, loadGeneratorsFile } from '../../server/generators/content.js'
+import { readPageState } from '../../shared/router-state.js'
+import { HYDRATION_ELEMENT_ID } from '../../shared/site.js'
 import { ROOT, testApp } from './app.js'
 
 const app = testApp()
@@ -112,6 +114,11 @@ describe('holiday calendar', () => {
     expect(first.querySelector('time')!.getAttribute('datetime')).toBe('2026-10-31')
     const countdown = parse((await request(autumn).get('/email-countdown-timer-generator/').expect(200)).text)
     expect(countdown.querySelector('.quick-picks button')!.textContent).toContain('Halloween')
+    // The page says which day its picks count from: a visitor on that day needs no list of their own.
+    const state = readPageState(countdown.getElementById(HYDRATION_ELEMENT_ID)!.textContent)
+    const data = state.loaderData!['countdown-generator'] as { quickPicks: { value: string; daysAhead: number }[]; quickPicksFrom: string }
+    expect(data.quickPicksFrom).toBe('2026-10-20')
+    expect(data.quickPicks[0]).toMatchObject({ value: '2026-10-31', daysAhead: 11 })
   })
 
   it('the countdown opens set to the holiday of a calendar link', async () => {

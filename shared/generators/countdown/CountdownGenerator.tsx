@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import {
   amountOnBlur,
   capAmount,
@@ -26,6 +26,7 @@ import {
   PLATFORMS,
   previewUrl,
   withMergeTag,
+  usesVisitorDays,
   withVisitorDefaults,
   type LiveTimerChoices,
   type LiveTimerType,
@@ -88,24 +89,36 @@ function useCountdownSettings(initial: CountdownSettings, caps: DelayCaps) {
   return { settings, amountText, update, typeAmount, changeUnit }
 }
 
-/** The holidays to count down to: the server's list until the browser has asked for its own day. */
-function useQuickPicks(initial: QuickPick[]) {
+/**
+ * The holidays to count down to: the server's list, counted from the day `from`. A visitor whose
+ * own day is another (another zone, or a page a cache kept since) gets the list for their day.
+ */
+function useQuickPicks(initial: QuickPick[], from: string) {
   const [picks, setPicks] = useState<QuickPick[]>(initial)
   useEffect(() => {
+    const today = localIsoDate(new Date())
+    if (today === from) return
     const controller = new AbortController()
-    fetch(`/api/holidays?from=${localIsoDate(new Date())}`, { signal: controller.signal })
+    fetch(`/api/holidays?from=${today}`, { signal: controller.signal })
       .then((response) => (response.ok ? (response.json() as Promise<Holiday[]>) : Promise.reject(new Error(`HTTP ${response.status}`))))
       .then((holidays) => setPicks(quickPicks(holidays, new Date())))
       .catch(() => setPicks((current) => quickPicks(current, new Date())))
     return () => controller.abort()
-  }, [])
+  }, [from])
   return picks
 }
 
 export default function CountdownGenerator() {
   const data = usePageData('countdown-generator')
   const [choices, setChoices] = useState<LiveTimerChoices>(data.timer)
-  const updateChoices = (patch: Partial<LiveTimerChoices>) => setChoices((current) => ({ ...current, ...patch }))
+  // The visitor's own dates and zone, while the chosen type shows none of them: taken in with
+  // the next change, rather than drawing the whole form again as the page starts.
+  const visitorDays = useRef<Pick<LiveTimerChoices, 'from' | 'to' | 'timeZone'> | null>(null)
+  const updateChoices = (patch: Partial<LiveTimerChoices>) => {
+    const days = visitorDays.current
+    visitorDays.current = null
+    setChoices((current) => ({ ...current, ...days, ...patch }))
+  }
   // The visitor's own defaults, which the address leaves out (the server's, during its render).
   const [visitorDefaults] = useState(() => defaultLiveTimerChoices(new Date(), browserTimeZone()))
   const caps = delayCapsFor(choices.type)
@@ -130,7 +143,8 @@ export default function CountdownGenerator() {
     // A holiday counts from the visitor's own clock, and what the link leaves out takes the
     // visitor's own day and zone; a shared link opens with its result.
     const live = withVisitorDefaults(data.timer, new URLSearchParams(window.location.search), visitorDefaults)
-    setChoices(live)
+    if (usesVisitorDays(live.type)) setChoices(live)
+    else visitorDays.current = { from: live.from, to: live.to, timeZone: live.timeZone }
     let current = data.settings
     if (current.date) {
       current = { ...current, ...delayToHoliday(current.date, new Date()) }
@@ -138,7 +152,7 @@ export default function CountdownGenerator() {
     }
     if (window.location.search) void generate(current, live)
   }, [])
-  const picks = useQuickPicks(data.quickPicks)
+  const picks = useQuickPicks(data.quickPicks, data.quickPicksFrom)
 
   const submit = () => {
     // Enter in the amount field submits without leaving it: the blur rule applies first.

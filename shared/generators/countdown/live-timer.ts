@@ -107,7 +107,7 @@ export function liveTimerQuery(choices: LiveTimerChoices, defaults: LiveTimerCho
     const weekdays = weekdayList(choices.weekdays).join(',')
     if (weekdays !== weekdayList(defaults.weekdays).join(',')) query.set('weekdays', weekdays)
   }
-  if (choices.type === 'per-recipient' || choices.type === 'recurring') query.set('tz', choices.timeZone)
+  if (usesVisitorDays(choices.type)) query.set('tz', choices.timeZone)
   if (choices.type !== 'recurring' && choices.expired !== defaults.expired) {
     query.set('expired', choices.expired)
     if (choices.expired === 'message' && choices.message) query.set('message', choices.message)
@@ -119,6 +119,9 @@ export function liveTimerQuery(choices: LiveTimerChoices, defaults: LiveTimerCho
 export function countdownPageQuery(settings: CountdownSettings, choices: LiveTimerChoices, defaults: LiveTimerChoices): string {
   return [liveTimerQuery(choices, defaults), countdownQuery(settings)].filter(Boolean).join('&')
 }
+
+/** Whether a type shows and sends dates and a zone, which default to the visitor's own day and zone. */
+export const usesVisitorDays = (type: LiveTimerType) => type === 'per-recipient' || type === 'recurring'
 
 /**
  * The choices the server read from the link, with the visitor's own defaults for what the link
