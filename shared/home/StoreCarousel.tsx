@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { createCarousel, type Carousel } from './carousel.js'
 import type { HomeContent } from '../content/schema.js'
 import { SiteLink } from '../components/SiteLink.js'
+import { StaticHtml } from '../components/StaticHtml.js'
 
 type StoreExamples = HomeContent['storeExamples']
 
@@ -83,7 +84,9 @@ export function StoreCarousel({ examples }: { examples: StoreExamples }) {
             <path d="M12.5 4 6.5 10l6 6" fill="none" stroke="currentColor" strokeWidth="2" />
           </svg>
         </button>
-        <ul
+        {/* The shops are the page's own data: left as the server drew them (the script scrolls the row, never redraws it). */}
+        <StaticHtml
+          as="ul"
           id="store-track"
           className="carousel-track"
           data-carousel-track=""
@@ -100,7 +103,7 @@ export function StoreCarousel({ examples }: { examples: StoreExamples }) {
               </SiteLink>
             </li>
           ))}
-        </ul>
+        </StaticHtml>
         <button type="button" className="carousel-arrow carousel-next" aria-label="Next shops" onClick={() => carouselRef.current?.step(1)}>
           <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true">
             <path d="m7.5 4 6 6-6 6" fill="none" stroke="currentColor" strokeWidth="2" />

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, useState, ty
 import { useLocation } from 'react-router'
 import { checkLogin, isLoggedIn } from '../accounts/session.js'
 import { isPlainClick, SiteLink } from '../components/SiteLink.js'
+import { StaticHtml } from '../components/StaticHtml.js'
 import { usePageData } from '../page-data.js'
 import type { NavGroup, SiteNav } from '../content/schema.js'
 import { SITE_NAME } from '../site.js'
@@ -82,7 +83,8 @@ function NavMenu({ group, open, onToggle }: MenuProps) {
       </button>
       {/* Focusable, so a click on the panel's own padding keeps focus inside the menu. */}
       <div ref={panelRef} id={panelId} className="nav-panel" hidden={!open} tabIndex={-1} onKeyDown={onPanelKeyDown}>
-        <ul>
+        {/* Links drawn from the site's own navigation, the same on every page: left as the server drew them. */}
+        <StaticHtml as="ul" fixed>
           {group.items.map((item) => (
             <li key={item.href}>
               <SiteLink href={item.href} className="nav-item">
@@ -91,7 +93,7 @@ function NavMenu({ group, open, onToggle }: MenuProps) {
               </SiteLink>
             </li>
           ))}
-        </ul>
+        </StaticHtml>
       </div>
     </li>
   )

@@ -16,7 +16,7 @@ const staticParts = (page: Page) =>
   )
 
 test.describe('parts of a page with nothing to do but follow links are left as the server drew them', () => {
-  test('on the home page the footer and every section but the shops carousel stay as served, and their links still navigate in the page', async ({ page }) => {
+  test('on the home page the footer, every section and the shops in the carousel stay as served, and their links still navigate in the page', async ({ page }) => {
     const served = await (await page.request.get('/')).text()
     await gotoHydrated(page, '/')
     // The footer, the hero, the widget kinds, the template rows, each feature, the generators.
@@ -28,8 +28,13 @@ test.describe('parts of a page with nothing to do but follow links are left as t
     expect(await isReactElement(page, 'footer[data-static]')).toBe(true)
     expect(await isReactElement(page, 'footer[data-static] a')).toBe(false)
     expect(await isReactElement(page, '.hero[data-static] a')).toBe(false)
-    // The carousel is React's: its tabs answer clicks.
-    expect(await isReactElement(page, '#store-track')).toBe(true)
+    // The carousel's tabs and arrows are React's; the shops in its row are the server's.
+    expect(await isReactElement(page, '.store-tab')).toBe(true)
+    expect(await isReactElement(page, '#store-track[data-static]')).toBe(true)
+    expect(await isReactElement(page, '#store-track a')).toBe(false)
+    // The header's menus are React's; the links in their panels are the server's.
+    expect(await isReactElement(page, '.nav-trigger')).toBe(true)
+    expect(await isReactElement(page, '.nav-panel ul[data-static] a')).toBe(false)
 
     // What is inside is the server's HTML as it came.
     const footer = await page.locator('footer[data-static]').evaluate((element) => element.innerHTML)
@@ -55,6 +60,28 @@ test.describe('parts of a page with nothing to do but follow links are left as t
     await page.locator('footer a[href="/faq/"]').click()
     await expect(page).toHaveURL('/faq/')
     expect(await isSameDocument(page)).toBe(true)
+  })
+
+  test('a menu’s links, left as the server drew them, are reached with the arrow keys and navigate in the page', async ({ page }) => {
+    await gotoHydrated(page, '/')
+    await markDocument(page)
+    const solutions = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Solutions', exact: true })
+    await solutions.focus()
+    await page.keyboard.press('ArrowDown')
+    const panel = page.locator('.nav-group.is-open .nav-panel')
+    const links = panel.locator('a')
+    await expect(links.first()).toBeFocused()
+    await page.keyboard.press('ArrowDown')
+    await expect(links.nth(1)).toBeFocused()
+    await page.keyboard.press('End')
+    await expect(links.last()).toBeFocused()
+    const href = await links.last().getAttribute('href')
+    await page.keyboard.press('Enter')
+    await expect(page).toHaveURL(href!)
+    expect(await isSameDocument(page)).toBe(true)
+    // The navigation closed the menu; its links are still the server's.
+    await expect(page.locator('.nav-group.is-open')).toHaveCount(0)
+    expect(await isReactElement(page, '.nav-panel ul[data-static] a')).toBe(false)
   })
 
   test('a click with a modifier key on a link of the server’s HTML is the browser’s: the page stays, the link opens apart', async ({ page, context }) => {
