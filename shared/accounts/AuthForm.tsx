@@ -11,6 +11,7 @@ import {
   AUTH_PATHS,
   AUTH_TEXT,
   checkLogin,
+  forgetLoginCheck,
   missingFields,
   postJson,
   rememberUser,
@@ -106,6 +107,8 @@ export function AuthForm({ kind, next, siteOrigin, token = null, initial, switch
             ? await postJson<SignedInBody>(AUTH_API.login, { email: email.trim(), password })
             : await postJson<SignedInBody>(AUTH_API.register, { email: email.trim(), password, tracking: trackingPayload(next) })
         if (answer.ok) {
+          // A check made before the log-in (the header's, as the page started) says nobody.
+          forgetLoginCheck()
           await checkLogin()
           await finishSignIn(answer.body, next, siteOrigin)
           return

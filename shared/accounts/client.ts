@@ -7,9 +7,9 @@
 import { trackingPayloadOf } from '../tracking/tracking.js'
 import { cloneIdOf, NEXT_STORAGE_KEY } from './next.js'
 import { AUTH_PATHS, type AuthFormKind } from './paths.js'
-import { forgetLoginCheck, storage, type AuthUser } from './session.js'
+import { forgetLoginCheck, remember, storage, type AuthUser } from './session.js'
 
-export { checkLogin, isLoggedIn, type AuthUser } from './session.js'
+export { checkLogin, forgetLoginCheck, isLoggedIn, type AuthUser } from './session.js'
 
 export { AUTH_PATHS, type AuthFormKind } from './paths.js'
 
@@ -93,7 +93,7 @@ export async function postJson<T>(url: string, body: unknown): Promise<ApiAnswer
 
 /** A `next` seen on this visit, kept so that a detour (sign-up from the log-in page) keeps it. */
 export function rememberNext(next: string | null): void {
-  if (next) storage()?.setItem(NEXT_STORAGE_KEY, next)
+  if (next) remember(NEXT_STORAGE_KEY, next)
 }
 
 export function storedNext(): string | null {
@@ -103,7 +103,7 @@ export function storedNext(): string | null {
 const USER_KEY = 'pl_user'
 
 export function rememberUser(user: AuthUser): void {
-  storage()?.setItem(USER_KEY, JSON.stringify(user))
+  remember(USER_KEY, JSON.stringify(user))
   forgetLoginCheck()
 }
 

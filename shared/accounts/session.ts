@@ -27,6 +27,15 @@ export function storage(): Storage | null {
   }
 }
 
+/** Keeps an entry in the tab's storage when it can (a full or refused storage keeps nothing). */
+export function remember(key: string, value: string): void {
+  try {
+    storage()?.setItem(key, value)
+  } catch {
+    // Asked again next time.
+  }
+}
+
 /** The question on its way, shared by the parts of a page that ask at the same moment (the header, a preview). */
 let asking: Promise<LoginCheck | null> | null = null
 
@@ -51,7 +60,7 @@ export async function checkLogin(now = Date.now()): Promise<LoginCheck | null> {
     // An answer to a question asked before a log-in is not kept (forgetLoginCheck dropped it).
     if (asking !== question) return result
     asking = null
-    if (result) storage()?.setItem(LOGIN_CHECK_KEY, JSON.stringify({ at: now, result }))
+    if (result) remember(LOGIN_CHECK_KEY, JSON.stringify({ at: now, result }))
     return result
   })
   asking = question

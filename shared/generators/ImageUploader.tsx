@@ -37,32 +37,44 @@ interface Announcement {
 /** How long the code that sends photos may take to arrive. */
 const UPLOADS_CLIENT_TIMEOUT_MS = 30_000
 
-/** The code that sends photos did not arrive in time, or could not be loaded. */
+/**
+ * The code that sends photos did not arrive in time, or could not be loaded. Some browsers keep a
+ * failed import for as long as the page is open (older ones among those the site supports), so
+ * the page asks for a reload; others load it for the next photo.
+ */
 class UploaderMissing extends Error {}
 
+type UploadsClient = typeof import('./uploads-client.js')
+
 /** The code that sends photos, once asked for; forgotten when it fails, so the next photo asks again. */
-let uploadsClientLoad: Promise<typeof import('./uploads-client.js')> | null = null
+let uploadsClientLoad: Promise<UploadsClient> | null = null
 
 /**
- * The code that sends photos: fetched once the visitor reaches for the file input (or drags a
- * file over the uploader), so a visitor who only reads the page never downloads it and one who
- * chooses photos has it by the time the first is prepared.
+ * Starts fetching the code that sends photos, once the visitor reaches for the file input (or
+ * drags a file over the uploader): a visitor who only reads the page never downloads it, and one
+ * who chooses photos has it by the time the first is prepared. A failure is told when a photo
+ * needs it.
  */
-function uploadsClient(): Promise<typeof import('./uploads-client.js')> {
-  uploadsClientLoad ??= new Promise<typeof import('./uploads-client.js')>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new UploaderMissing()), UPLOADS_CLIENT_TIMEOUT_MS)
-    import('./uploads-client.js')
-      .then(resolve, () => reject(new UploaderMissing()))
-      .finally(() => clearTimeout(timer))
-  }).catch((error: unknown) => {
+function fetchUploadsClient(): Promise<UploadsClient> {
+  uploadsClientLoad ??= import('./uploads-client.js').catch((error: unknown) => {
     uploadsClientLoad = null
     throw error
   })
   return uploadsClientLoad
 }
 
-/** Starts fetching the code that sends photos; a failure here is told when a photo needs it. */
-const fetchUploadsClient = () => void uploadsClient().catch(() => undefined)
+/** The code that sends photos, for one photo: each has 30 s from when it was chosen for it to arrive. */
+function uploadsClient(): Promise<UploadsClient> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new UploaderMissing()), UPLOADS_CLIENT_TIMEOUT_MS)
+    fetchUploadsClient()
+      .then(resolve, () => reject(new UploaderMissing()))
+      .finally(() => clearTimeout(timer))
+  })
+}
+
+/** Starts the fetch from an event handler; what it gives is taken up by uploadsClient. */
+const prefetchUploadsClient = () => void fetchUploadsClient().catch(() => undefined)
 
 /** Signing failed: the service's fault, not the file's (told apart by name, the class being in uploadsClient). */
 const signingFailed = (error: unknown) => error instanceof Error && error.name === 'UploadError' && (error as UploadError).stage === 'sign'
@@ -308,7 +320,7 @@ export function ImageUploader({ uploads, inputId }: ImageUploaderProps) {
     <div
       className={dropping ? 'image-uploader is-dropping' : 'image-uploader'}
       onDragEnter={(event) => {
-        if (hasFiles(event)) fetchUploadsClient()
+        if (hasFiles(event)) prefetchUploadsClient()
       }}
       onDragOver={(event) => {
         if (!hasFiles(event)) return
@@ -329,7 +341,7 @@ export function ImageUploader({ uploads, inputId }: ImageUploaderProps) {
         </Suspense>
       )}
       {slotsLeft(items.length) > 0 && (
-        <div className="upload-add" onPointerDown={fetchUploadsClient} onFocus={fetchUploadsClient}>
+        <div className="upload-add" onPointerDown={prefetchUploadsClient} onFocus={prefetchUploadsClient}>
           <input
             id={inputId}
             className="upload-input visually-hidden"

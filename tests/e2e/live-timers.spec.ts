@@ -141,11 +141,14 @@ test.describe("the visitor's own day and zone", () => {
 
   test('a type with dates and a zone starts from the visitor’s day and zone, whichever type the page opened with', async ({ page }) => {
     await gotoHydrated(page, path)
+    // Another choice first: the visitor's day and zone are taken in with it, and kept.
+    await page.getByLabel('Hide the timer').check()
     await page.getByRole('radio', { name: /^A date from your list/ }).check()
+    await expect(page.getByLabel('Hide the timer')).toBeChecked()
     await expect(page.getByLabel('Earliest date')).toHaveValue(await browserDay(page))
     await expect(page.getByLabel('Latest date')).toHaveValue(await browserDay(page, 90))
     await expect(page.getByLabel('Time zone')).toHaveValue('Asia/Tokyo')
-    await expect(page).toHaveURL(/\?timer=per-recipient&tz=Asia%2FTokyo$/)
+    await expect(page).toHaveURL(/\?timer=per-recipient&tz=Asia%2FTokyo&expired=hide$/)
     await page.getByRole('radio', { name: /^Every day or week at a time/ }).check()
     await expect(page.getByLabel('Time zone')).toHaveValue('Asia/Tokyo')
 
@@ -159,20 +162,31 @@ test.describe("the visitor's own day and zone", () => {
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/api/holidays') asked.push(new URL(request.url()).searchParams.get('from') ?? '')
     })
+    const pageDay = async () => {
+      const day = await page.evaluate((id) => {
+        const state = JSON.parse(document.getElementById(id)?.textContent ?? '{}') as { loaderData?: Record<string, { quickPicksFrom?: string }> }
+        return state.loaderData?.['countdown-generator']?.quickPicksFrom
+      }, HYDRATION_ELEMENT_ID)
+      expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+      return day!
+    }
     await gotoHydrated(page, path)
-    const pageDay = await page.evaluate((id) => {
-      const state = JSON.parse(document.getElementById(id)?.textContent ?? '{}') as { loaderData?: Record<string, { quickPicksFrom?: string }> }
-      return state.loaderData?.['countdown-generator']?.quickPicksFrom
-    }, HYDRATION_ELEMENT_ID)
-    expect(pageDay).toMatch(/^\d{4}-\d{2}-\d{2}$/)
-    await page.waitForLoadState('networkidle')
-    expect(asked).toEqual(pageDay === (await browserDay(page)) ? [] : [await browserDay(page)])
+    const served = await pageDay()
+    const noonInTokyo = (day: string, later = 0) => new Date(Date.parse(`${day}T12:00:00+09:00`) + later * 86_400_000)
 
-    // A visitor three days on (a page kept in a cache since, or another zone) gets their own list.
+    // A visitor on the page's own day: the page's list is theirs.
+    await page.clock.setFixedTime(noonInTokyo(served))
     asked.length = 0
-    await page.clock.setFixedTime(Date.now() + 3 * 86_400_000)
     await gotoHydrated(page, path)
-    await expect.poll(() => asked).toEqual([await browserDay(page)])
-    await expect(page.locator('.quick-picks button').first()).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    expect(asked).toEqual([])
+
+    // Three days on (a page kept in a cache since, or another zone): the list for their own day.
+    await page.clock.setFixedTime(noonInTokyo(served, 3))
+    const theirDay = await browserDay(page)
+    await gotoHydrated(page, path)
+    await expect.poll(() => asked).toEqual([theirDay])
+    const holidays = (await (await page.request.get(`/api/holidays?from=${theirDay}`)).json()) as { title: string; value: string }[]
+    await expect(page.locator('.quick-picks button').first()).toContainText(holidays[0]!.title)
   })
 })

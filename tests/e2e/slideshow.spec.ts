@@ -329,7 +329,9 @@ test('when the code that sends photos cannot be loaded, the page says to reload 
   await files(page).setInputFiles([await photo('a.png', '#ff0000'), await photo('b.png', '#00ff00')])
   await expect(messages(page)).toHaveText('Can’t upload: part of this page did not load. Please check your connection and reload the page.')
   await expect(cards(page)).toHaveCount(0)
-  // Once the connection is back, the next photo asks for the code again and is sent.
+  // Once the connection is back, the next photo asks for the code again and is sent (in this
+  // Chromium; a browser that keeps a failed import for the page's life needs the reload the
+  // message asks for).
   await page.unroute('**/assets/uploads-client-*.js')
   await files(page).setInputFiles([await photo('c.png', '#0000ff')])
   await expectUploaded(page, 1)

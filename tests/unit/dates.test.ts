@@ -60,15 +60,31 @@ describe('zoneChoices', () => {
   })
 
   it("finds any other alias through the browser's own zone data", () => {
-    // Links such as these are in no table here; the engine's data resolves them (Node's ICU, as a browser's).
-    expect(zoneChoices('US/Eastern', ['America/New_York', 'Europe/Paris'])).toEqual(['US/Eastern', 'Europe/Paris'])
-    expect(zoneChoices('Asia/Dacca', ['Asia/Dhaka'])).toEqual(['Asia/Dacca'])
-    expect(zoneChoices('America/Montreal', ['America/Toronto', 'Europe/Paris'])).toEqual(['America/Montreal', 'Europe/Paris'])
-    const resolve = vi.fn((zone: string) => (zone === 'Etc/Alias' ? 'Europe/Paris' : undefined))
-    expect(zoneChoices('Etc/Alias', ['Europe/Paris', 'Asia/Tokyo'], resolve)).toEqual(['Etc/Alias', 'Asia/Tokyo'])
-    // A zone the list names needs no lookup.
-    zoneChoices('Asia/Tokyo', ['Asia/Tokyo'], resolve)
-    expect(resolve).toHaveBeenCalledTimes(1)
+    const sameZone = vi.fn((zone: string, known: readonly string[]) => (zone === 'US/Eastern' && known.includes('America/New_York') ? 'America/New_York' : undefined))
+    expect(zoneChoices('US/Eastern', ['America/New_York', 'Europe/Paris'], sameZone)).toEqual(['US/Eastern', 'Europe/Paris'])
+    expect(zoneChoices('Mars/Olympus', ['Europe/Paris'], sameZone)).toEqual(['Mars/Olympus', 'Europe/Paris'])
+    // A zone the list names, or one the table of renamed zones knows, needs no lookup.
+    zoneChoices('Asia/Tokyo', ['Asia/Tokyo'], sameZone)
+    zoneChoices('Asia/Kolkata', ['Asia/Calcutta'], sameZone)
+    expect(sameZone).toHaveBeenCalledTimes(2)
+  })
+
+  it('in a browser whose date format gives a zone as written, asks Temporal which entry is the same zone', () => {
+    const global = globalThis as { Temporal?: unknown }
+    const original = global.Temporal
+    // Node's date format gives the canonical name; this one leaves it as written, as Temporal's rules have it.
+    const format = vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(function (_locale: string, options: { timeZone: string }) {
+      return { resolvedOptions: () => ({ timeZone: options.timeZone }) }
+    } as never)
+    const canonical: Record<string, string> = { 'US/Eastern': 'America/New_York', 'America/New_York': 'America/New_York', 'Europe/Paris': 'Europe/Paris' }
+    global.Temporal = { Now: { instant: () => ({ toZonedDateTimeISO: (zone: string) => ({ zone: canonical[zone], equals: (other: { zone: string }) => other.zone === canonical[zone] }) }) } }
+    try {
+      expect(zoneChoices('US/Eastern', ['Europe/Paris', 'America/New_York'])).toEqual(['Europe/Paris', 'US/Eastern'])
+      expect(zoneChoices('Asia/Tokyo', ['Europe/Paris'])).toEqual(['Asia/Tokyo', 'Europe/Paris'])
+    } finally {
+      format.mockRestore()
+      global.Temporal = original
+    }
   })
 
   it('puts a zone the list lacks first, and an unknown name too', () => {

@@ -71,6 +71,19 @@ describe('checkLogin', () => {
     expect(server.fetch).toHaveBeenCalledTimes(2)
   })
 
+  it('gives the answer when the tab cannot keep it (storage full or refused), and asks again next time', async () => {
+    const full = memoryStorage()
+    full.setItem = () => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError')
+    }
+    vi.stubGlobal('window', { sessionStorage: full })
+    const fetch = vi.fn(() => Promise.resolve(new Response(JSON.stringify({ status: 'ok', user: { id: 7 } }))))
+    vi.stubGlobal('fetch', fetch)
+    expect(await checkLogin(1_000)).toEqual({ status: 'ok', user: { id: 7 } })
+    expect(await checkLogin(1_000)).toEqual({ status: 'ok', user: { id: 7 } })
+    expect(fetch).toHaveBeenCalledTimes(2)
+  })
+
   it('says nobody is known when the server cannot be asked, and asks again next time', async () => {
     const fetch = vi.fn(() => Promise.reject(new TypeError('offline')))
     vi.stubGlobal('fetch', fetch)

@@ -89,6 +89,9 @@ function useCountdownSettings(initial: CountdownSettings, caps: DelayCaps) {
   return { settings, amountText, update, typeAmount, changeUnit }
 }
 
+/** How long the visitor's own holiday list may take. */
+const HOLIDAYS_TIMEOUT_MS = 10_000
+
 /**
  * The holidays to count down to: the server's list, counted from the day `from`. A visitor whose
  * own day is another (another zone, or a page a cache kept since) gets the list for their day.
@@ -99,11 +102,17 @@ function useQuickPicks(initial: QuickPick[], from: string) {
     const today = localIsoDate(new Date())
     if (today === from) return
     const controller = new AbortController()
+    // Unanswered, the server's list is counted again from the visitor's day (past holidays drop out).
+    const timer = setTimeout(() => controller.abort(), HOLIDAYS_TIMEOUT_MS)
     fetch(`/api/holidays?from=${today}`, { signal: controller.signal })
       .then((response) => (response.ok ? (response.json() as Promise<Holiday[]>) : Promise.reject(new Error(`HTTP ${response.status}`))))
       .then((holidays) => setPicks(quickPicks(holidays, new Date())))
       .catch(() => setPicks((current) => quickPicks(current, new Date())))
-    return () => controller.abort()
+      .finally(() => clearTimeout(timer))
+    return () => {
+      clearTimeout(timer)
+      controller.abort()
+    }
   }, [from])
   return picks
 }

@@ -35,14 +35,27 @@ const RENAMED_ZONES: readonly (readonly [string, string])[] = [
 /** The other names of the same zone. */
 const sameZoneNames = (zone: string): string[] => RENAMED_ZONES.flatMap(([old, current]) => (zone === old ? [current] : zone === current ? [old] : []))
 
+/** What the page uses of Temporal, where the browser has it. */
+interface TemporalZones {
+  Now: { instant(): { toZonedDateTimeISO(zone: string): { equals(other: unknown): boolean } } }
+}
+
 /**
- * The name the browser's own zone data gives `zone` (US/Eastern → America/New_York, say), or
- * undefined when it does not know the zone. Only reached for a zone missing from the list, so the
- * cost of a first date format (loading the browser's date data) is paid only then.
+ * The entry of `known` that names the same zone as `zone` under another name (US/Eastern and
+ * America/New_York, say), from the browser's own zone data: the name its date format gives the
+ * zone, or, in a browser that gives a zone's name as written, the entry Temporal holds equal to
+ * it. Undefined when the browser knows no such entry. Only reached for a zone missing from the
+ * list, so its cost (loading the browser's date data, a look through the list) is paid only then.
  */
-function browserZoneName(zone: string): string | undefined {
+function sameZoneIn(zone: string, known: readonly string[]): string | undefined {
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone
+    const named = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone
+    if (named !== zone && known.includes(named)) return named
+    const temporal = (globalThis as { Temporal?: TemporalZones }).Temporal
+    if (!temporal) return undefined
+    const now = temporal.Now.instant()
+    const here = now.toZonedDateTimeISO(zone)
+    return known.find((other) => here.equals(now.toZonedDateTimeISO(other)))
   } catch {
     return undefined
   }
@@ -51,12 +64,12 @@ function browserZoneName(zone: string): string | undefined {
 /**
  * The zones a time-zone select offers, `current` among them once: where the list has the zone
  * under another name (a renamed zone from the table above, else any alias the browser's own zone
- * data resolves), that entry takes `current`'s name rather than showing the zone twice. A zone
- * the list lacks altogether comes first.
+ * data knows), that entry takes `current`'s name rather than showing the zone twice. A zone the
+ * list lacks altogether comes first.
  */
-export function zoneChoices(current: string, known: readonly string[], resolve: (zone: string) => string | undefined = browserZoneName): string[] {
+export function zoneChoices(current: string, known: readonly string[], sameZone: (zone: string, known: readonly string[]) => string | undefined = sameZoneIn): string[] {
   if (known.includes(current)) return [...known]
-  const listed = [...sameZoneNames(current), resolve(current)].find((name) => name !== undefined && name !== current && known.includes(name))
+  const listed = sameZoneNames(current).find((name) => known.includes(name)) ?? sameZone(current, known)
   return listed ? known.map((zone) => (zone === listed ? current : zone)) : [current, ...known]
 }
 
