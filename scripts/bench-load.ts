@@ -218,11 +218,20 @@ try {
   for (const page of [...pages, bare]) printBreakdown(page)
   if (!met) process.exitCode = 1
 } finally {
-  await opened?.close()
-  for (const { site, proxy } of started) {
-    await stop(site.child)
-    await proxy.close()
+  // Each step of the clean-up runs whatever the one before did, so a browser that fails to close
+  // leaves no server, worktree or folder behind.
+  const steps = [
+    () => opened?.close(),
+    ...started.flatMap(({ site, proxy }) => [() => stop(site.child), () => proxy.close()]),
+    () => worktree?.remove(),
+    () => fs.rmSync(bareFolder, { recursive: true, force: true }),
+  ]
+  for (const step of steps) {
+    try {
+      await step()
+    } catch (error) {
+      console.error(`clean-up: ${(error as Error).message}`)
+      process.exitCode = 1
+    }
   }
-  await worktree?.remove()
-  fs.rmSync(bareFolder, { recursive: true, force: true })
 }

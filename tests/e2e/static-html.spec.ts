@@ -218,6 +218,7 @@ test.describe('the content pages are left as the server drew them', () => {
     await expect.poll(() => isReactElement(page, 'main .page[data-static] h1')).toBe(true)
     const focused = page.locator(`.sidebar a[href="${href}"]`)
     await expect(focused).toBeFocused()
+    expect(await focused.evaluate((link) => link.matches(':focus-visible'))).toBe(true)
     await expect(focused).toHaveAttribute('aria-current', 'page')
     // And the keyboard goes on from there: to the next link of the sidebar, or past the page when it was the last.
     const sidebar = await page.locator('.sidebar a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))
@@ -225,6 +226,23 @@ test.describe('the content pages are left as the server drew them', () => {
     await page.keyboard.press('Tab')
     if (next) await expect(page.locator(`.sidebar a[href="${next}"]`)).toBeFocused()
     else expect(await page.evaluate(() => document.activeElement?.closest('footer') !== null)).toBe(true)
+  })
+
+  test('a link of the server’s HTML clicked with the mouse shows no focus ring once React draws the part', async ({ page }) => {
+    const { helpSection, helpArticle } = sampleContent
+    await gotoHydrated(page, `/help/${helpSection.slug}/${helpArticle}/`)
+    await markDocument(page)
+    const sibling = page.locator('.sidebar a:not([aria-current])').first()
+    const href = await sibling.getAttribute('href')
+    await sibling.click()
+    await expect(page).toHaveURL(href!)
+    expect(await isSameDocument(page)).toBe(true)
+    await expect.poll(() => isReactElement(page, 'main .page[data-static] h1')).toBe(true)
+    await expect(page.locator(`.sidebar a[href="${href}"]`)).toHaveAttribute('aria-current', 'page')
+    // The link is focused again, as when React had drawn it, and a ring is drawn only for the keyboard.
+    const focused = page.locator(`.sidebar a[href="${href}"]`)
+    await expect(focused).toBeFocused()
+    expect(await focused.evaluate((link) => link.matches(':focus-visible'))).toBe(false)
   })
 
   test('a link followed with the keyboard to a page without it leaves the focus alone: no other link takes it', async ({ page }) => {
