@@ -56,6 +56,8 @@ const RUNS = Number(process.env.BENCH_LOAD_RUNS ?? 3)
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`BENCH_LOAD_RUNS must be a whole number of at least 1, not ${process.env.BENCH_LOAD_RUNS}`)
 /** Recording goes on this long after the load event: enough for hydration and a quiet second after it. */
 const SETTLE_MS = 4000
+/** The longest any one step of the clean-up may take before the next one runs. */
+const CLEAN_UP_STEP_MS = 60_000
 /** Loads with the sampling profiler per page, for script time by origin (median of them). */
 const PROFILED_LOADS = 3
 const only = process.argv.slice(2)
@@ -227,11 +229,17 @@ try {
     () => fs.rmSync(bareFolder, { recursive: true, force: true }),
   ]
   for (const step of steps) {
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`a step took over ${CLEAN_UP_STEP_MS / 1000} s`)), CLEAN_UP_STEP_MS)
+    })
     try {
-      await step()
+      await Promise.race([Promise.resolve().then(step), late])
     } catch (error) {
-      console.error(`clean-up: ${(error as Error).message}`)
+      console.error('clean-up:', error)
       process.exitCode = 1
+    } finally {
+      clearTimeout(timer)
     }
   }
 }

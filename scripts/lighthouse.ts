@@ -146,6 +146,6 @@ try {
       child.kill()
     })
   await Promise.all(sites.map(stopped))
-  await worktree?.remove()
+  await worktree?.remove().catch((error: Error) => console.warn(`git worktree remove: ${error.message}`))
 }
 process.exit(failed ? 1 : 0)

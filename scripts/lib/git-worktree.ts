@@ -1,7 +1,8 @@
 /**
  * An earlier build's checkout beside this one, for a before-and-after measure: a git worktree of
  * `ref` that shares this checkout's node_modules (the measures that use it compare builds whose
- * dependencies are the same). `remove` takes it away, its link to node_modules first.
+ * dependencies are the same). `remove` takes it away, its link to node_modules first, and fails
+ * when git could not.
  */
 import { execFile, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -24,12 +25,12 @@ export async function addWorktree(ref: string, dir: string): Promise<Worktree> {
   await exec('git', ['worktree', 'add', '--detach', dir, ref], { cwd: projectRoot, timeout: GIT_TIMEOUT_MS })
   const remove = async () => {
     await unlink(path.join(dir, 'node_modules')).catch(() => {})
-    await exec('git', ['worktree', 'remove', '--force', dir], { cwd: projectRoot, timeout: GIT_TIMEOUT_MS }).catch((error: Error) => console.warn(`git worktree remove: ${error.message}`))
+    await exec('git', ['worktree', 'remove', '--force', dir], { cwd: projectRoot, timeout: GIT_TIMEOUT_MS })
   }
   try {
     await symlink(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir')
   } catch (error) {
-    await remove()
+    await remove().catch((failure: Error) => console.warn(`git worktree remove: ${failure.message}`))
     throw error
   }
   return { dir, remove }
@@ -40,7 +41,7 @@ export async function addBuiltWorktree(ref: string, label: string): Promise<Work
   const tree = await addWorktree(ref, fs.mkdtempSync(path.join(os.tmpdir(), `${label}-`)))
   const built = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/build.ts'], { cwd: tree.dir, stdio: ['ignore', 'ignore', 'inherit'], timeout: 10 * 60_000 })
   if (built.status !== 0) {
-    await tree.remove()
+    await tree.remove().catch((failure: Error) => console.warn(`git worktree remove: ${failure.message}`))
     throw new Error(`the build of ${ref} failed`)
   }
   return tree

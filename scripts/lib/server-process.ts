@@ -71,10 +71,21 @@ export async function startSite(env: Record<string, string>, cwd = root): Promis
   throw new Error('the site did not answer /healthz within 20 s')
 }
 
+/** How long a stopped process has to finish its requests and exit before it is killed. */
+const STOP_TIMEOUT_MS = 30_000
+
+/** Stops a process (at once when it has already exited), killing it when it has not exited within 30 s. */
 export async function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode
+  const exited = once(child, 'exit') as Promise<[number | null]>
   child.kill('SIGTERM')
-  const [code] = (await once(child, 'exit')) as [number | null]
-  return code
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
+  try {
+    const [code] = await exited
+    return code
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 /** Resident memory of a process in MB, from /proc (Linux). */

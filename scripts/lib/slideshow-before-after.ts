@@ -124,7 +124,7 @@ export async function benchSlideshowBeforeAfter(runs: number, warmup: number): P
     return { title, rows }
   } finally {
     for (const { child } of runners) if (child.exitCode === null) child.kill()
-    await baselineTree?.remove()
+    await baselineTree?.remove().catch((error: Error) => console.warn(`git worktree remove: ${error.message}`))
     await rm(dir, { recursive: true, force: true })
   }
 }

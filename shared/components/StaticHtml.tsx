@@ -47,7 +47,7 @@ const SERVER_HTML = { __html: '' }
 const isRouterLink = (anchor: HTMLAnchorElement) =>
   anchor.hasAttribute('data-discover') || (anchor.closest(`[${SITE_PATHS_ATTRIBUTE}]`) !== null && isSitePathLink(anchor))
 
-/** A link of the server's HTML that the router followed: its written address and where it led. */
+/** A link of the server's HTML that the router followed while it held the focus: its written address and where it led. */
 interface FollowedLink {
   href: string
   to: string
@@ -124,7 +124,10 @@ export function StaticHtml({ as = 'div', fixed = false, onLinkClick, children, .
     followRouterLink(event)
     // Followed by the router: if it leads elsewhere, this part is about to be drawn afresh.
     const to = anchor ? anchor.pathname + anchor.search : ''
-    if (server && anchor && event.defaultPrevented && to !== address) followed.current = { href: anchor.getAttribute('href') ?? '', to }
+    // Only a link that had the focus gives it back (a browser that does not focus a clicked link
+    // leaves the focus where it was).
+    const focused = anchor !== null && document.activeElement === anchor
+    if (server && focused && event.defaultPrevented && to !== address) followed.current = { href: anchor.getAttribute('href') ?? '', to }
   }
   const marks = { [STATIC_ATTRIBUTE]: id, onClick }
   if (!server || (!fixed && server.address !== address)) {
