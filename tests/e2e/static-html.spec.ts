@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { expect, gotoHydrated, isSameDocument, markDocument, sampleContent, test } from './fixtures.js'
 
 /** Whether React has taken the element over (it keeps its props on the elements it hydrated or drew). */
@@ -17,6 +17,26 @@ async function expectNoneReact(page: Page, selector: string) {
   const { owned, of } = await reactOwned(page, selector)
   expect(of, `${selector} finds elements`).toBeGreaterThan(0)
   expect(owned, `${selector}: elements React took over`).toBe(0)
+}
+
+/**
+ * On a help article, follows the first other article of the sidebar (still the server's HTML) the
+ * way `follow` does, and waits until React has drawn the next article in the same document.
+ * Answers the followed link as React drew it.
+ */
+async function followSidebarLink(page: Page, follow: (link: Locator) => Promise<void>) {
+  const { helpSection, helpArticle } = sampleContent
+  await gotoHydrated(page, `/help/${helpSection.slug}/${helpArticle}/`)
+  await markDocument(page)
+  const sibling = page.locator('.sidebar a:not([aria-current])').first()
+  const href = await sibling.getAttribute('href')
+  await follow(sibling)
+  await expect(page).toHaveURL(href!)
+  expect(await isSameDocument(page)).toBe(true)
+  await expect.poll(() => isReactElement(page, 'main .page[data-static] h1')).toBe(true)
+  const followed = page.locator(`.sidebar a[href="${href}"]`)
+  await expect(followed).toHaveAttribute('aria-current', 'page')
+  return { followed, href: href! }
 }
 
 /** Each part of the page left as the server drew it: its text and its links' addresses. */
@@ -205,21 +225,13 @@ test.describe('the content pages are left as the server drew them', () => {
   })
 
   test('a link in the server’s HTML followed with the keyboard keeps the focus once React draws the part', async ({ page }) => {
-    const { helpSection, helpArticle } = sampleContent
-    await gotoHydrated(page, `/help/${helpSection.slug}/${helpArticle}/`)
-    await markDocument(page)
-    const sibling = page.locator('.sidebar a:not([aria-current])').first()
-    const href = await sibling.getAttribute('href')
-    await sibling.focus()
-    await page.keyboard.press('Enter')
-    await expect(page).toHaveURL(href!)
-    expect(await isSameDocument(page)).toBe(true)
-    // The same page component draws the next article: its sidebar link is focused, as before the switch.
-    await expect.poll(() => isReactElement(page, 'main .page[data-static] h1')).toBe(true)
-    const focused = page.locator(`.sidebar a[href="${href}"]`)
-    await expect(focused).toBeFocused()
-    expect(await focused.evaluate((link) => link.matches(':focus-visible'))).toBe(true)
-    await expect(focused).toHaveAttribute('aria-current', 'page')
+    const { followed, href } = await followSidebarLink(page, async (link) => {
+      await link.focus()
+      await page.keyboard.press('Enter')
+    })
+    // The same page component draws the next article: its sidebar link is focused, as before the switch, with its ring.
+    await expect(followed).toBeFocused()
+    expect(await followed.evaluate((link) => link.matches(':focus-visible'))).toBe(true)
     // And the keyboard goes on from there: to the next link of the sidebar, or past the page when it was the last.
     const sidebar = await page.locator('.sidebar a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))
     const next = sidebar[sidebar.indexOf(href) + 1]
@@ -229,34 +241,15 @@ test.describe('the content pages are left as the server drew them', () => {
   })
 
   test('a link of the server’s HTML clicked with the mouse shows no focus ring once React draws the part', async ({ page }) => {
-    const { helpSection, helpArticle } = sampleContent
-    await gotoHydrated(page, `/help/${helpSection.slug}/${helpArticle}/`)
-    await markDocument(page)
-    const sibling = page.locator('.sidebar a:not([aria-current])').first()
-    const href = await sibling.getAttribute('href')
-    await sibling.click()
-    await expect(page).toHaveURL(href!)
-    expect(await isSameDocument(page)).toBe(true)
-    await expect.poll(() => isReactElement(page, 'main .page[data-static] h1')).toBe(true)
-    await expect(page.locator(`.sidebar a[href="${href}"]`)).toHaveAttribute('aria-current', 'page')
+    const { followed } = await followSidebarLink(page, (link) => link.click())
     // The link is focused again, as when React had drawn it, and a ring is drawn only for the keyboard.
-    const focused = page.locator(`.sidebar a[href="${href}"]`)
-    await expect(focused).toBeFocused()
-    expect(await focused.evaluate((link) => link.matches(':focus-visible'))).toBe(false)
+    await expect(followed).toBeFocused()
+    expect(await followed.evaluate((link) => link.matches(':focus-visible'))).toBe(false)
   })
 
   test('a link of the server’s HTML followed without taking the focus (as Safari clicks) does not take it afterwards', async ({ page }) => {
-    const { helpSection, helpArticle } = sampleContent
-    await gotoHydrated(page, `/help/${helpSection.slug}/${helpArticle}/`)
-    await markDocument(page)
-    const sibling = page.locator('.sidebar a:not([aria-current])').first()
-    const href = await sibling.getAttribute('href')
     // A click that leaves the focus on the page, as a browser that does not focus clicked links does.
-    await sibling.evaluate((link: HTMLElement) => link.click())
-    await expect(page).toHaveURL(href!)
-    expect(await isSameDocument(page)).toBe(true)
-    await expect.poll(() => isReactElement(page, 'main .page[data-static] h1')).toBe(true)
-    await expect(page.locator(`.sidebar a[href="${href}"]`)).toHaveAttribute('aria-current', 'page')
+    await followSidebarLink(page, (link) => link.evaluate((element: HTMLElement) => element.click()))
     expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true)
   })
 
