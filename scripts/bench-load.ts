@@ -51,6 +51,7 @@ import { addBuiltWorktree, type Worktree } from './lib/git-worktree.js'
 import { pageTypes } from './lib/page-types.js'
 import { root, startSite, stop } from './lib/server-process.js'
 import { SourceOrigins } from './lib/source-origins.js'
+import { TimedOut, withTimeout } from '../server/process/timeout.js'
 
 const RUNS = Number(process.env.BENCH_LOAD_RUNS ?? 3)
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`BENCH_LOAD_RUNS must be a whole number of at least 1, not ${process.env.BENCH_LOAD_RUNS}`)
@@ -222,24 +223,25 @@ try {
 } finally {
   // Each step of the clean-up runs whatever the one before did, so a browser that fails to close
   // leaves no server, worktree or folder behind.
-  const steps = [
-    () => opened?.close(),
-    ...started.flatMap(({ site, proxy }) => [() => stop(site.child), () => proxy.close()]),
-    () => worktree?.remove(),
-    () => fs.rmSync(bareFolder, { recursive: true, force: true }),
+  const steps: [string, () => unknown][] = [
+    ['closing the browser', () => opened?.close()],
+    ...started.flatMap(({ site, proxy }): [string, () => unknown][] => [
+      ['stopping a site', () => stop(site.child)],
+      ['closing its proxy', () => proxy.close()],
+    ]),
+    ['removing the worktree', () => worktree?.remove()],
+    ['removing the bare page', () => fs.rmSync(bareFolder, { recursive: true, force: true })],
   ]
-  for (const step of steps) {
-    let timer: NodeJS.Timeout | undefined
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`a step took over ${CLEAN_UP_STEP_MS / 1000} s`)), CLEAN_UP_STEP_MS)
-    })
+  let hung = false
+  for (const [what, step] of steps) {
     try {
-      await Promise.race([Promise.resolve().then(step), late])
+      await withTimeout(Promise.resolve().then(step), CLEAN_UP_STEP_MS, what)
     } catch (error) {
       console.error('clean-up:', error)
       process.exitCode = 1
-    } finally {
-      clearTimeout(timer)
+      hung ||= error instanceof TimedOut
     }
   }
+  // What never ended (a browser's connection, a server) would keep the run open: it ends here.
+  if (hung) process.exit()
 }

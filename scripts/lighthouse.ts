@@ -18,7 +18,8 @@ import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { type RunnerResult } from 'lighthouse'
 import { chromium } from '@playwright/test'
 import { browserPath, MEASURING_FLAGS } from './lib/browser.js'
-import { addBuiltWorktree, type Worktree } from './lib/git-worktree.js'
+import { addBuiltWorktree, removeOrWarn, type Worktree } from './lib/git-worktree.js'
+import { stopChild } from './lib/server-process.js'
 import { pageTypes } from './lib/page-types.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -137,15 +138,8 @@ try {
   }
 } finally {
   chrome?.kill()
-  // Each server stops at once (no shutdown delay); ten seconds at most, then the run goes on.
-  const stopped = ({ child }: Site) =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve(undefined)
-      child.once('exit', resolve)
-      setTimeout(resolve, 10_000).unref()
-      child.kill()
-    })
-  await Promise.all(sites.map(stopped))
-  await worktree?.remove().catch((error: Error) => console.warn(`git worktree remove: ${error.message}`))
+  // Each server stops at once (no shutdown delay); killed after ten seconds.
+  await Promise.all(sites.map(({ child }) => stopChild(child, 'SIGTERM', 10_000)))
+  await removeOrWarn(worktree)
 }
 process.exit(failed ? 1 : 0)

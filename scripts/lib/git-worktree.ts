@@ -1,12 +1,12 @@
 /**
  * An earlier build's checkout beside this one, for a before-and-after measure: a git worktree of
  * `ref` that shares this checkout's node_modules (the measures that use it compare builds whose
- * dependencies are the same). `remove` takes it away, its link to node_modules first, and fails
- * when git could not.
+ * dependencies are the same). `remove` takes it away, its link to node_modules first (by hand when
+ * git cannot), and fails when neither way could.
  */
 import { execFile, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
-import { symlink, unlink } from 'node:fs/promises'
+import { rm, symlink, unlink } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -21,16 +21,27 @@ export interface Worktree {
   remove(): Promise<void>
 }
 
+/** Removes a worktree, if any, saying so when it could not (for clean-ups that go on regardless). */
+export async function removeOrWarn(tree: Worktree | null | undefined): Promise<void> {
+  await tree?.remove().catch((error: Error) => console.warn(`git worktree remove: ${error.message}`))
+}
+
 export async function addWorktree(ref: string, dir: string): Promise<Worktree> {
   await exec('git', ['worktree', 'add', '--detach', dir, ref], { cwd: projectRoot, timeout: GIT_TIMEOUT_MS })
   const remove = async () => {
     await unlink(path.join(dir, 'node_modules')).catch(() => {})
-    await exec('git', ['worktree', 'remove', '--force', dir], { cwd: projectRoot, timeout: GIT_TIMEOUT_MS })
+    try {
+      await exec('git', ['worktree', 'remove', '--force', dir], { cwd: projectRoot, timeout: GIT_TIMEOUT_MS })
+    } catch {
+      // Taken away by hand instead: the folder, then git's record of it.
+      await rm(dir, { recursive: true, force: true })
+      await exec('git', ['worktree', 'prune'], { cwd: projectRoot, timeout: GIT_TIMEOUT_MS })
+    }
   }
   try {
     await symlink(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir')
   } catch (error) {
-    await remove().catch((failure: Error) => console.warn(`git worktree remove: ${failure.message}`))
+    await removeOrWarn({ dir, remove })
     throw error
   }
   return { dir, remove }
@@ -41,7 +52,7 @@ export async function addBuiltWorktree(ref: string, label: string): Promise<Work
   const tree = await addWorktree(ref, fs.mkdtempSync(path.join(os.tmpdir(), `${label}-`)))
   const built = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/build.ts'], { cwd: tree.dir, stdio: ['ignore', 'ignore', 'inherit'], timeout: 10 * 60_000 })
   if (built.status !== 0) {
-    await tree.remove().catch((failure: Error) => console.warn(`git worktree remove: ${failure.message}`))
+    await removeOrWarn(tree)
     throw new Error(`the build of ${ref} failed`)
   }
   return tree

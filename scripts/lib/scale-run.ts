@@ -7,14 +7,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { once } from 'node:events'
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { ensureDebianTools, type DebianTool } from './debian-tools.js'
-import { root } from './server-process.js'
+import { root, stopChild } from './server-process.js'
+
+export { stopChild }
 
 const NGINX_TEMPLATE = path.join(root, 'docs/nginx.conf')
 const START_TIMEOUT_MS = 40_000
@@ -145,17 +146,6 @@ export function track(child: ChildProcess): ChildProcess {
 /** Runs `stop` when the run ends, after the child processes have stopped. */
 export function onStop(stop: () => Promise<void>): void {
   stops.push(stop)
-}
-
-export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM', graceMs = 15_000): Promise<{ code: number | null; ms: number }> {
-  const started = Date.now()
-  if (child.exitCode !== null || child.signalCode !== null) return { code: child.exitCode, ms: 0 }
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>
-  child.kill(signal)
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
-  const [code] = await exited
-  clearTimeout(timer)
-  return { code, ms: Date.now() - started }
 }
 
 /** One process of the run: a web process, an image service, the dashboard. */

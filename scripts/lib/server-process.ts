@@ -71,21 +71,27 @@ export async function startSite(env: Record<string, string>, cwd = root): Promis
   throw new Error('the site did not answer /healthz within 20 s')
 }
 
-/** How long a stopped process has to finish its requests and exit before it is killed. */
-const STOP_TIMEOUT_MS = 30_000
-
-/** Stops a process (at once when it has already exited), killing it when it has not exited within 30 s. */
-export async function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode
-  const exited = once(child, 'exit') as Promise<[number | null]>
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
+/**
+ * Sends a process `signal` and waits for it to exit, killing it when it has not within `graceMs`;
+ * at once when it has already exited. Answers its exit code and how long it took.
+ */
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM', graceMs = 15_000): Promise<{ code: number | null; ms: number }> {
+  const started = Date.now()
+  if (child.exitCode !== null || child.signalCode !== null) return { code: child.exitCode, ms: 0 }
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>
+  child.kill(signal)
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
   try {
     const [code] = await exited
-    return code
+    return { code, ms: Date.now() - started }
   } finally {
     clearTimeout(timer)
   }
+}
+
+/** Stops a site: 30 s to finish its requests and exit, then killed. Answers its exit code. */
+export async function stop(child: ChildProcess): Promise<number | null> {
+  return (await stopChild(child, 'SIGTERM', 30_000)).code
 }
 
 /** Resident memory of a process in MB, from /proc (Linux). */

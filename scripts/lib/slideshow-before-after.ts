@@ -16,7 +16,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { projectRoot } from '../../server/project-root.js'
-import { addWorktree, type Worktree } from './git-worktree.js'
+import { addWorktree, removeOrWarn, type Worktree } from './git-worktree.js'
 import { asPageSendsIt, BENCH_ASPECTS, benchPhoto, CAMERA_PHOTO, MEDIUM_PHOTO, type BenchAspect } from './bench-photos.js'
 
 const PHOTOS = 10
@@ -124,7 +124,7 @@ export async function benchSlideshowBeforeAfter(runs: number, warmup: number): P
     return { title, rows }
   } finally {
     for (const { child } of runners) if (child.exitCode === null) child.kill()
-    await baselineTree?.remove().catch((error: Error) => console.warn(`git worktree remove: ${error.message}`))
+    await removeOrWarn(baselineTree)
     await rm(dir, { recursive: true, force: true })
   }
 }

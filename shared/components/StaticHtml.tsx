@@ -47,7 +47,7 @@ const SERVER_HTML = { __html: '' }
 const isRouterLink = (anchor: HTMLAnchorElement) =>
   anchor.hasAttribute('data-discover') || (anchor.closest(`[${SITE_PATHS_ATTRIBUTE}]`) !== null && isSitePathLink(anchor))
 
-/** A link of the server's HTML that the router followed while it held the focus: its written address and where it led. */
+/** A link of the server's HTML that the router followed while the focus was on it or nowhere: its written address and where it led. */
 interface FollowedLink {
   href: string
   to: string
@@ -121,13 +121,15 @@ export function StaticHtml({ as = 'div', fixed = false, onLinkClick, children, .
       event.preventDefault()
       return
     }
+    // Where the focus was as the link was followed: on it, in this part or on nothing (a tap, or a
+    // screen reader's own cursor, leaves it on the page) goes with the part when it is drawn
+    // afresh; anywhere else it stays.
+    const active = document.activeElement
+    const focusInPart = !active || active === document.body || event.currentTarget.contains(active)
     followRouterLink(event)
     // Followed by the router: if it leads elsewhere, this part is about to be drawn afresh.
     const to = anchor ? anchor.pathname + anchor.search : ''
-    // Only a link that had the focus gives it back (a browser that does not focus a clicked link
-    // leaves the focus where it was).
-    const focused = anchor !== null && document.activeElement === anchor
-    if (server && focused && event.defaultPrevented && to !== address) followed.current = { href: anchor.getAttribute('href') ?? '', to }
+    if (server && anchor && focusInPart && event.defaultPrevented && to !== address) followed.current = { href: anchor.getAttribute('href') ?? '', to }
   }
   const marks = { [STATIC_ATTRIBUTE]: id, onClick }
   if (!server || (!fixed && server.address !== address)) {

@@ -247,10 +247,22 @@ test.describe('the content pages are left as the server drew them', () => {
     expect(await followed.evaluate((link) => link.matches(':focus-visible'))).toBe(false)
   })
 
-  test('a link of the server’s HTML followed without taking the focus (as Safari clicks) does not take it afterwards', async ({ page }) => {
-    // A click that leaves the focus on the page, as a browser that does not focus clicked links does.
-    await followSidebarLink(page, (link) => link.evaluate((element: HTMLElement) => element.click()))
-    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true)
+  test('a link of the server’s HTML followed with the focus on nothing (a tap, a screen reader’s cursor) has it afterwards', async ({ page }) => {
+    const { followed } = await followSidebarLink(page, async (link) => {
+      // A click that leaves the focus on the page, as a tap in Safari or a screen reader's activation may.
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+      await link.evaluate((element: HTMLElement) => element.click())
+    })
+    await expect(followed).toBeFocused()
+  })
+
+  test('a link of the server’s HTML followed with the focus elsewhere leaves it there', async ({ page }) => {
+    const elsewhere = page.locator('header button:visible').first()
+    await followSidebarLink(page, async (link) => {
+      await elsewhere.focus()
+      await link.evaluate((element: HTMLElement) => element.click())
+    })
+    await expect(elsewhere).toBeFocused()
   })
 
   test('a link followed with the keyboard to a page without it leaves the focus alone: no other link takes it', async ({ page }) => {
