@@ -140,8 +140,9 @@ async function buildClient() {
     }),
   )
   // A classic script, whole in one file, that the server inlines in the head (without a source
-  // map link: the page's address would not lead to it).
-  const menus = await build({ ...browserInput({ menus: 'client/menus.ts' }), output: { ...BROWSER_OUTPUT, format: 'iife', sourcemap: false, dir: assetsDir } })
+  // map link: the page's address would not lead to it). Not marked for compiling whole: inline,
+  // it would be compiled on the main thread as the page is read, for handlers that wait for a tap.
+  const menus = await build({ ...browserInput({ menus: 'client/menus.ts' }), output: { ...BROWSER_OUTPUT, format: 'iife', sourcemap: false, postBanner: undefined, dir: assetsDir } })
 
   const toUrl = (file: string) => PUBLIC_PREFIX + file
   const { boot, app: appFile } = bootAndApp(chunks)
