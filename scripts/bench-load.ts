@@ -1,6 +1,7 @@
 /**
  * `npm run bench:load`: what each kind of page's JavaScript costs the main thread at load, on
- * the built site, in Chromium with Lighthouse's mobile screen and a real 4× CPU slowdown.
+ * the built site, in Chromium with Lighthouse's mobile screen and a real 4× CPU slowdown (of the
+ * main thread; see BENCH_LOAD_CPU_BOX below for all of the browser's threads).
  *
  * For every page type it loads the page as served and the same HTML without its scripts (no
  * script that runs, no module preload; page state and styles kept), both answered from memory by a
@@ -9,7 +10,8 @@
  * origin, and sums the renderer main thread's top-level tasks from navigation start until the
  * thread has been idle for a second. The difference is what the scripts add. The same
  * is measured for a reference page, React 19 and React Router 7 with sixty links and a button,
- * built and hydrated as the site is; the goal is at most 1.5× its figure.
+ * built and hydrated as the site is (its one script marked for compiling as it arrives, as the
+ * site's start-up files are); the goal is at most 1.5× its figure.
  *
  * What a visitor feels is measured too, on the loads with scripts: total blocking time (each
  * top-level task's time past 50 ms from first contentful paint to idle; goal: at most 100 ms above
@@ -36,6 +38,13 @@
  * BENCH_LOAD_BEFORE=<commit> measures that commit's build too (a git worktree, built with this
  * checkout's node_modules, behind a proxy of its own), each page type's "before" row loaded in
  * the same rounds as this build's, so that a change's effect is not lost in the machine's drift.
+ *
+ * DevTools' slowdown slows the page's main thread only: work a page moves to other threads
+ * (compiling as a script streams in, decoding images) runs at full speed. BENCH_LOAD_CPU_BOX=<CPUs>
+ * slows the other threads too, as a phone whose cores are all slow does: the whole browser also
+ * runs in a cgroup (root only) whose CPU quota is that many CPUs, shared by all of its threads
+ * and processes (0.5: the main thread's quarter of one and as much again for all the rest). The
+ * servers stay outside it.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -44,8 +53,10 @@ import type { Browser } from '@playwright/test'
 import { makeBarePage } from './bench-load/bare-page.js'
 import { printBreakdown, printTable, type Measurement, type PageResult } from './bench-load/report.js'
 import { medianScriptTime, scriptTime, type ScriptTime } from './lib/js-profile.js'
-import { launchBrowser, recordLoad, type LongFrame, type TraceEvent } from './lib/load-trace.js'
-import { blockingMs, busyMs, idleAt, locateLoad, longTasks, moduleScripts, selfTimes, taskCount, type LoadTimeline } from './lib/main-thread.js'
+import { browserPath } from './lib/browser.js'
+import { cgroupsAvailable, makeBox, type CgroupBox } from './lib/cgroup-box.js'
+import { CPU_SLOWDOWN, launchBrowser, recordLoad, type LongFrame, type TraceEvent } from './lib/load-trace.js'
+import { backgroundCompileMs, blockingMs, busyMs, idleAt, locateLoad, longTasks, moduleScripts, selfTimes, taskCount, type LoadTimeline } from './lib/main-thread.js'
 import { PageProxy, type ServedDocument } from './lib/page-proxy.js'
 import { addBuiltWorktree, type Worktree } from './lib/git-worktree.js'
 import { pageTypes } from './lib/page-types.js'
@@ -63,6 +74,15 @@ const CLEAN_UP_STEP_MS = 60_000
 const PROFILED_LOADS = 3
 const only = process.argv.slice(2)
 const before = process.env.BENCH_LOAD_BEFORE
+const boxCpus = process.env.BENCH_LOAD_CPU_BOX === undefined ? undefined : Number(process.env.BENCH_LOAD_CPU_BOX)
+if (boxCpus !== undefined && !(boxCpus >= 0.01 && boxCpus <= os.availableParallelism())) {
+  throw new Error(`BENCH_LOAD_CPU_BOX must be a number of CPUs from 0.01 to ${os.availableParallelism()}, not ${process.env.BENCH_LOAD_CPU_BOX}`)
+}
+const slowdown = `${CPU_SLOWDOWN}× CPU slowdown of the main thread${boxCpus === undefined ? '' : `, the whole browser held to ${boxCpus} CPU`}`
+/** Room enough for the browser: the box is there for its CPU quota. */
+const BOX_MEMORY_BYTES = 8 * 1024 ** 3
+/** The box's CPU is handed out every 10 ms, so that a task is slowed evenly rather than stopped for most of 100 ms. */
+const BOX_PERIOD_US = 10_000
 
 async function fetchDocument(url: string): Promise<ServedDocument> {
   const response = await fetch(url)
@@ -113,7 +133,7 @@ async function load(browser: Browser, proxy: PageProxy, document: ServedDocument
   }
 }
 
-function measure({ timeline, framesAfterPaint }: Load, origins: SourceOrigins): Measurement {
+function measure({ events, timeline, framesAfterPaint }: Load, origins: SourceOrigins): Measurement {
   const idle = idleAt(timeline)
   const end = idle ?? timeline.traceEnd
   return {
@@ -126,6 +146,7 @@ function measure({ timeline, framesAfterPaint }: Load, origins: SourceOrigins): 
     work: selfTimes(timeline, timeline.firstPaint, end, origins),
     tasks: taskCount(timeline, timeline.firstPaint, end),
     modules: moduleScripts(timeline),
+    backgroundCompile: backgroundCompileMs(events, timeline, end),
   }
 }
 
@@ -148,6 +169,7 @@ async function proxiedSite(cwd?: string) {
 let worktree: Worktree | undefined
 const started: Awaited<ReturnType<typeof proxiedSite>>[] = []
 let opened: Browser | undefined
+let box: CgroupBox | undefined
 const bareFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-load-'))
 try {
   if (before) worktree = await addBuiltWorktree(before, 'bench-load-before')
@@ -156,7 +178,19 @@ try {
   const { proxy, origin: siteOrigin } = main
   const earlier = worktree ? await proxiedSite(worktree.dir) : undefined
   if (earlier) started.push(earlier)
-  const browser = await launchBrowser()
+  let boxedBrowser: string | undefined
+  if (boxCpus !== undefined) {
+    const unavailable = cgroupsAvailable()
+    if (unavailable) throw new Error(`BENCH_LOAD_CPU_BOX: ${unavailable}`)
+    const chromium = browserPath()
+    if (!chromium) throw new Error('BENCH_LOAD_CPU_BOX needs a Chromium on disk: CHROME_PATH, or Debian\'s chromium')
+    box = makeBox(`bench-load-browser-${process.pid}`, { memoryBytes: BOX_MEMORY_BYTES, cpus: boxCpus, periodUs: BOX_PERIOD_US })
+    // Started through a shell that enters the box first, the browser and every process it starts run in it.
+    boxedBrowser = path.join(bareFolder, 'boxed-browser.sh')
+    fs.writeFileSync(boxedBrowser, `#!/bin/sh\n${box.enterCommand}exec '${chromium.replaceAll("'", "'\\''")}' "$@"\n`, { mode: 0o755 })
+    console.error(`the browser runs in a cgroup held to ${boxCpus} CPU`)
+  }
+  const browser = await launchBrowser(boxedBrowser)
   opened = browser
   const barePage = await makeBarePage(bareFolder)
   for (const [pathname, file] of barePage.files) proxy.serveFile(pathname, file)
@@ -216,7 +250,7 @@ try {
     console.error(`profiled ${page.name}`)
   }
 
-  const met = printTable(pages, bare)
+  const met = printTable(pages, bare, slowdown)
   console.log(`\nWhat the main thread does from first paint to idle, per page type (self time: time in an event minus the events inside it)`)
   for (const page of [...pages, bare]) printBreakdown(page)
   if (!met) process.exitCode = 1
@@ -225,6 +259,7 @@ try {
   // leaves no server, worktree or folder behind.
   const steps: [string, () => unknown][] = [
     ['closing the browser', () => opened?.close()],
+    ['removing the browser\'s cgroup', () => box?.remove()],
     ...started.flatMap(({ site, proxy }): [string, () => unknown][] => [
       ['stopping a site', () => stop(site.child)],
       ['closing its proxy', () => proxy.close()],

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
 import * as esbuild from 'esbuild'
 import { build, type OutputChunk, type RolldownOutput } from 'rolldown'
-import { BROWSER_OUTPUT, BROWSER_TARGETS, browserInput, SERVER_ONLY_IMPORT, serverOnlyMessage } from './lib/client-build.js'
+import { BROWSER_OUTPUT, BROWSER_TARGETS, browserInput, markForEagerCompile, SERVER_ONLY_IMPORT, serverOnlyMessage } from './lib/client-build.js'
 import { SERVER_BUILD_OPTIONS } from './lib/server-build.js'
 import { pages } from '../shared/pages.js'
 import { DASHBOARD_STATIC_BUILD, DASHBOARD_STATIC_FILES, DASHBOARD_STATIC_MANIFEST, SCRIPT_BUILD_OPTIONS, sourceOf, type DashboardStaticFile } from '../server/dashboard/static-files.js'
@@ -140,9 +140,8 @@ async function buildClient() {
     }),
   )
   // A classic script, whole in one file, that the server inlines in the head (without a source
-  // map link: the page's address would not lead to it). Not marked for compiling whole: inline,
-  // it would be compiled on the main thread as the page is read, for handlers that wait for a tap.
-  const menus = await build({ ...browserInput({ menus: 'client/menus.ts' }), output: { ...BROWSER_OUTPUT, format: 'iife', sourcemap: false, postBanner: undefined, dir: assetsDir } })
+  // map link: the page's address would not lead to it).
+  const menus = await build({ ...browserInput({ menus: 'client/menus.ts' }), output: { ...BROWSER_OUTPUT, format: 'iife', sourcemap: false, dir: assetsDir } })
 
   const toUrl = (file: string) => PUBLIC_PREFIX + file
   const { boot, app: appFile } = bootAndApp(chunks)
@@ -164,6 +163,8 @@ async function buildClient() {
     stylesheets: [PUBLIC_PREFIX + path.relative(assetsDir, path.join(root, stylesheet)).split(path.sep).join('/')],
     modules,
   }
+  // What a page runs at start is compiled as it arrives; what it fetches later, when called.
+  for (const url of new Set([manifest.boot, ...manifest.app, ...Object.values(modules).flat()])) markForEagerCompile(path.join(assetsDir, url.slice(PUBLIC_PREFIX.length)))
   fs.writeFileSync(path.join(dist, 'manifest.json'), JSON.stringify(manifest, null, 2))
   return { manifest }
 }

@@ -42,6 +42,11 @@ export interface BoxLimits {
   memoryBytes: number
   /** CPUs the quota allows (1 = one CPU's time per period). */
   cpus: number
+  /**
+   * The quota's period, µs (default 100 ms, the kernel's). Once a period's quota is spent the box
+   * waits for the next one: a shorter period spreads a slowdown evenly instead of in long stops.
+   */
+  periodUs?: number
 }
 
 export interface BoxReadings {
@@ -192,7 +197,8 @@ export function cgroupsAvailable(fs: CgroupFs = MACHINE_CGROUPS): string | null 
 
 /** Makes a box named `name` with the given limits. */
 export function makeBox(name: string, limits: BoxLimits, fs: CgroupFs = MACHINE_CGROUPS): CgroupBox {
-  const quota = String(Math.round(limits.cpus * CPU_PERIOD_US))
+  const period = limits.periodUs ?? CPU_PERIOD_US
+  const quota = String(Math.round(limits.cpus * period))
   const place = v2Place(fs)
   if (place) {
     const { group, leaf } = makeGroups((makeGroup) => {
@@ -203,7 +209,7 @@ export function makeBox(name: string, limits: BoxLimits, fs: CgroupFs = MACHINE_
       writeFileSync(path.join(leaf, 'memory.max'), String(limits.memoryBytes))
       // No swap: the box's memory is all the process gets, as on Fly.io and Heroku.
       if (existsSync(path.join(leaf, 'memory.swap.max'))) writeFileSync(path.join(leaf, 'memory.swap.max'), '0')
-      writeFileSync(path.join(leaf, 'cpu.max'), `${quota} ${CPU_PERIOD_US}`)
+      writeFileSync(path.join(leaf, 'cpu.max'), `${quota} ${period}`)
       return { group, leaf }
     })
     return {
@@ -236,7 +242,7 @@ export function makeBox(name: string, limits: BoxLimits, fs: CgroupFs = MACHINE_
     // No swap: the box's memory is all the process gets, as on Fly.io and Heroku.
     if (existsSync(path.join(memory, 'memory.memsw.limit_in_bytes'))) writeFileSync(path.join(memory, 'memory.memsw.limit_in_bytes'), String(limits.memoryBytes))
     writeFileSync(path.join(memory, 'memory.swappiness'), '0')
-    writeFileSync(path.join(cpu, 'cpu.cfs_period_us'), String(CPU_PERIOD_US))
+    writeFileSync(path.join(cpu, 'cpu.cfs_period_us'), String(period))
     writeFileSync(path.join(cpu, 'cpu.cfs_quota_us'), quota)
     return { memory, cpu }
   })

@@ -6,6 +6,7 @@
  * splitting cannot): a page then loads a handful of files instead of one per set of pages that
  * happen to share a module. The stylesheet and the server are built with esbuild.
  */
+import fs from 'node:fs'
 import path from 'node:path'
 import type { InputOptions, OutputOptions, Plugin } from 'rolldown'
 import { reactDomPreparedErrors } from './react-dom-errors.js'
@@ -62,21 +63,37 @@ export function browserInput(input: Record<string, string>): InputOptions {
 
 /**
  * V8 compiles a function the first time it is called, on the main thread, unless the file asks
- * for all of it to be compiled as it arrives, on a background thread while the rest downloads.
- * A page's module scripts are its startup (React, the router, the page's components and what they
- * call), so each asks: on a slow phone that moves over 100 ms of compiling per load off the main
- * thread. Code fetched on demand (a dialog, the photo sender) is fetched to run at once, so it
- * asks too. Browsers without the hint read a comment.
+ * for all of it to be compiled as it arrives, on a background thread while it streams in. The
+ * files a page runs at start (the boot script, the app with React and the router, the page's own
+ * code) ask: what they hydrate calls much of them at once, and on a slow phone compiling it on
+ * first call held the main thread for over 100 ms at each load. The cost is background CPU and
+ * bytecode for the functions a page never calls, and a file runs only once all of it is
+ * compiled. Files fetched later (a dialog, the photo sender, drag-and-drop) and the inline menus
+ * script, compiled as the page is read, do not ask. Browsers without the hint read a comment.
  */
 export const EAGER_COMPILE_HINT = '//# allFunctionsCalledOnLoad'
 
-/** Writing them: ES modules, minified, hashed names, linked source maps, each file marked to be compiled as it arrives. */
+/** Writing them: ES modules, minified, hashed names, linked source maps. */
 export const BROWSER_OUTPUT: OutputOptions = {
   format: 'esm',
   minify: true,
   sourcemap: true,
   comments: false,
-  postBanner: EAGER_COMPILE_HINT,
   entryFileNames: '[name]-[hash].js',
   chunkFileNames: '[name]-[hash].js',
+}
+
+/**
+ * Marks a built script for compiling whole as it arrives: the hint on a line of its own before
+ * the code, and its source map (beside it, when there is one) moved down a line to match. A file
+ * already marked is left as it is.
+ */
+export function markForEagerCompile(file: string): void {
+  const code = fs.readFileSync(file, 'utf8')
+  if (code.startsWith(`${EAGER_COMPILE_HINT}\n`)) return
+  fs.writeFileSync(file, `${EAGER_COMPILE_HINT}\n${code}`)
+  const mapFile = `${file}.map`
+  if (!fs.existsSync(mapFile)) return
+  const map = JSON.parse(fs.readFileSync(mapFile, 'utf8')) as { mappings: string }
+  fs.writeFileSync(mapFile, JSON.stringify({ ...map, mappings: `;${map.mappings}` }))
 }

@@ -55,10 +55,10 @@ const CATEGORIES = [
   '__metadata',
 ]
 
-/** Chromium as scripts/lighthouse.ts starts it (MEASURING_FLAGS). */
-export async function launchBrowser(): Promise<Browser> {
+/** Chromium as scripts/lighthouse.ts starts it (MEASURING_FLAGS), or through `executablePath` (a wrapper that boxes it). */
+export async function launchBrowser(executablePath = browserPath()): Promise<Browser> {
   return chromium.launch({
-    executablePath: browserPath(),
+    executablePath,
     args: MEASURING_FLAGS,
   })
 }

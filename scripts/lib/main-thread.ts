@@ -243,3 +243,15 @@ export function longTasks(load: LoadTimeline, from: number, to: number, origins:
       return { start: ms(node.start - load.navigationStart), duration: ms(node.end - node.start), work }
     })
 }
+
+/**
+ * Compiling of scripts as they stream in, on the renderer's other threads (V8's background
+ * compile tasks), from navigation start to `to`, ms: work the main thread is spared, though on
+ * a phone it still takes a core and a script runs only once it is done.
+ */
+export function backgroundCompileMs(events: TraceEvent[], load: LoadTimeline, to: number): number {
+  const tasks = events.filter(
+    (event) => event.name === 'BackgroundCompileTask::Run' && event.ph === 'X' && event.pid === load.pid && event.tid !== load.tid && event.ts >= load.navigationStart && event.ts < to,
+  )
+  return ms(tasks.reduce((sum, event) => sum + (event.dur ?? 0), 0))
+}

@@ -55,6 +55,12 @@ describe('makeBox on cgroup v2', () => {
     expect(box.enterCommand).toBe(`echo $$ > '${path.join(fs.root, NAME, 'leaf', 'cgroup.procs')}' && `)
   })
 
+  it('hands the CPU quota out over a shorter period when asked', () => {
+    const fs = fixture(V2_ROOT, '0::/\n')
+    makeBox(NAME, { memoryBytes: 256 * MiB, cpus: 0.25, periodUs: 10_000 }, fs)
+    expect(textOf(fs, `${NAME}/leaf/cpu.max`)).toBe('2500 10000')
+  })
+
   it('adds only the controllers that are missing, and none when all are there', () => {
     const some = fixture({ ...V2_ROOT, 'cgroup.subtree_control': 'cpu io' }, '0::/\n')
     makeBox(NAME, { memoryBytes: 512 * MiB, cpus: 1 }, some)
@@ -130,6 +136,13 @@ describe('makeBox on cgroup v1', () => {
     expect(textOf(fs, `cpu/${NAME}/cpu.cfs_quota_us`)).toBe('100000')
     expect(textOf(fs, 'memory/process_api/abc/memory.limit_in_bytes')).toBe(String(4096 * MiB))
     expect(box.enterCommand).toBe(`echo $$ > '${path.join(fs.root, memory, 'cgroup.procs')}' && echo $$ > '${path.join(fs.root, 'cpu', NAME, 'cgroup.procs')}' && `)
+  })
+
+  it('hands the CPU quota out over a shorter period when asked', () => {
+    const fs = fixture(V1_FILES, V1_SELF)
+    makeBox(NAME, { memoryBytes: 512 * MiB, cpus: 0.25, periodUs: 10_000 }, fs)
+    expect(textOf(fs, `cpu/${NAME}/cpu.cfs_period_us`)).toBe('10000')
+    expect(textOf(fs, `cpu/${NAME}/cpu.cfs_quota_us`)).toBe('2500')
   })
 
   it('removes the memory group again when the cpu group cannot be made, and leaves the one already there as it was', () => {

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { build } from 'rolldown'
 import { afterAll, describe, expect, it } from 'vitest'
-import { BROWSER_OUTPUT, browserInput, EAGER_COMPILE_HINT } from '../../scripts/lib/client-build.js'
+import { BROWSER_OUTPUT, browserInput, EAGER_COMPILE_HINT, markForEagerCompile } from '../../scripts/lib/client-build.js'
 import { root } from '../../scripts/lib/server-process.js'
 import { SourceOrigins } from '../../scripts/lib/source-origins.js'
 
@@ -31,24 +31,33 @@ describe('the browser build', () => {
     const chunks = output.filter((item) => item.type === 'chunk')
     expect(chunks).toHaveLength(1)
     const chunk = chunks[0]!
-    // The compile hint, then the code on one line (and its source map's address).
-    expect(chunk.code.split('\n').filter(Boolean).length).toBeLessThanOrEqual(3)
+    expect(chunk.code.split('\n').filter(Boolean).length).toBeLessThanOrEqual(2)
     expect(chunk.code).not.toMatch(/process\.env|: number/)
   })
 
-  it('asks for each file to be compiled whole as it arrives, on its first line, with its source map still pointing at the right lines', async () => {
-    const { output } = await bundle(`export function shout(text: string) {\n  return text.toUpperCase() + '!'\n}\n\ndocument.title = shout('compile-hint-marker')\n`)
+  it('marks a built file for compiling whole as it arrives, on its first line, its source map moved down to match, once', async () => {
+    const { output } = await bundle(`console.log('compile-hint-marker')\n`)
     const chunk = output.find((item) => item.type === 'chunk')!
-    expect(chunk.code.split('\n')[0]).toBe(EAGER_COMPILE_HINT)
-    expect(EAGER_COMPILE_HINT).toBe('//# allFunctionsCalledOnLoad')
-    // Where the marker is in the generated file leads back to line 5 of the source.
-    const lines = chunk.code.split('\n')
+    const file = path.join(dir, 'hinted.js')
+    fs.writeFileSync(file, chunk.code)
+    fs.writeFileSync(`${file}.map`, JSON.stringify(chunk.map))
+    markForEagerCompile(file)
+    markForEagerCompile(file)
+    const lines = fs.readFileSync(file, 'utf8').split('\n')
+    expect(lines[0]).toBe('//# allFunctionsCalledOnLoad')
+    expect(lines[1]).not.toContain('allFunctionsCalledOnLoad')
+    // Where the marker is in the marked file still leads back to line 1 of the source.
     const line = lines.findIndex((text) => text.includes('compile-hint-marker'))
-    expect(line).toBeGreaterThan(0)
-    const mapFile = path.join(dir, 'hinted.js.map')
-    fs.writeFileSync(mapFile, JSON.stringify(chunk.map))
-    const origin = new SourceOrigins(root, () => mapFile).at('http://site/hinted.js', line, lines[line]!.indexOf('compile-hint-marker'))
+    expect(line).toBe(1)
+    const origin = new SourceOrigins(root, () => `${file}.map`).at('http://site/hinted.js', line, lines[line]!.indexOf('compile-hint-marker'))
     expect(origin.file).toMatch(/\/\.client-build-test-\w+\/entry-\w+\.ts$/)
-    expect(origin.line).toBe(5)
+    expect(origin.line).toBe(1)
+  })
+
+  it('marks a file without a source map too', () => {
+    const file = path.join(dir, 'no-map.js')
+    fs.writeFileSync(file, 'console.log(1)\n')
+    markForEagerCompile(file)
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${EAGER_COMPILE_HINT}\nconsole.log(1)\n`)
   })
 })
