@@ -75,9 +75,14 @@ const PROFILED_LOADS = 3
 const only = process.argv.slice(2)
 const before = process.env.BENCH_LOAD_BEFORE
 const boxCpus = process.env.BENCH_LOAD_CPU_BOX === undefined ? undefined : Number(process.env.BENCH_LOAD_CPU_BOX)
-if (boxCpus !== undefined && !(boxCpus >= 0.01 && boxCpus <= os.availableParallelism())) {
-  throw new Error(`BENCH_LOAD_CPU_BOX must be a number of CPUs from 0.01 to ${os.availableParallelism()}, not ${process.env.BENCH_LOAD_CPU_BOX}`)
+// The kernel hands out at least 1 ms of CPU a period, here one of 10 ms.
+if (boxCpus !== undefined && !(boxCpus >= 0.1 && boxCpus <= os.availableParallelism())) {
+  throw new Error(`BENCH_LOAD_CPU_BOX must be a number of CPUs from 0.1 to ${os.availableParallelism()}, not ${process.env.BENCH_LOAD_CPU_BOX}`)
 }
+const boxUnavailable = boxCpus === undefined ? null : cgroupsAvailable()
+if (boxUnavailable) throw new Error(`BENCH_LOAD_CPU_BOX: ${boxUnavailable}`)
+const boxedChromium = boxCpus === undefined ? undefined : browserPath()
+if (boxCpus !== undefined && !boxedChromium) throw new Error("BENCH_LOAD_CPU_BOX needs a Chromium on disk: CHROME_PATH, or Debian's chromium")
 const slowdown = `${CPU_SLOWDOWN}× CPU slowdown of the main thread${boxCpus === undefined ? '' : `, the whole browser held to ${boxCpus} CPU`}`
 /** Room enough for the browser: the box is there for its CPU quota. */
 const BOX_MEMORY_BYTES = 8 * 1024 ** 3
@@ -179,11 +184,8 @@ try {
   const earlier = worktree ? await proxiedSite(worktree.dir) : undefined
   if (earlier) started.push(earlier)
   let boxedBrowser: string | undefined
-  if (boxCpus !== undefined) {
-    const unavailable = cgroupsAvailable()
-    if (unavailable) throw new Error(`BENCH_LOAD_CPU_BOX: ${unavailable}`)
-    const chromium = browserPath()
-    if (!chromium) throw new Error('BENCH_LOAD_CPU_BOX needs a Chromium on disk: CHROME_PATH, or Debian\'s chromium')
+  if (boxCpus !== undefined && boxedChromium) {
+    const chromium = path.resolve(boxedChromium)
     box = makeBox(`bench-load-browser-${process.pid}`, { memoryBytes: BOX_MEMORY_BYTES, cpus: boxCpus, periodUs: BOX_PERIOD_US })
     // Started through a shell that enters the box first, the browser and every process it starts run in it.
     boxedBrowser = path.join(bareFolder, 'boxed-browser.sh')

@@ -10,7 +10,7 @@ import { renderToString } from 'react-dom/server'
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router'
 import { build } from 'rolldown'
 import { PREPARED_ERRORS_KEY, REACT_DOM_MODULE_ERRORS } from '../../client/react-dom-errors.js'
-import { BROWSER_OUTPUT, browserInput, markForEagerCompile } from '../lib/client-build.js'
+import { BROWSER_OUTPUT, browserInput, EAGER_COMPILE_HINT } from '../lib/client-build.js'
 import { BARE_PATH, bareRoutes } from './bare-app.js'
 
 export interface BarePage {
@@ -22,13 +22,11 @@ export interface BarePage {
 }
 
 async function buildEntry(outdir: string): Promise<string> {
-  const { output } = await build({ ...browserInput({ bare: 'scripts/bench-load/bare-entry.tsx' }), output: { ...BROWSER_OUTPUT, dir: outdir } })
+  // All of it runs at start, like the files a site page starts with, and is marked as they are.
+  const { output } = await build({ ...browserInput({ bare: 'scripts/bench-load/bare-entry.tsx' }), output: { ...BROWSER_OUTPUT, postBanner: EAGER_COMPILE_HINT, dir: outdir } })
   const script = output.find((item) => item.type === 'chunk')
   if (!script || output.filter((item) => item.type === 'chunk').length !== 1) throw new Error('the reference page must be built into one script')
-  // All of it runs at start, like the files a site page starts with, and is marked as they are.
-  const file = path.resolve(outdir, script.fileName)
-  markForEagerCompile(file)
-  return file
+  return path.resolve(outdir, script.fileName)
 }
 
 export async function makeBarePage(outdir: string): Promise<BarePage> {

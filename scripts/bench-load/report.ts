@@ -25,7 +25,7 @@ export interface Measurement {
   framesAfterPaint: LongFrame[]
   /** Module scripts compiled. */
   modules: number
-  /** Compiling as scripts streamed in, on the renderer's other threads, ms. */
+  /** CPU time of compiling as scripts streamed in, on the renderer's other threads, ms. */
   backgroundCompile: number
 }
 
@@ -195,7 +195,7 @@ export function printBreakdown(page: PageResult) {
   console.log(
     `   compiling on the main thread: ${round(sum(compile.map(([, value]) => value)))} ms` +
       ` (on first call ${round(withWork.get('Compile functions on first call (lazy compile)') ?? 0)} ms, the rest whole scripts);` +
-      ` as they streamed in, on other threads: ${round(median(page.with.map((run) => run.backgroundCompile)))} ms`,
+      ` as they streamed in, on other threads: ${round(median(page.with.map((run) => run.backgroundCompile)))} ms of CPU`,
   )
   console.log(`   script self time by origin, navigation start → idle, median of the profiled loads (ms): ${top(profile.byGroup, 10).map(([group, value]) => `${group} ${round(value)}`).join(' · ')}`)
   console.log(`     evaluating each script (its top-level code and all it calls): ${top(profile.evaluation, 6).map(([file, value]) => `${file} ${round(value)}`).join(' · ')}`)

@@ -6,7 +6,6 @@
  * splitting cannot): a page then loads a handful of files instead of one per set of pages that
  * happen to share a module. The stylesheet and the server are built with esbuild.
  */
-import fs from 'node:fs'
 import path from 'node:path'
 import type { InputOptions, OutputOptions, Plugin } from 'rolldown'
 import { reactDomPreparedErrors } from './react-dom-errors.js'
@@ -64,12 +63,14 @@ export function browserInput(input: Record<string, string>): InputOptions {
 /**
  * V8 compiles a function the first time it is called, on the main thread, unless the file asks
  * for all of it to be compiled as it arrives, on a background thread while it streams in. The
- * files a page runs at start (the boot script, the app with React and the router, the page's own
- * code) ask: what they hydrate calls much of them at once, and on a slow phone compiling it on
- * first call held the main thread for over 100 ms at each load. The cost is background CPU and
- * bytecode for the functions a page never calls, and a file runs only once all of it is
- * compiled. Files fetched later (a dialog, the photo sender, drag-and-drop) and the inline menus
- * script, compiled as the page is read, do not ask. Browsers without the hint read a comment.
+ * files a page runs at start (the boot script, the app with React and the router, the code
+ * groups pages share, the page's own code) ask, on their first line (Rolldown's `postBanner`,
+ * after minifying: part of the file's hash, its source map moved down to match): what they
+ * hydrate calls much of them at once, and on a slow phone compiling it on first call held the
+ * main thread for over 100 ms at each load. The cost is background CPU and bytecode for the
+ * functions a page never calls, and a file runs only once all of it is compiled. Chunks that
+ * only code fetched later needs (a dialog, drag-and-drop, the code that sends photos), the
+ * photo worker and the inline menus script do not ask. Browsers without the hint read a comment.
  */
 export const EAGER_COMPILE_HINT = '//# allFunctionsCalledOnLoad'
 
@@ -83,17 +84,3 @@ export const BROWSER_OUTPUT: OutputOptions = {
   chunkFileNames: '[name]-[hash].js',
 }
 
-/**
- * Marks a built script for compiling whole as it arrives: the hint on a line of its own before
- * the code, and its source map (beside it, when there is one) moved down a line to match. A file
- * already marked is left as it is.
- */
-export function markForEagerCompile(file: string): void {
-  const code = fs.readFileSync(file, 'utf8')
-  if (code.startsWith(`${EAGER_COMPILE_HINT}\n`)) return
-  fs.writeFileSync(file, `${EAGER_COMPILE_HINT}\n${code}`)
-  const mapFile = `${file}.map`
-  if (!fs.existsSync(mapFile)) return
-  const map = JSON.parse(fs.readFileSync(mapFile, 'utf8')) as { mappings: string }
-  fs.writeFileSync(mapFile, JSON.stringify({ ...map, mappings: `;${map.mappings}` }))
-}

@@ -245,13 +245,14 @@ export function longTasks(load: LoadTimeline, from: number, to: number, origins:
 }
 
 /**
- * Compiling of scripts as they stream in, on the renderer's other threads (V8's background
- * compile tasks), from navigation start to `to`, ms: work the main thread is spared, though on
- * a phone it still takes a core and a script runs only once it is done.
+ * CPU time of compiling scripts as they stream in, on the renderer's other threads (V8's
+ * background compile tasks), from navigation start to `to`, ms: work the main thread is spared,
+ * though on a phone it still takes a core and a script runs only once it is done. CPU time, as a
+ * task's elapsed time includes its waits for the rest of the file.
  */
 export function backgroundCompileMs(events: TraceEvent[], load: LoadTimeline, to: number): number {
   const tasks = events.filter(
     (event) => event.name === 'BackgroundCompileTask::Run' && event.ph === 'X' && event.pid === load.pid && event.tid !== load.tid && event.ts >= load.navigationStart && event.ts < to,
   )
-  return ms(tasks.reduce((sum, event) => sum + (event.dur ?? 0), 0))
+  return ms(tasks.reduce((sum, event) => sum + (event.tdur ?? event.dur ?? 0), 0))
 }

@@ -47,6 +47,20 @@ test.describe('the scripts a page loads', () => {
   })
 })
 
+test("the log-in dialog's own code, fetched when it opens, is not marked for compiling as it arrives: only what pages run at start is", async ({ page }) => {
+  await gotoHydrated(page, '/pricing/')
+  const fetched: Promise<[string, boolean]>[] = []
+  page.on('response', (response) => {
+    const url = new URL(response.url())
+    if (url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js')) fetched.push(response.body().then((body) => [url.pathname, body.toString('utf8', 0, 64).startsWith(EAGER_COMPILE_HINT)]))
+  })
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' }).click()
+  await expect(page.getByRole('dialog', { name: 'Log in to Poplift' })).toBeVisible()
+  // The form code it shares with the log-in page is one the log-in page runs at start, so that one is marked.
+  const dialog = (await Promise.all(fetched)).filter(([file]) => /\/AuthDialog-[\w-]+\.js$/.test(file))
+  expect(dialog).toEqual([[expect.stringMatching(/AuthDialog/), false]])
+})
+
 test('React DOM takes the five errors it makes as it loads from those the boot script prepared', async ({ page }) => {
   await gotoHydrated(page, '/')
   // The boot script leaves an array of five; each of React DOM's five takes one.

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { build } from 'rolldown'
 import { afterAll, describe, expect, it } from 'vitest'
-import { BROWSER_OUTPUT, browserInput, EAGER_COMPILE_HINT, markForEagerCompile } from '../../scripts/lib/client-build.js'
+import { BROWSER_OUTPUT, browserInput, EAGER_COMPILE_HINT } from '../../scripts/lib/client-build.js'
 import { root } from '../../scripts/lib/server-process.js'
 import { SourceOrigins } from '../../scripts/lib/source-origins.js'
 
@@ -14,8 +14,11 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 async function bundle(source: string) {
   const file = path.join(dir, `entry-${Math.random().toString(36).slice(2)}.ts`)
   fs.writeFileSync(file, source)
-  return build({ ...browserInput({ entry: path.relative(root, file) }), logLevel: 'silent', write: false, output: BROWSER_OUTPUT })
+  return bundleFile(file)
 }
+
+const bundleFile = (file: string, output = BROWSER_OUTPUT) =>
+  build({ ...browserInput({ entry: path.relative(root, file) }), logLevel: 'silent', write: false, output })
 
 describe('the browser build', () => {
   it('refuses client code that imports a server module, naming it and its importer', async () => {
@@ -35,29 +38,24 @@ describe('the browser build', () => {
     expect(chunk.code).not.toMatch(/process\.env|: number/)
   })
 
-  it('marks a built file for compiling whole as it arrives, on its first line, its source map moved down to match, once', async () => {
-    const { output } = await bundle(`console.log('compile-hint-marker')\n`)
-    const chunk = output.find((item) => item.type === 'chunk')!
-    const file = path.join(dir, 'hinted.js')
-    fs.writeFileSync(file, chunk.code)
-    fs.writeFileSync(`${file}.map`, JSON.stringify(chunk.map))
-    markForEagerCompile(file)
-    markForEagerCompile(file)
-    const lines = fs.readFileSync(file, 'utf8').split('\n')
-    expect(lines[0]).toBe('//# allFunctionsCalledOnLoad')
-    expect(lines[1]).not.toContain('allFunctionsCalledOnLoad')
+  it('marks a file for compiling whole as it arrives on its first line, its source map moved down to match and its name hashed with it', async () => {
+    const file = path.join(dir, 'entry-marked.ts')
+    fs.writeFileSync(file, `console.log('compile-hint-marker')\n`)
+    const plain = (await bundleFile(file)).output.find((item) => item.type === 'chunk')!
+    const chunk = (await bundleFile(file, { ...BROWSER_OUTPUT, postBanner: EAGER_COMPILE_HINT })).output.find((item) => item.type === 'chunk')!
+    expect(EAGER_COMPILE_HINT).toBe('//# allFunctionsCalledOnLoad')
+    const lines = chunk.code.split('\n')
+    expect(lines[0]).toBe(EAGER_COMPILE_HINT)
+    expect(plain.code).not.toContain(EAGER_COMPILE_HINT)
+    // A file served as immutable under its hashed name must not change under that name.
+    expect(chunk.fileName).not.toBe(plain.fileName)
     // Where the marker is in the marked file still leads back to line 1 of the source.
     const line = lines.findIndex((text) => text.includes('compile-hint-marker'))
     expect(line).toBe(1)
-    const origin = new SourceOrigins(root, () => `${file}.map`).at('http://site/hinted.js', line, lines[line]!.indexOf('compile-hint-marker'))
+    const mapFile = path.join(dir, 'hinted.js.map')
+    fs.writeFileSync(mapFile, JSON.stringify(chunk.map))
+    const origin = new SourceOrigins(root, () => mapFile).at('http://site/hinted.js', line, lines[line]!.indexOf('compile-hint-marker'))
     expect(origin.file).toMatch(/\/\.client-build-test-\w+\/entry-\w+\.ts$/)
     expect(origin.line).toBe(1)
-  })
-
-  it('marks a file without a source map too', () => {
-    const file = path.join(dir, 'no-map.js')
-    fs.writeFileSync(file, 'console.log(1)\n')
-    markForEagerCompile(file)
-    expect(fs.readFileSync(file, 'utf8')).toBe(`${EAGER_COMPILE_HINT}\nconsole.log(1)\n`)
   })
 })
