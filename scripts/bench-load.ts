@@ -41,10 +41,10 @@
  *
  * DevTools' slowdown slows the page's main thread only: work a page moves to other threads
  * (compiling as a script streams in, decoding images) runs at full speed. BENCH_LOAD_CPU_BOX=<CPUs>
- * slows the other threads too, as a phone whose cores are all slow does: the whole browser also
- * runs in a cgroup (root only) whose CPU quota is that many CPUs, shared by all of its threads
- * and processes (0.5: the main thread's quarter of one and as much again for all the rest). The
- * servers stay outside it.
+ * slows the other threads too: the whole browser also runs in a cgroup (root only) whose CPU
+ * quota is that many CPUs, shared by all of its threads and processes, raster and network
+ * included. That is harsher than a phone, whose browser has cores beside the main thread's: a
+ * pessimistic bound for work moved off the main thread. The servers stay outside it.
  */
 import fs from 'node:fs'
 import os from 'node:os'

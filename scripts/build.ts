@@ -142,6 +142,7 @@ async function buildClient() {
     preserveEntrySignatures: 'allow-extension' as const,
   }
   const groups = chunkGroups(chunksOf(await build({ ...input, write: false, output: BROWSER_OUTPUT })))
+  const groupNames = new Set(groups.values())
   const chunks = chunksOf(
     await build({
       ...input,
@@ -153,7 +154,7 @@ async function buildClient() {
           groups: [{ name: (id) => groups.get(id) ?? null, debugName: 'app and shared page code' }],
         },
         // What a page runs at start is compiled as it arrives; what it fetches later, when called.
-        postBanner: (chunk) => (runsAtStart(chunk, new Set(groups.values())) ? EAGER_COMPILE_HINT : ''),
+        postBanner: (chunk) => (runsAtStart(chunk, groupNames) ? EAGER_COMPILE_HINT : ''),
       },
     }),
   )
