@@ -10,8 +10,7 @@
  * origin, and sums the renderer main thread's top-level tasks from navigation start until the
  * thread has been idle for a second. The difference is what the scripts add. The same
  * is measured for a reference page, React 19 and React Router 7 with sixty links and a button,
- * built and hydrated as the site is (its one script marked for compiling as it arrives, as the
- * site's start-up files are); the goal is at most 1.5× its figure.
+ * built and hydrated as the site is; the goal is at most 1.5× its figure.
  *
  * What a visitor feels is measured too, on the loads with scripts: total blocking time (each
  * top-level task's time past 50 ms from first contentful paint to idle; goal: at most 100 ms above

@@ -8,8 +8,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
 import * as esbuild from 'esbuild'
-import { build, type OutputChunk, type RenderedChunk, type RolldownOutput } from 'rolldown'
-import { BROWSER_OUTPUT, BROWSER_TARGETS, browserInput, EAGER_COMPILE_HINT, SERVER_ONLY_IMPORT, serverOnlyMessage } from './lib/client-build.js'
+import { build, type OutputChunk, type RolldownOutput } from 'rolldown'
+import { BROWSER_OUTPUT, BROWSER_TARGETS, browserInput, SERVER_ONLY_IMPORT, serverOnlyMessage } from './lib/client-build.js'
 import { SERVER_BUILD_OPTIONS } from './lib/server-build.js'
 import { pages } from '../shared/pages.js'
 import { DASHBOARD_STATIC_BUILD, DASHBOARD_STATIC_FILES, DASHBOARD_STATIC_MANIFEST, SCRIPT_BUILD_OPTIONS, sourceOf, type DashboardStaticFile } from '../server/dashboard/static-files.js'
@@ -98,22 +98,6 @@ function chunkGroups(probe: Chunks): Map<string, string> {
   return groups
 }
 
-/** A page component's name, from the file its chunk is the entry of (`shared/pricing/Pricing.tsx`: Pricing). */
-const componentOf = (chunk: { facadeModuleId: string | null }) => chunk.facadeModuleId?.match(/\/shared\/(?:.+\/)?([A-Z]\w*)\.tsx$/)?.[1]
-
-/**
- * Whether a chunk is one a page runs at start: the boot script, the app and the code groups
- * pages share, the bundler's helpers, and a page component's own chunk. The rest (a dialog,
- * drag-and-drop, the code that sends photos) is fetched when reached for.
- */
-function runsAtStart(chunk: RenderedChunk, groupNames: Set<string>): boolean {
-  if (chunk.isEntry || groupNames.has(chunk.name) || chunk.name === 'rolldown-runtime') return true
-  const component = chunk.isDynamicEntry ? componentOf(chunk) : undefined
-  return component !== undefined && pageModules.has(component)
-}
-
-const pageModules = new Set<string>(pages.map((page) => page.module))
-
 async function buildClient() {
   // Earlier builds' files stay: a page rendered by the previous build may still ask for them.
   const styles = await esbuild.build({
@@ -142,7 +126,6 @@ async function buildClient() {
     preserveEntrySignatures: 'allow-extension' as const,
   }
   const groups = chunkGroups(chunksOf(await build({ ...input, write: false, output: BROWSER_OUTPUT })))
-  const groupNames = new Set(groups.values())
   const chunks = chunksOf(
     await build({
       ...input,
@@ -153,8 +136,6 @@ async function buildClient() {
           includeDependenciesRecursively: false,
           groups: [{ name: (id) => groups.get(id) ?? null, debugName: 'app and shared page code' }],
         },
-        // What a page runs at start is compiled as it arrives; what it fetches later, when called.
-        postBanner: (chunk) => (runsAtStart(chunk, groupNames) ? EAGER_COMPILE_HINT : ''),
       },
     }),
   )
@@ -166,9 +147,10 @@ async function buildClient() {
   const { boot, app: appFile } = bootAndApp(chunks)
   const app = [...staticClosure(chunks, appFile)].filter((file) => file !== boot.fileName)
   const modules: Record<string, string[]> = {}
+  const pageModules = new Set<string>(pages.map((page) => page.module))
   for (const chunk of chunks.values()) {
     // A page component is loaded on demand, so it is an entry point of its own, named by its file.
-    const name = chunk.isDynamicEntry ? componentOf(chunk) : undefined
+    const name = chunk.isDynamicEntry ? chunk.facadeModuleId?.match(/\/shared\/(?:.+\/)?([A-Z]\w*)\.tsx$/)?.[1] : undefined
     if (!name || !pageModules.has(name)) continue
     if (modules[name]) throw new Error(`two page components are named ${name}: page modules are known by file name, which must be unique`)
     modules[name] = [...staticClosure(chunks, chunk.fileName)].filter((file) => file !== boot.fileName && !app.includes(file)).map(toUrl)
@@ -181,10 +163,6 @@ async function buildClient() {
     stylesheets: [PUBLIC_PREFIX + path.relative(assetsDir, path.join(root, stylesheet)).split(path.sep).join('/')],
     modules,
   }
-  const unmarked = [...new Set([...staticClosure(chunks, boot.fileName)].map(toUrl).concat(manifest.app, Object.values(modules).flat()))].filter(
-    (url) => !chunks.get(url.slice(PUBLIC_PREFIX.length))?.code.startsWith(`${EAGER_COMPILE_HINT}\n`),
-  )
-  if (unmarked.length) throw new Error(`files pages run at start are not marked for compiling as they arrive: ${unmarked.join(', ')}`)
   fs.writeFileSync(path.join(dist, 'manifest.json'), JSON.stringify(manifest, null, 2))
   return { manifest }
 }

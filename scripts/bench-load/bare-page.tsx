@@ -1,7 +1,7 @@
 /**
  * The reference page of `npm run bench:load`, made for one run: its browser entry built as the
  * site's client is (Rolldown, ESM, minified, React Router's production build, a linked source
- * map, marked for compiling as it arrives) into a folder of its own, and its HTML rendered on the server with React Router's
+ * map) into a folder of its own, and its HTML rendered on the server with React Router's
  * static handler, page state in a `<script type="application/json">` as on the site.
  */
 import fs from 'node:fs'
@@ -10,7 +10,7 @@ import { renderToString } from 'react-dom/server'
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router'
 import { build } from 'rolldown'
 import { PREPARED_ERRORS_KEY, REACT_DOM_MODULE_ERRORS } from '../../client/react-dom-errors.js'
-import { BROWSER_OUTPUT, browserInput, EAGER_COMPILE_HINT } from '../lib/client-build.js'
+import { BROWSER_OUTPUT, browserInput } from '../lib/client-build.js'
 import { BARE_PATH, bareRoutes } from './bare-app.js'
 
 export interface BarePage {
@@ -22,8 +22,7 @@ export interface BarePage {
 }
 
 async function buildEntry(outdir: string): Promise<string> {
-  // All of it runs at start, like the files a site page starts with, and is marked as they are.
-  const { output } = await build({ ...browserInput({ bare: 'scripts/bench-load/bare-entry.tsx' }), output: { ...BROWSER_OUTPUT, postBanner: EAGER_COMPILE_HINT, dir: outdir } })
+  const { output } = await build({ ...browserInput({ bare: 'scripts/bench-load/bare-entry.tsx' }), output: { ...BROWSER_OUTPUT, dir: outdir } })
   const script = output.find((item) => item.type === 'chunk')
   if (!script || output.filter((item) => item.type === 'chunk').length !== 1) throw new Error('the reference page must be built into one script')
   return path.resolve(outdir, script.fileName)

@@ -60,20 +60,6 @@ export function browserInput(input: Record<string, string>): InputOptions {
   }
 }
 
-/**
- * V8 compiles a function the first time it is called, on the main thread, unless the file asks
- * for all of it to be compiled as it arrives, on a background thread while it streams in. The
- * files a page runs at start (the boot script, the app with React and the router, the code
- * groups pages share, the page's own code) ask, on their first line (Rolldown's `postBanner`,
- * after minifying: part of the file's hash, its source map moved down to match): what they
- * hydrate calls much of them at once, and on a slow phone compiling it on first call held the
- * main thread for over 100 ms at each load. The cost is background CPU and bytecode for the
- * functions a page never calls, and a file runs only once all of it is compiled. Chunks that
- * only code fetched later needs (a dialog, drag-and-drop, the code that sends photos), the
- * photo worker and the inline menus script do not ask. Browsers without the hint read a comment.
- */
-export const EAGER_COMPILE_HINT = '//# allFunctionsCalledOnLoad'
-
 /** Writing them: ES modules, minified, hashed names, linked source maps. */
 export const BROWSER_OUTPUT: OutputOptions = {
   format: 'esm',
@@ -83,4 +69,3 @@ export const BROWSER_OUTPUT: OutputOptions = {
   entryFileNames: '[name]-[hash].js',
   chunkFileNames: '[name]-[hash].js',
 }
-
