@@ -53,7 +53,7 @@ import { makeBarePage } from './bench-load/bare-page.js'
 import { printBreakdown, printTable, type Measurement, type PageResult } from './bench-load/report.js'
 import { medianScriptTime, scriptTime, type ScriptTime } from './lib/js-profile.js'
 import { browserPath } from './lib/browser.js'
-import { cgroupsAvailable, makeBox, type CgroupBox } from './lib/cgroup-box.js'
+import { cgroupsAvailable, makeBox, shellWord, type CgroupBox } from './lib/cgroup-box.js'
 import { CPU_SLOWDOWN, launchBrowser, recordLoad, type LongFrame, type TraceEvent } from './lib/load-trace.js'
 import { backgroundCompileMs, blockingMs, busyMs, idleAt, locateLoad, longTasks, moduleScripts, selfTimes, taskCount, type LoadTimeline } from './lib/main-thread.js'
 import { PageProxy, type ServedDocument } from './lib/page-proxy.js'
@@ -73,10 +73,13 @@ const CLEAN_UP_STEP_MS = 60_000
 const PROFILED_LOADS = 3
 const only = process.argv.slice(2)
 const before = process.env.BENCH_LOAD_BEFORE
+/** The box's CPU is handed out every 10 ms, so that a task is slowed evenly rather than stopped for most of 100 ms. */
+const BOX_PERIOD_US = 10_000
+/** The kernel hands out at least 1 ms of CPU a period. */
+const MIN_BOX_CPUS = 1000 / BOX_PERIOD_US
 const boxCpus = process.env.BENCH_LOAD_CPU_BOX === undefined ? undefined : Number(process.env.BENCH_LOAD_CPU_BOX)
-// The kernel hands out at least 1 ms of CPU a period, here one of 10 ms.
-if (boxCpus !== undefined && !(boxCpus >= 0.1 && boxCpus <= os.availableParallelism())) {
-  throw new Error(`BENCH_LOAD_CPU_BOX must be a number of CPUs from 0.1 to ${os.availableParallelism()}, not ${process.env.BENCH_LOAD_CPU_BOX}`)
+if (boxCpus !== undefined && !(boxCpus >= MIN_BOX_CPUS && boxCpus <= os.availableParallelism())) {
+  throw new Error(`BENCH_LOAD_CPU_BOX must be a number of CPUs from ${MIN_BOX_CPUS} to ${os.availableParallelism()}, not ${process.env.BENCH_LOAD_CPU_BOX}`)
 }
 const boxUnavailable = boxCpus === undefined ? null : cgroupsAvailable()
 if (boxUnavailable) throw new Error(`BENCH_LOAD_CPU_BOX: ${boxUnavailable}`)
@@ -85,8 +88,6 @@ if (boxCpus !== undefined && !boxedChromium) throw new Error("BENCH_LOAD_CPU_BOX
 const slowdown = `${CPU_SLOWDOWN}× CPU slowdown of the main thread${boxCpus === undefined ? '' : `, the whole browser held to ${boxCpus} CPU`}`
 /** Room enough for the browser: the box is there for its CPU quota. */
 const BOX_MEMORY_BYTES = 8 * 1024 ** 3
-/** The box's CPU is handed out every 10 ms, so that a task is slowed evenly rather than stopped for most of 100 ms. */
-const BOX_PERIOD_US = 10_000
 
 async function fetchDocument(url: string): Promise<ServedDocument> {
   const response = await fetch(url)
@@ -176,21 +177,22 @@ let opened: Browser | undefined
 let box: CgroupBox | undefined
 const bareFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-load-'))
 try {
-  if (before) worktree = await addBuiltWorktree(before, 'bench-load-before')
-  const main = await proxiedSite()
-  started.push(main)
-  const { proxy, origin: siteOrigin } = main
-  const earlier = worktree ? await proxiedSite(worktree.dir) : undefined
-  if (earlier) started.push(earlier)
+  // The box first: a machine that cannot make one says so before a build and two servers start.
   let boxedBrowser: string | undefined
   if (boxCpus !== undefined && boxedChromium) {
     const chromium = path.resolve(boxedChromium)
     box = makeBox(`bench-load-browser-${process.pid}`, { memoryBytes: BOX_MEMORY_BYTES, cpus: boxCpus, periodUs: BOX_PERIOD_US })
     // Started through a shell that enters the box first, the browser and every process it starts run in it.
     boxedBrowser = path.join(bareFolder, 'boxed-browser.sh')
-    fs.writeFileSync(boxedBrowser, `#!/bin/sh\n${box.enterCommand}exec '${chromium.replaceAll("'", "'\\''")}' "$@"\n`, { mode: 0o755 })
+    fs.writeFileSync(boxedBrowser, `#!/bin/sh\n${box.enterCommand}exec ${shellWord(chromium)} "$@"\n`, { mode: 0o755 })
     console.error(`the browser runs in a cgroup held to ${boxCpus} CPU`)
   }
+  if (before) worktree = await addBuiltWorktree(before, 'bench-load-before')
+  const main = await proxiedSite()
+  started.push(main)
+  const { proxy, origin: siteOrigin } = main
+  const earlier = worktree ? await proxiedSite(worktree.dir) : undefined
+  if (earlier) started.push(earlier)
   const browser = await launchBrowser(boxedBrowser)
   opened = browser
   const barePage = await makeBarePage(bareFolder)

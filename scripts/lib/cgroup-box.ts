@@ -79,7 +79,7 @@ function read(file: string): string | null {
 const words = (text: string | null) => (text ?? '').split(/\s+/).filter(Boolean)
 
 /** A word the shell takes as it is, whatever it holds (systemd's group names carry backslashes). */
-const shellWord = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`
+export const shellWord = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`
 
 /** This process's cgroup path in the hierarchy named by `controller` ('' for v2's unified line). */
 function ownPath(fs: CgroupFs, controller: string): string {

@@ -254,5 +254,6 @@ export function backgroundCompileMs(events: TraceEvent[], load: LoadTimeline, to
   const tasks = events.filter(
     (event) => event.name === 'BackgroundCompileTask::Run' && event.ph === 'X' && event.pid === load.pid && event.tid !== load.tid && event.ts >= load.navigationStart && event.ts < to,
   )
-  return ms(tasks.reduce((sum, event) => sum + (event.tdur ?? event.dur ?? 0), 0))
+  // A task without its thread's CPU time is left out rather than counted with its waits.
+  return ms(tasks.reduce((sum, event) => sum + (event.tdur ?? 0), 0))
 }
