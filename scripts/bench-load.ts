@@ -175,7 +175,52 @@ let worktree: Worktree | undefined
 const started: Awaited<ReturnType<typeof proxiedSite>>[] = []
 let opened: Browser | undefined
 let box: CgroupBox | undefined
-const bareFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-load-'))
+// The bare page's build and the box's launch script: under node_modules, where programs may run
+// (unlike a /tmp mounted noexec).
+const scratch = path.join(root, 'node_modules', '.cache')
+fs.mkdirSync(scratch, { recursive: true })
+const bareFolder = fs.mkdtempSync(path.join(scratch, 'bench-load-'))
+/**
+ * Stops and removes what the run started, once, however it ends. Each step runs whatever the one
+ * before did, so a browser that fails to close leaves no server, worktree, cgroup or folder behind.
+ */
+let cleaning: Promise<void> | undefined
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    const steps: [string, () => unknown][] = [
+      ['closing the browser', () => opened?.close()],
+      ['removing the browser\'s cgroup', () => box?.remove()],
+      ...started.flatMap(({ site, proxy }): [string, () => unknown][] => [
+        ['stopping a site', () => stop(site.child)],
+        ['closing its proxy', () => proxy.close()],
+      ]),
+      ['removing the worktree', () => worktree?.remove()],
+      ['removing the bare page', () => fs.rmSync(bareFolder, { recursive: true, force: true })],
+    ]
+    let hung = false
+    for (const [what, step] of steps) {
+      try {
+        await withTimeout(Promise.resolve().then(step), CLEAN_UP_STEP_MS, what)
+      } catch (error) {
+        console.error('clean-up:', error)
+        process.exitCode = 1
+        hung ||= error instanceof TimedOut
+      }
+    }
+    // What never ended (a browser's connection, a server) would keep the run open: it ends here.
+    if (hung) process.exit()
+  })()
+  return cleaning
+}
+// Ctrl-C (or a stop from outside) cleans up too, then ends the run. A signal often comes twice
+// (from the terminal, and passed on by tsx): the second one must not end the clean-up.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (cleaning) return
+    console.error(`\n${signal}: cleaning up`)
+    void cleanUp().finally(() => process.exit(130))
+  })
+}
 try {
   // The box first: a machine that cannot make one says so before a build and two servers start.
   let boxedBrowser: string | undefined
@@ -258,28 +303,5 @@ try {
   for (const page of [...pages, bare]) printBreakdown(page)
   if (!met) process.exitCode = 1
 } finally {
-  // Each step of the clean-up runs whatever the one before did, so a browser that fails to close
-  // leaves no server, worktree or folder behind.
-  const steps: [string, () => unknown][] = [
-    ['closing the browser', () => opened?.close()],
-    ['removing the browser\'s cgroup', () => box?.remove()],
-    ...started.flatMap(({ site, proxy }): [string, () => unknown][] => [
-      ['stopping a site', () => stop(site.child)],
-      ['closing its proxy', () => proxy.close()],
-    ]),
-    ['removing the worktree', () => worktree?.remove()],
-    ['removing the bare page', () => fs.rmSync(bareFolder, { recursive: true, force: true })],
-  ]
-  let hung = false
-  for (const [what, step] of steps) {
-    try {
-      await withTimeout(Promise.resolve().then(step), CLEAN_UP_STEP_MS, what)
-    } catch (error) {
-      console.error('clean-up:', error)
-      process.exitCode = 1
-      hung ||= error instanceof TimedOut
-    }
-  }
-  // What never ended (a browser's connection, a server) would keep the run open: it ends here.
-  if (hung) process.exit()
+  await cleanUp()
 }

@@ -6,7 +6,7 @@
  */
 import { execFile, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
-import { rm, symlink, unlink } from 'node:fs/promises'
+import { readFile, rm, symlink, unlink } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -27,15 +27,18 @@ export async function removeOrWarn(tree: Worktree | null | undefined): Promise<v
 }
 
 export async function addWorktree(ref: string, dir: string): Promise<Worktree> {
-  await exec('git', ['worktree', 'add', '--detach', dir, ref], { cwd: projectRoot, timeout: GIT_TIMEOUT_MS })
+  await exec('git', ['worktree', 'add', '--detach', dir, ref], { cwd: projectRoot, timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL' })
   const remove = async () => {
     await unlink(path.join(dir, 'node_modules')).catch(() => {})
+    // git's own record of this worktree, for taking it away by hand (and nothing else's).
+    const record = await readFile(path.join(dir, '.git'), 'utf8').then((text) => /^gitdir: (.+)$/m.exec(text)?.[1]?.trim(), () => undefined)
     try {
-      await exec('git', ['worktree', 'remove', '--force', dir], { cwd: projectRoot, timeout: GIT_TIMEOUT_MS })
+      // A git that runs out of time is killed outright, and answers once it is gone.
+      await exec('git', ['worktree', 'remove', '--force', dir], { cwd: projectRoot, timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL' })
     } catch {
       // Taken away by hand instead: the folder, then git's record of it.
       await rm(dir, { recursive: true, force: true })
-      await exec('git', ['worktree', 'prune'], { cwd: projectRoot, timeout: GIT_TIMEOUT_MS })
+      if (record && path.basename(path.dirname(record)) === 'worktrees') await rm(record, { recursive: true, force: true })
     }
   }
   try {

@@ -55,11 +55,18 @@ const CATEGORIES = [
   '__metadata',
 ]
 
-/** Chromium as scripts/lighthouse.ts starts it (MEASURING_FLAGS), or through `executablePath` (a wrapper that boxes it). */
+/**
+ * Chromium as scripts/lighthouse.ts starts it (MEASURING_FLAGS), or through `executablePath` (a
+ * wrapper that boxes it). Ctrl-C is the caller's to handle: Playwright's own handler would end the
+ * process at once, before its clean-up.
+ */
 export async function launchBrowser(executablePath = browserPath()): Promise<Browser> {
   return chromium.launch({
     executablePath,
     args: MEASURING_FLAGS,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
   })
 }
 

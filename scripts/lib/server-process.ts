@@ -9,9 +9,18 @@ import { fileURLToPath } from 'node:url'
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
+/** Servers started here and still running: killed should this process end first (a run stopped midway). */
+const running = new Set<ChildProcess>()
+process.on('exit', () => running.forEach((child) => child.kill('SIGKILL')))
+function track(child: ChildProcess): ChildProcess {
+  running.add(child)
+  child.once('exit', () => running.delete(child))
+  return child
+}
+
 /** Spawns a server process and resolves with its port once it prints `port=N` or logs `"port":N`. */
 export async function startProcess(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = track(spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] }))
   const port = await new Promise<number>((resolve, reject) => {
     const lines = readline.createInterface({ input: child.stdout! })
     lines.on('line', (line) => {
@@ -53,12 +62,14 @@ export async function freePort(): Promise<number> {
  */
 export async function startSite(env: Record<string, string>, cwd = root): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--expose-gc', 'dist/server/main.js'], {
-    cwd,
-    // Its own address is its public one unless told otherwise (canonical links, email images, allowed origins).
-    env: { ...process.env, ...PRODUCTION_ENV, HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const child = track(
+    spawn(process.execPath, ['--expose-gc', 'dist/server/main.js'], {
+      cwd,
+      // Its own address is its public one unless told otherwise (canonical links, email images, allowed origins).
+      env: { ...process.env, ...PRODUCTION_ENV, HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, ...env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  )
   let exitCode: number | null | undefined
   child.once('exit', (code) => (exitCode = code))
   for (let attempt = 0; attempt < 200; attempt++) {
@@ -71,21 +82,34 @@ export async function startSite(env: Record<string, string>, cwd = root): Promis
   throw new Error('the site did not answer /healthz within 20 s')
 }
 
+/** How long a killed process may take to be gone. */
+const KILL_WAIT_MS = 5_000
+
 /**
  * Sends a process `signal` and waits for it to exit, killing it when it has not within `graceMs`;
- * at once when it has already exited. Answers its exit code and how long it took.
+ * at once when it has already exited or never started. Answers its exit code and how long it took.
+ * A process that outlives its SIGKILL by `KILL_WAIT_MS` (stuck in the kernel) is an error rather
+ * than a wait without end.
  */
 export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM', graceMs = 15_000): Promise<{ code: number | null; ms: number }> {
   const started = Date.now()
-  if (child.exitCode !== null || child.signalCode !== null) return { code: child.exitCode, ms: 0 }
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return { code: child.exitCode, ms: 0 }
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>
   child.kill(signal)
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
+  let killed: NodeJS.Timeout | undefined
+  let stuck: NodeJS.Timeout | undefined
+  const outlived = new Promise<never>((_, reject) => {
+    killed = setTimeout(() => {
+      child.kill('SIGKILL')
+      stuck = setTimeout(() => reject(new Error(`process ${child.pid} still runs ${KILL_WAIT_MS} ms after SIGKILL`)), KILL_WAIT_MS)
+    }, graceMs)
+  })
   try {
-    const [code] = await exited
+    const [code] = await Promise.race([exited, outlived])
     return { code, ms: Date.now() - started }
   } finally {
-    clearTimeout(timer)
+    clearTimeout(killed)
+    clearTimeout(stuck)
   }
 }
 

@@ -265,6 +265,24 @@ test.describe('the content pages are left as the server drew them', () => {
     await expect(elsewhere).toBeFocused()
   })
 
+  test('a link of the server’s HTML followed with the focus outside the part, on something that then goes, does not pull the focus into the part', async ({ page }) => {
+    const { followed } = await followSidebarLink(page, (link) =>
+      link.evaluate((element: HTMLElement) => {
+        // A control outside the part (as in a menu or dialog that closes as the page changes):
+        // focused as the link is followed, gone before the part is drawn afresh, so the focus is
+        // on nothing by then. Where it was when the link was followed decides, not where it is.
+        const control = document.createElement('button')
+        control.textContent = 'Elsewhere'
+        document.querySelector('main')!.before(control)
+        control.focus()
+        element.click()
+        control.remove()
+      }),
+    )
+    await expect(followed).not.toBeFocused()
+    expect(await page.evaluate(() => document.activeElement === document.body || document.activeElement === null)).toBe(true)
+  })
+
   test('a link followed with the keyboard to a page without it leaves the focus alone: no other link takes it', async ({ page }) => {
     const { helpSection, helpArticle } = sampleContent
     await gotoHydrated(page, `/help/${helpSection.slug}/${helpArticle}/`)
