@@ -191,6 +191,12 @@ function labelOf(event: TraceEvent, ancestors: TraceEvent[], origins: SourceOrig
   return undefined
 }
 
+/** The function that posted a top-level task, as its trace event says (the task itself, or the scheduler's task inside it). */
+function postedBy(task: TaskNode): string | undefined {
+  const inner = task.children.find((child) => child.event.name === 'ThreadControllerImpl::RunTask')
+  return (task.event.args?.src_func ?? inner?.event.args?.src_func) as string | undefined
+}
+
 /** What a task was about, judging by the events inside it, for naming the time not in any event named above. */
 function taskKind(task: TaskNode): string {
   const names = new Set<string>()
@@ -200,6 +206,9 @@ function taskKind(task: TaskNode): string {
   }
   collect(task)
   if (names.has('DocumentModuleScriptFetcher::NotifyFinished')) return 'a module script arrived'
+  // Script resumed after `await scheduler.yield()` runs in a task of its own with no JS event in
+  // it; the task says who posted it.
+  if (postedBy(task) === 'DOMTaskContinuation') return 'JS resumed after scheduler.yield()'
   if (names.has('v8.evaluateModule')) return 'module evaluation'
   if (names.has('FunctionCall')) return 'JS'
   if (names.has('ParseHTML')) return 'HTML parsing'
