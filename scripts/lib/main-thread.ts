@@ -191,6 +191,8 @@ function labelOf(event: TraceEvent, ancestors: TraceEvent[], origins: SourceOrig
   return undefined
 }
 
+const YIELD_CONTINUATION = 'JS resumed after scheduler.yield()'
+
 /** The function that posted a top-level task, as its trace event says (the task itself, or the scheduler's task inside it). */
 function postedBy(task: TaskNode): string | undefined {
   const inner = task.children.find((child) => child.event.name === 'ThreadControllerImpl::RunTask')
@@ -206,9 +208,9 @@ function taskKind(task: TaskNode): string {
   }
   collect(task)
   if (names.has('DocumentModuleScriptFetcher::NotifyFinished')) return 'a module script arrived'
-  // Script resumed after `await scheduler.yield()` runs in a task of its own with no JS event in
-  // it; the task says who posted it.
-  if (postedBy(task) === 'DOMTaskContinuation') return 'JS resumed after scheduler.yield()'
+  // Script resumed after `await scheduler.yield()` runs in a task of its own, as a promise job
+  // with no JS event of its own; the task says who posted it.
+  if (postedBy(task) === 'DOMTaskContinuation') return YIELD_CONTINUATION
   if (names.has('v8.evaluateModule')) return 'module evaluation'
   if (names.has('FunctionCall')) return 'JS'
   if (names.has('ParseHTML')) return 'HTML parsing'
@@ -218,13 +220,17 @@ function taskKind(task: TaskNode): string {
 
 /** Adds one top-level task's self time per kind of work to `totals` (ms). */
 function addSelfTimes(root: TaskNode, origins: SourceOrigins, totals: Map<string, number>) {
+  const kind = taskKind(root)
   const visit = (node: TaskNode, ancestors: TraceEvent[], inherited: string) => {
-    const label = labelOf(node.event, ancestors, origins) ?? inherited
+    // Script resumed after scheduler.yield() runs as a promise job of its task: named as such
+    // rather than as microtasks in general.
+    const resumed = kind === YIELD_CONTINUATION && node.event.name === 'RunMicrotasks' ? YIELD_CONTINUATION : undefined
+    const label = resumed ?? labelOf(node.event, ancestors, origins) ?? inherited
     const own = node.end - node.start - node.children.reduce((sum, child) => sum + (child.end - child.start), 0)
     totals.set(label, (totals.get(label) ?? 0) + ms(Math.max(0, own)))
     for (const child of node.children) visit(child, [...ancestors, node.event], label)
   }
-  visit(root, [], `Task time outside named events (${taskKind(root)})`)
+  visit(root, [], `Task time outside named events (${kind})`)
 }
 
 /** Self time (ms) per kind of work, over the tasks that start in [from, to). */

@@ -6,11 +6,15 @@ import type { SourceOrigins } from '../../scripts/lib/source-origins.js'
 const URL = 'http://127.0.0.1:1/'
 const at = (ms: number) => 1_000_000 + ms * 1000
 const complete = (name: string, start: number, duration: number, args?: Record<string, unknown>): TraceEvent => ({ name, cat: 'toplevel', ph: 'X', ts: at(start), dur: duration * 1000, pid: 1, tid: 2, args })
-/** A top-level task with the scheduler's task inside, posted by `postedFrom`, holding `inside`. */
-const task = (start: number, duration: number, postedFrom: string, inside: TraceEvent[] = []) => [
-  complete('RunTask', start, duration),
-  complete('ThreadControllerImpl::RunTask', start, duration, { src_file: 'x.cc', src_func: postedFrom }),
+/**
+ * A top-level task as Chromium records it: the scheduler's task inside (posted by `postedFrom`,
+ * `ownMs` long, holding `inside`), then the microtask checkpoint with `microtasksMs` of promise jobs.
+ */
+const task = (start: number, ownMs: number, postedFrom: string, inside: TraceEvent[] = [], microtasksMs = 0) => [
+  complete('RunTask', start, ownMs + microtasksMs),
+  complete('ThreadControllerImpl::RunTask', start, ownMs, { src_file: 'x.cc', src_func: postedFrom }),
   ...inside,
+  ...(microtasksMs ? [complete('BlinkScheduler_PerformMicrotaskCheckpoint', start + ownMs, microtasksMs), complete('RunMicrotasks', start + ownMs, microtasksMs)] : []),
 ]
 
 function loadOf(events: TraceEvent[]) {
@@ -25,12 +29,20 @@ function loadOf(events: TraceEvent[]) {
 }
 
 describe('what the main thread spent its time on', () => {
-  it('names script resumed after scheduler.yield() as script, not as network callbacks', () => {
-    const load = loadOf([...task(20, 30, 'DOMTaskContinuation'), ...task(60, 5, 'PostTaskToMainThread')])
+  it('names script resumed after scheduler.yield() as such, not as microtasks in general or network callbacks', () => {
+    const load = loadOf([
+      // The continuation: the scheduler's task, then the promise job in the microtask checkpoint.
+      ...task(20, 2, 'DOMTaskContinuation', [], 28),
+      // A promise job after another task, and a task of the network.
+      ...task(60, 5, 'PostTaskToMainThread', [], 3),
+      ...task(70, 5, 'PostTaskToMainThread'),
+    ])
     const times = selfTimes(load, load.firstPaint, at(100), {} as SourceOrigins)
     expect(Object.fromEntries(times)).toEqual({
-      'Task time outside named events (JS resumed after scheduler.yield())': 30,
-      'Task time outside named events (network callbacks, IPC and the like)': 5,
+      'JS resumed after scheduler.yield()': 28,
+      'Task time outside named events (JS resumed after scheduler.yield())': 2,
+      'Microtasks outside JS calls (promise jobs, module linking)': 3,
+      'Task time outside named events (network callbacks, IPC and the like)': 10,
     })
   })
 
