@@ -124,6 +124,7 @@ interface Load {
 }
 
 async function load(browser: Browser, proxy: PageProxy, document: ServedDocument, profile = false): Promise<Load> {
+  goOn()
   proxy.serve(document)
   const url = proxy.origin + document.path
   for (let attempt = 1; ; attempt++) {
@@ -170,57 +171,61 @@ async function proxiedSite(cwd?: string) {
   }
 }
 
+/** Whether a process of that id runs (or runs as another user). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
 /** What the run started, stopped in its `finally` whatever failed. */
 let worktree: Worktree | undefined
 const started: Awaited<ReturnType<typeof proxiedSite>>[] = []
 let opened: Browser | undefined
 let box: CgroupBox | undefined
 // The bare page's build and the box's launch script: under node_modules, where programs may run
-// (unlike a /tmp mounted noexec).
+// (unlike a /tmp mounted noexec). Folders left by runs that ended without their clean-up go.
 const scratch = path.join(root, 'node_modules', '.cache')
-fs.mkdirSync(scratch, { recursive: true })
-const bareFolder = fs.mkdtempSync(path.join(scratch, 'bench-load-'))
-/**
- * Stops and removes what the run started, once, however it ends. Each step runs whatever the one
- * before did, so a browser that fails to close leaves no server, worktree, cgroup or folder behind.
- */
-let cleaning: Promise<void> | undefined
-function cleanUp(): Promise<void> {
-  cleaning ??= (async () => {
-    const steps: [string, () => unknown][] = [
-      ['closing the browser', () => opened?.close()],
-      ['removing the browser\'s cgroup', () => box?.remove()],
-      ...started.flatMap(({ site, proxy }): [string, () => unknown][] => [
-        ['stopping a site', () => stop(site.child)],
-        ['closing its proxy', () => proxy.close()],
-      ]),
-      ['removing the worktree', () => worktree?.remove()],
-      ['removing the bare page', () => fs.rmSync(bareFolder, { recursive: true, force: true })],
-    ]
-    let hung = false
-    for (const [what, step] of steps) {
-      try {
-        await withTimeout(Promise.resolve().then(step), CLEAN_UP_STEP_MS, what)
-      } catch (error) {
-        console.error('clean-up:', error)
-        process.exitCode = 1
-        hung ||= error instanceof TimedOut
-      }
-    }
-    // What never ended (a browser's connection, a server) would keep the run open: it ends here.
-    if (hung) process.exit()
-  })()
-  return cleaning
+if (!fs.existsSync(scratch)) {
+  fs.mkdirSync(scratch, { recursive: true })
+  // Made by root for a boxed run, it stays node_modules' owner's, for the tools that write there.
+  const { uid, gid } = fs.statSync(path.dirname(scratch))
+  if (process.getuid?.() === 0 && uid !== 0) fs.chownSync(scratch, uid, gid)
 }
-// Ctrl-C (or a stop from outside) cleans up too, then ends the run. A signal often comes twice
-// (from the terminal, and passed on by tsx): the second one must not end the clean-up.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+for (const left of fs.readdirSync(scratch)) {
+  const pid = Number(/^bench-load-(\d+)-/.exec(left)?.[1])
+  if (pid && !processRuns(pid)) fs.rmSync(path.join(scratch, left), { recursive: true, force: true })
+}
+const bareFolder = fs.mkdtempSync(path.join(scratch, `bench-load-${process.pid}-`))
+
+/**
+ * Ctrl-C, a stop from outside or a closed terminal: the browser closes (so the load under way
+ * fails), the earlier commit's build stops, the run stops at its next step and its `finally`
+ * cleans up. A signal comes twice or three times at once (from the terminal, and passed on by npm):
+ * only one after a second has passed ends the run at once, clean-up or not.
+ */
+const interruption = new AbortController()
+let firstSignalAt = 0
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
-    if (cleaning) return
-    console.error(`\n${signal}: cleaning up`)
-    void cleanUp().finally(() => process.exit(130))
+    const code = 128 + os.constants.signals[signal]
+    if (!interruption.signal.aborted) {
+      firstSignalAt = Date.now()
+      process.exitCode = code
+      console.error(`\n${signal}: stopping and cleaning up (again to end at once)`)
+      interruption.abort(signal)
+      void opened?.close().catch(() => undefined)
+    } else if (Date.now() - firstSignalAt > 1000) process.exit(code)
   })
 }
+/** Ends the run here if it was interrupted. */
+function goOn() {
+  if (interruption.signal.aborted) throw new Error(`stopped by ${String(interruption.signal.reason)}`)
+}
+
 try {
   // The box first: a machine that cannot make one says so before a build and two servers start.
   let boxedBrowser: string | undefined
@@ -232,15 +237,20 @@ try {
     fs.writeFileSync(boxedBrowser, `#!/bin/sh\n${box.enterCommand}exec ${shellWord(chromium)} "$@"\n`, { mode: 0o755 })
     console.error(`the browser runs in a cgroup held to ${boxCpus} CPU`)
   }
-  if (before) worktree = await addBuiltWorktree(before, 'bench-load-before')
+  if (before) worktree = await addBuiltWorktree(before, 'bench-load-before', interruption.signal)
+  goOn()
   const main = await proxiedSite()
   started.push(main)
+  goOn()
   const { proxy, origin: siteOrigin } = main
   const earlier = worktree ? await proxiedSite(worktree.dir) : undefined
   if (earlier) started.push(earlier)
+  goOn()
   const browser = await launchBrowser(boxedBrowser)
   opened = browser
+  goOn()
   const barePage = await makeBarePage(bareFolder)
+  goOn()
   for (const [pathname, file] of barePage.files) proxy.serveFile(pathname, file)
   const bare: PageResult = {
     name: 'bare React + Router',
@@ -302,6 +312,32 @@ try {
   console.log(`\nWhat the main thread does from first paint to idle, per page type (self time: time in an event minus the events inside it)`)
   for (const page of [...pages, bare]) printBreakdown(page)
   if (!met) process.exitCode = 1
+} catch (error) {
+  // Stopped by a signal: whatever failed on the way out (a load as the browser closed) is no news.
+  if (!interruption.signal.aborted) throw error
 } finally {
-  await cleanUp()
+  // Each step of the clean-up runs whatever the one before did, so a browser that fails to close
+  // leaves no server, worktree, cgroup or folder behind.
+  const steps: [string, () => unknown][] = [
+    ['closing the browser', () => opened?.close()],
+    ['removing the browser\'s cgroup', () => box?.remove()],
+    ...started.flatMap(({ site, proxy }): [string, () => unknown][] => [
+      ['stopping a site', () => stop(site.child)],
+      ['closing its proxy', () => proxy.close()],
+    ]),
+    ['removing the worktree', () => worktree?.remove()],
+    ['removing the bare page', () => fs.rmSync(bareFolder, { recursive: true, force: true })],
+  ]
+  let hung = false
+  for (const [what, step] of steps) {
+    try {
+      await withTimeout(Promise.resolve().then(step), CLEAN_UP_STEP_MS, what)
+    } catch (error) {
+      console.error('clean-up:', error)
+      process.exitCode ||= 1
+      hung ||= error instanceof TimedOut
+    }
+  }
+  // What never ended (a browser's connection, a server) would keep the run open: it ends here.
+  if (hung) process.exit()
 }

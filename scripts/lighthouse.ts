@@ -139,7 +139,8 @@ try {
 } finally {
   chrome?.kill()
   // Each server stops at once (no shutdown delay); killed after ten seconds.
-  await Promise.all(sites.map(({ child }) => stopChild(child, 'SIGTERM', 10_000)))
+  const stops = await Promise.allSettled(sites.map(({ child }) => stopChild(child, 'SIGTERM', 10_000)))
+  for (const stop of stops) if (stop.status === 'rejected') console.error(`stopping a site: ${(stop.reason as Error).message}`)
   await removeOrWarn(worktree)
 }
 process.exit(failed ? 1 : 0)

@@ -57,8 +57,8 @@ const CATEGORIES = [
 
 /**
  * Chromium as scripts/lighthouse.ts starts it (MEASURING_FLAGS), or through `executablePath` (a
- * wrapper that boxes it). Ctrl-C is the caller's to handle: Playwright's own handler would end the
- * process at once, before its clean-up.
+ * wrapper that boxes it). Signals are the caller's to handle: Playwright's own handlers would end
+ * the process on Ctrl-C before its clean-up, or close the browser under it on the others.
  */
 export async function launchBrowser(executablePath = browserPath()): Promise<Browser> {
   return chromium.launch({

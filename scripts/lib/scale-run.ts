@@ -284,7 +284,9 @@ function printSummary(elapsedMs: number) {
 
 /** Stops what runs; the folder goes too, unless the logs in it may tell what went wrong. */
 async function stopEverything(dir: string, keepLogs: string | null) {
-  await Promise.all([...children].map((child) => stopChild(child, 'SIGTERM', 5_000)))
+  // Each is stopped whatever became of the others (one that outlives its SIGKILL is reported).
+  const ended = await Promise.allSettled([...children].map((child) => stopChild(child, 'SIGTERM', 5_000)))
+  for (const end of ended) if (end.status === 'rejected') console.error(`stopping: ${(end.reason as Error).message}`)
   for (const stop of stops.splice(0)) await stop().catch((error: Error) => console.error(`while stopping: ${error.message}`))
   if (keepLogs) console.error(`The processes' logs are kept in ${dir} (${keepLogs}).`)
   else rmSync(dir, { recursive: true, force: true })

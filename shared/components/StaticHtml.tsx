@@ -121,9 +121,9 @@ export function StaticHtml({ as = 'div', fixed = false, onLinkClick, children, .
       event.preventDefault()
       return
     }
-    // Where the focus was as the link was followed: on it, in this part or on nothing (as after a
-    // tap in Safari, a script's click or a screen reader's own cursor) goes with the part when it
-    // is drawn afresh; anywhere else it stays, or goes with whatever held it.
+    // Where the focus was as the link was followed: on it, in this part or on nothing (Safari's
+    // taps and clicks do not focus links, nor does a screen reader's own cursor) goes with the
+    // part when it is drawn afresh; anywhere else it stays, or goes with whatever held it.
     const active = document.activeElement
     const focusInPart = !active || active === document.body || event.currentTarget.contains(active)
     followRouterLink(event)

@@ -46,6 +46,16 @@ describe('what the main thread spent its time on', () => {
     })
   })
 
+  it('reads who posted the task from the top-level event too', () => {
+    const load = loadOf([
+      complete('RunTask', 20, 12, { src_file: 'dom_task_continuation.cc', src_func: 'DOMTaskContinuation' }),
+      complete('BlinkScheduler_PerformMicrotaskCheckpoint', 22, 10),
+      complete('RunMicrotasks', 22, 10),
+    ])
+    const times = selfTimes(load, load.firstPaint, at(100), {} as SourceOrigins)
+    expect(Object.fromEntries(times)).toEqual({ 'JS resumed after scheduler.yield()': 10, 'Task time outside named events (JS resumed after scheduler.yield())': 2 })
+  })
+
   it('still names a task by the events inside it first', () => {
     const load = loadOf(task(20, 8, 'DOMTaskContinuation', [complete('DocumentModuleScriptFetcher::NotifyFinished', 21, 2)]))
     const times = selfTimes(load, load.firstPaint, at(100), {} as SourceOrigins)
