@@ -57,7 +57,7 @@ import { cgroupsAvailable, makeBox, shellWord, type CgroupBox } from './lib/cgro
 import { CPU_SLOWDOWN, launchBrowser, recordLoad, type LongFrame, type TraceEvent } from './lib/load-trace.js'
 import { backgroundCompileMs, blockingMs, busyMs, idleAt, locateLoad, longTasks, moduleScripts, selfTimes, taskCount, type LoadTimeline } from './lib/main-thread.js'
 import { PageProxy, type ServedDocument } from './lib/page-proxy.js'
-import { addBuiltWorktree, type Worktree } from './lib/git-worktree.js'
+import { addBuiltWorktree, GIT_TIMEOUT_MS, type Worktree } from './lib/git-worktree.js'
 import { pageTypes } from './lib/page-types.js'
 import { root, startSite, stop } from './lib/server-process.js'
 import { SourceOrigins } from './lib/source-origins.js'
@@ -195,17 +195,24 @@ if (!fs.existsSync(scratch)) {
   const { uid, gid } = fs.statSync(path.dirname(scratch))
   if (process.getuid?.() === 0 && uid !== 0) fs.chownSync(scratch, uid, gid)
 }
+// Named by machine and process, so that a run in another container sharing node_modules is left be.
+const host = os.hostname().replace(/[^\w.]/g, '_')
 for (const left of fs.readdirSync(scratch)) {
-  const pid = Number(/^bench-load-(\d+)-/.exec(left)?.[1])
-  if (pid && !processRuns(pid)) fs.rmSync(path.join(scratch, left), { recursive: true, force: true })
+  const [, owner, pid] = /^bench-load-(.+)-(\d+)-\w{6}$/.exec(left) ?? []
+  if (owner !== host || processRuns(Number(pid))) continue
+  try {
+    fs.rmSync(path.join(scratch, left), { recursive: true, force: true })
+  } catch (error) {
+    console.warn(`a folder an earlier run left: ${(error as Error).message}`)
+  }
 }
-const bareFolder = fs.mkdtempSync(path.join(scratch, `bench-load-${process.pid}-`))
+const bareFolder = fs.mkdtempSync(path.join(scratch, `bench-load-${host}-${process.pid}-`))
 
 /**
  * Ctrl-C, a stop from outside or a closed terminal: the browser closes (so the load under way
  * fails), the earlier commit's build stops, the run stops at its next step and its `finally`
- * cleans up. A signal comes twice or three times at once (from the terminal, and passed on by npm):
- * only one after a second has passed ends the run at once, clean-up or not.
+ * cleans up. Ctrl-C reaches every process of the terminal's group, so one press may bring more
+ * than one signal: only one a second or more after the first ends the run at once, clean-up or not.
  */
 const interruption = new AbortController()
 let firstSignalAt = 0
@@ -214,6 +221,8 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const code = 128 + os.constants.signals[signal]
     if (!interruption.signal.aborted) {
       firstSignalAt = Date.now()
+      // After a hang-up the terminal is gone: writing to it must not end the run before its clean-up.
+      if (signal === 'SIGHUP') for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
       process.exitCode = code
       console.error(`\n${signal}: stopping and cleaning up (again to end at once)`)
       interruption.abort(signal)
@@ -313,25 +322,27 @@ try {
   for (const page of [...pages, bare]) printBreakdown(page)
   if (!met) process.exitCode = 1
 } catch (error) {
-  // Stopped by a signal: whatever failed on the way out (a load as the browser closed) is no news.
+  // Stopped by a signal: what failed on the way out (most often a load as the browser closed) is said in a line.
   if (!interruption.signal.aborted) throw error
+  console.error(`  (as it stopped: ${(error as Error).message.split('\n')[0]})`)
 } finally {
   // Each step of the clean-up runs whatever the one before did, so a browser that fails to close
   // leaves no server, worktree, cgroup or folder behind.
-  const steps: [string, () => unknown][] = [
+  const steps: [string, () => unknown, number?][] = [
     ['closing the browser', () => opened?.close()],
     ['removing the browser\'s cgroup', () => box?.remove()],
     ...started.flatMap(({ site, proxy }): [string, () => unknown][] => [
       ['stopping a site', () => stop(site.child)],
       ['closing its proxy', () => proxy.close()],
     ]),
-    ['removing the worktree', () => worktree?.remove()],
+    // Git's removal, and when it fails, the two git commands of the removal by hand.
+    ['removing the worktree', () => worktree?.remove(), 4 * GIT_TIMEOUT_MS],
     ['removing the bare page', () => fs.rmSync(bareFolder, { recursive: true, force: true })],
   ]
   let hung = false
-  for (const [what, step] of steps) {
+  for (const [what, step, ms = CLEAN_UP_STEP_MS] of steps) {
     try {
-      await withTimeout(Promise.resolve().then(step), CLEAN_UP_STEP_MS, what)
+      await withTimeout(Promise.resolve().then(step), ms, what)
     } catch (error) {
       console.error('clean-up:', error)
       process.exitCode ||= 1

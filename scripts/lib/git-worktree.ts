@@ -14,7 +14,7 @@ import { projectRoot } from '../../server/project-root.js'
 
 const exec = promisify(execFile)
 /** How long a git command may take before the measure gives up on it. */
-const GIT_TIMEOUT_MS = 60_000
+export const GIT_TIMEOUT_MS = 60_000
 /** How long the earlier commit's build may take. */
 const BUILD_TIMEOUT_MS = 10 * 60_000
 
@@ -28,23 +28,35 @@ export async function removeOrWarn(tree: Worktree | null | undefined): Promise<v
   await tree?.remove().catch((error: Error) => console.warn(`git worktree remove: ${error.message}`))
 }
 
+/** A path with its folders' symbolic links resolved, as git prints it; the last part may not exist yet. */
+const realPath = (file: string) => path.join(fs.realpathSync(path.dirname(file)), path.basename(file))
+
 /**
- * Git's own record of the worktree in `dir` (a folder under the repository's worktrees), read from
- * the worktree's `.git` file; undefined when there is none or it lies elsewhere.
+ * Git's own record of the worktree in `dir` (a folder directly in the repository's worktrees), read
+ * from the worktree's `.git` file; undefined when there is none, it lies elsewhere or git cannot say.
  */
-async function recordOf(dir: string, repo: string, signal?: AbortSignal): Promise<string | undefined> {
-  const text = await readFile(path.join(dir, '.git'), 'utf8').catch(() => '')
-  const written = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim()
-  if (!written) return undefined
-  const { stdout } = await exec('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: repo, timeout: GIT_TIMEOUT_MS, signal })
-  const records = path.join(stdout.trim(), 'worktrees')
-  // Git may write the path relative to the worktree.
-  const record = path.resolve(dir, written)
-  return path.dirname(record) === records ? record : undefined
+async function recordOf(dir: string, repo: string): Promise<string | undefined> {
+  try {
+    const written = /^gitdir: (.+)$/m.exec(await readFile(path.join(dir, '.git'), 'utf8'))?.[1]?.trim()
+    if (!written) return undefined
+    const { stdout } = await exec('git', ['rev-parse', '--git-common-dir'], { cwd: repo, timeout: GIT_TIMEOUT_MS })
+    // Either may be written relative: git's folder to the repository, the record to the worktree.
+    const records = path.join(fs.realpathSync(path.resolve(repo, stdout.trim())), 'worktrees')
+    const record = realPath(path.resolve(dir, written))
+    return path.dirname(record) === records ? record : undefined
+  } catch {
+    return undefined
+  }
 }
 
-/** A worktree of `ref` of the repository `repo` (this one by default) in `dir`, with `repo`'s node_modules linked in. */
-export async function addWorktree(ref: string, dir: string, { repo = projectRoot, signal }: { repo?: string; signal?: AbortSignal } = {}): Promise<Worktree> {
+/**
+ * A worktree of `ref` of the repository `repo` (this one by default) in `dir` (a folder that does
+ * not exist yet, or an empty one), with `repo`'s node_modules linked in. `signal` stops it before it
+ * is made (it is removed when it was half made).
+ */
+export async function addWorktree(ref: string, where: string, { repo = projectRoot, signal }: { repo?: string; signal?: AbortSignal } = {}): Promise<Worktree> {
+  const dir = realPath(path.resolve(repo, where))
+  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) throw new Error(`${dir} is not empty: a worktree goes in a folder of its own`)
   const removeByHand = async () => {
     // Only this worktree's record: the repository's other worktrees are not ours to prune.
     const record = await recordOf(dir, repo)
@@ -62,22 +74,35 @@ export async function addWorktree(ref: string, dir: string, { repo = projectRoot
     }
   }
   try {
-    await exec('git', ['worktree', 'add', '--detach', dir, ref], { cwd: repo, timeout: GIT_TIMEOUT_MS, signal })
+    signal?.throwIfAborted()
+    // Not ended midway on `signal` (git would leave a locked record): it takes seconds.
+    await exec('git', ['worktree', 'add', '--detach', dir, ref], { cwd: repo, timeout: GIT_TIMEOUT_MS })
+    signal?.throwIfAborted()
     await symlink(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'), 'dir')
   } catch (error) {
-    // Half made (a git stopped midway leaves its folder and a locked record): taken away by hand.
+    // Half made, in a folder that was missing or empty: taken away by hand.
     await removeByHand().catch((failure: Error) => console.warn(`git worktree remove: ${failure.message}`))
     throw error
   }
   return { dir, remove }
 }
 
-/** Runs `node <args>` in `cwd`, its output to this process's, ending it on `signal`; resolves with its exit code. */
+/**
+ * Runs `node <args>` in `cwd`, its output to this process's; resolves with its exit code once it
+ * has ended. On `signal` it is stopped, and rejects once it is gone (its files are then no longer
+ * being written).
+ */
 function runNode(args: string[], cwd: string, signal?: AbortSignal): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'], timeout: BUILD_TIMEOUT_MS, signal })
+    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'], timeout: BUILD_TIMEOUT_MS })
+    const stop = () => child.kill('SIGTERM')
+    signal?.addEventListener('abort', stop, { once: true })
     child.once('error', reject)
-    child.once('exit', (code) => resolve(code))
+    child.once('close', (code) => {
+      signal?.removeEventListener('abort', stop)
+      if (signal?.aborted) reject(signal.reason instanceof Error ? signal.reason : new Error(`stopped by ${String(signal.reason)}`))
+      else resolve(code)
+    })
   })
 }
 
@@ -86,7 +111,7 @@ function runNode(args: string[], cwd: string, signal?: AbortSignal): Promise<num
  * minutes at most). `signal` stops it midway (a run interrupted): the worktree is then removed.
  */
 export async function addBuiltWorktree(ref: string, label: string, signal?: AbortSignal): Promise<Worktree> {
-  const tree = await addWorktree(ref, fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `${label}-`))), { signal })
+  const tree = await addWorktree(ref, fs.mkdtempSync(path.join(os.tmpdir(), `${label}-`)), { signal })
   try {
     const code = await runNode(['node_modules/tsx/dist/cli.mjs', 'scripts/build.ts'], tree.dir, signal)
     if (code !== 0) throw new Error(`the build of ${ref} failed`)

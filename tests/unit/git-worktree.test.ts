@@ -9,8 +9,12 @@ import { addWorktree } from '../../scripts/lib/git-worktree.js'
 // afterwards whatever happens: the project's own repository is never touched.
 let top: string
 let repo: string
-const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+// Git as a fresh machine has it: none of the surrounding repository's variables.
+const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GIT_')))
+const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+const gitWith = (input: string, ...args: string[]) => execFileSync('git', args, { cwd: repo, env, encoding: 'utf8', input }).trim()
 const listed = () => git('worktree', 'list', '--porcelain')
+const records = () => (fs.existsSync(path.join(repo, '.git', 'worktrees')) ? fs.readdirSync(path.join(repo, '.git', 'worktrees')) : [])
 const recordOf = (dir: string) => path.resolve(dir, /^gitdir: (.+)$/m.exec(fs.readFileSync(path.join(dir, '.git'), 'utf8'))![1]!.trim())
 
 beforeEach(() => {
@@ -19,7 +23,7 @@ beforeEach(() => {
   fs.mkdirSync(path.join(repo, 'node_modules'), { recursive: true })
   fs.writeFileSync(path.join(repo, 'README'), 'a file\n')
   git('init', '--quiet')
-  git('-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', 'commit', '--quiet', '--allow-empty', '-m', 'first')
+  git('-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', 'commit', '--quiet', '--no-verify', '--allow-empty', '-m', 'first')
 })
 
 afterEach(() => fs.rmSync(top, { recursive: true, force: true }))
@@ -52,16 +56,34 @@ describe('a worktree for a before-and-after measure', () => {
   })
 
   it('takes away a worktree it could not finish making', async () => {
+    // A commit whose tree holds a file named node_modules: git makes the worktree, the link to
+    // node_modules then fails.
+    const blob = gitWith('a file\n', 'hash-object', '-w', '--stdin')
+    const tree = gitWith(`100644 blob ${blob}\tnode_modules\n`, 'mktree')
+    const commit = gitWith('', '-c', 'user.name=Test', '-c', 'user.email=test@example.com', 'commit-tree', tree, '-m', 'half')
     const dir = path.join(top, 'before')
-    await expect(addWorktree('no-such-commit', dir, { repo })).rejects.toThrow()
+    await expect(addWorktree(commit, dir, { repo })).rejects.toThrow(/EEXIST/)
     expect(fs.existsSync(dir)).toBe(false)
     expect(listed()).not.toContain(dir)
+    expect(records()).toEqual([])
   })
 
-  it('stops when told to, leaving nothing behind', async () => {
+  it('stopped while git makes it, takes it away again', async () => {
     const dir = path.join(top, 'before')
-    await expect(addWorktree('HEAD', dir, { repo, signal: AbortSignal.abort() })).rejects.toThrow()
+    const stop = new AbortController()
+    const adding = addWorktree('HEAD', dir, { repo, signal: stop.signal })
+    stop.abort(new Error('stopped'))
+    await expect(adding).rejects.toThrow('stopped')
     expect(fs.existsSync(dir)).toBe(false)
     expect(listed()).not.toContain(dir)
+    expect(records()).toEqual([])
+  })
+
+  it('will not go into a folder that holds something', async () => {
+    const dir = path.join(top, 'full')
+    fs.mkdirSync(dir)
+    fs.writeFileSync(path.join(dir, 'keep'), 'mine')
+    await expect(addWorktree('HEAD', dir, { repo })).rejects.toThrow('is not empty')
+    expect(fs.readFileSync(path.join(dir, 'keep'), 'utf8')).toBe('mine')
   })
 })
