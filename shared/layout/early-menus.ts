@@ -4,7 +4,10 @@
  *
  * Until the header takes over, a listener on the window sees those clicks first and gives the
  * header the attributes SiteHeader renders for the new state, then stops the click there, so
- * React never also acts on it. Texts stay as the server wrote them: a text that differs from
+ * React never also acts on it. The rest of a tap or click on those buttons (pointer, touch and
+ * mouse presses and releases) is stopped there too: once the app has begun hydrating, React
+ * answers such an event on a part it has not reached yet by hydrating the whole page at once, a
+ * task of 70 ms and more on a slow phone that the open menu's frame would wait for. Texts stay as the server wrote them: a text that differs from
  * React's own makes hydration throw the server's HTML away, while differing attributes are left
  * as they are until React's first update writes its own.
  *
@@ -39,10 +42,27 @@ function onClick(event: MouseEvent) {
   setGroupOpen(button, open)
 }
 
+/** The events of a press on a menu button before the click, kept from React with it. */
+const PRESS_EVENTS = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'touchstart', 'touchend'] as const
+
+function onPress(event: Event) {
+  const button = (event.target as Element).closest?.(MENU_BUTTON)
+  if (button?.closest('.site-header')) event.stopPropagation()
+}
+
 /** Opens and closes the header's menus until the header calls takeEarlyMenus. */
 export function handleEarlyMenus() {
   window.addEventListener('click', onClick, true)
-  window.addEventListener(TAKE_EVENT, () => window.removeEventListener('click', onClick, true), { once: true })
+  // Passive: the browser need not wait for it to scroll, and nothing here cancels a default.
+  for (const type of PRESS_EVENTS) window.addEventListener(type, onPress, { capture: true, passive: true })
+  window.addEventListener(
+    TAKE_EVENT,
+    () => {
+      window.removeEventListener('click', onClick, true)
+      for (const type of PRESS_EVENTS) window.removeEventListener(type, onPress, true)
+    },
+    { once: true },
+  )
 }
 
 export interface EarlyMenus {

@@ -208,3 +208,44 @@ test.describe('the first click on a menu, before the page has hydrated, on a des
     await expect(panel).toBeHidden()
   })
 })
+
+/**
+ * Runs in the page before its own scripts: as soon as the app has begun hydrating (React has
+ * marked the document as its root) and before it has finished, presses the mobile menu's toggle,
+ * and notes whether the page had hydrated by the time the press was dispatched.
+ */
+function pressWhileHydrating(stateId: string) {
+  const page = window as unknown as WatchedWindow & { __e2ePress: { hydratedAfter: boolean } | null }
+  page.__e2ePress = null
+  const poll = () => {
+    const started = Object.keys(document).some((key) => key.startsWith('__reactContainer$'))
+    if (started && !page.__e2eIsHydrated(stateId)) {
+      const toggle = document.querySelector('.nav-toggle')!
+      toggle.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, cancelable: true, composed: true, pointerType: 'touch', isPrimary: true }))
+      page.__e2ePress = { hydratedAfter: page.__e2eIsHydrated(stateId) }
+      return
+    }
+    if (!page.__e2eIsHydrated(stateId)) setTimeout(poll, 0)
+  }
+  setTimeout(poll, 0)
+}
+
+test.describe('a press on the menu while the page hydrates, on a phone', () => {
+  test.use({ viewport: { width: 412, height: 823 }, hasTouch: true, isMobile: true })
+
+  test('does not make React hydrate the whole page at once: the press waits for nothing', async ({ page }) => {
+    await page.addInitScript({ content: `window.__e2eIsHydrated = ${isDocumentHydrated.toString()}` })
+    await page.addInitScript(pressWhileHydrating, HYDRATION_ELEMENT_ID)
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
+    await page.goto('/email-countdown-timer-generator/')
+    await waitForHydration(page)
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 })
+    const press = await page.evaluate(() => (window as unknown as { __e2ePress: { hydratedAfter: boolean } | null }).__e2ePress)
+    expect(press, 'the press came while the page hydrated').not.toBeNull()
+    // React, had it seen the press on a part it had not hydrated yet, would have hydrated the
+    // whole page before the press's dispatch returned.
+    expect(press!.hydratedAfter, 'the page had hydrated by the end of the press').toBe(false)
+    await expect(page.locator('.nav-toggle')).toHaveAttribute('aria-expanded', 'false')
+  })
+})
