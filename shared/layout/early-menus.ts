@@ -7,9 +7,11 @@
  * React never also acts on it. The rest of a press on those buttons (pointer, touch and mouse
  * presses, releases and cancels, a long press's context menu, Enter and Space) is stopped there
  * too: while the page hydrates, React answers any such event by hydrating the whole page in that
- * one task (73 ms at 4× CPU on the countdown page), which the open menu's frame would wait for. Texts stay as the server wrote them: a text that differs from
- * React's own makes hydration throw the server's HTML away, while differing attributes are left
- * as they are until React's first update writes its own.
+ * one task (73 ms at 4× CPU on the countdown page), which the open menu's frame would wait for.
+ *
+ * Texts stay as the server wrote them: a text that differs from React's own makes hydration
+ * throw the server's HTML away, while differing attributes are left as they are until React's
+ * first update writes its own.
  *
  * The listener comes from a script of its own (client/menus.ts) and the app holds another copy
  * of this module, so the header asks the listener to stop with an event on the window.
@@ -27,10 +29,17 @@ function setGroupOpen(trigger: Element, open: boolean) {
   document.getElementById(trigger.getAttribute('aria-controls') ?? '')?.toggleAttribute('hidden', !open)
 }
 
-function onClick(event: MouseEvent) {
+/** The header's menu button an event came to, and the header, if it came to one. */
+function menuButtonOf(event: Event): { button: Element; header: Element } | null {
   const button = (event.target as Element).closest?.(MENU_BUTTON)
   const header = button?.closest('.site-header')
-  if (!button || !header) return
+  return button && header ? { button, header } : null
+}
+
+function onClick(event: MouseEvent) {
+  const menu = menuButtonOf(event)
+  if (!menu) return
+  const { button, header } = menu
   event.stopPropagation()
   if (button.classList.contains('nav-toggle')) {
     button.setAttribute('aria-expanded', String(header.classList.toggle(MOBILE_OPEN)))
@@ -63,8 +72,7 @@ const PRESS_EVENTS = [
 function onPress(event: Event) {
   // Of the keys, only those that press a button: the others are React's once it has taken over.
   if (event instanceof KeyboardEvent && event.key !== 'Enter' && event.key !== ' ') return
-  const button = (event.target as Element).closest?.(MENU_BUTTON)
-  if (button?.closest('.site-header')) event.stopPropagation()
+  if (menuButtonOf(event)) event.stopPropagation()
 }
 
 /** Opens and closes the header's menus until the header calls takeEarlyMenus. */
