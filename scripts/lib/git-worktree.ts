@@ -17,6 +17,8 @@ const exec = promisify(execFile)
 export const GIT_TIMEOUT_MS = 60_000
 /** How long the earlier commit's build may take. */
 const BUILD_TIMEOUT_MS = 10 * 60_000
+/** How long a stopped build has to end before it is killed. */
+const STOP_GRACE_MS = 10_000
 
 export interface Worktree {
   dir: string
@@ -94,11 +96,31 @@ export async function addWorktree(ref: string, where: string, { repo = projectRo
  */
 function runNode(args: string[], cwd: string, signal?: AbortSignal): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'], timeout: BUILD_TIMEOUT_MS })
-    const stop = () => child.kill('SIGTERM')
+    // A group of its own, so that a stop reaches the processes it starts too.
+    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'], timeout: BUILD_TIMEOUT_MS, detached: true })
+    let killer: NodeJS.Timeout | undefined
+    const signalGroup = (name: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, name)
+      } catch {
+        // Gone already.
+      }
+    }
+    const stop = () => {
+      signalGroup('SIGTERM')
+      // One that will not stop is killed, so that the wait for it ends.
+      killer = setTimeout(() => signalGroup('SIGKILL'), STOP_GRACE_MS)
+    }
     signal?.addEventListener('abort', stop, { once: true })
+    // Its own group does not die with this process: killed should this process end first.
+    const onExit = () => signalGroup('SIGKILL')
+    process.on('exit', onExit)
+    // Aborted while the worktree was being made: stopped at once.
+    if (signal?.aborted && child.pid !== undefined) stop()
     child.once('error', reject)
     child.once('close', (code) => {
+      clearTimeout(killer)
+      process.off('exit', onExit)
       signal?.removeEventListener('abort', stop)
       if (signal?.aborted) reject(signal.reason instanceof Error ? signal.reason : new Error(`stopped by ${String(signal.reason)}`))
       else resolve(code)

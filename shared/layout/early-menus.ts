@@ -5,7 +5,7 @@
  * Until the header takes over, a listener on the window sees those clicks first and gives the
  * header the attributes SiteHeader renders for the new state, then stops the click there, so
  * React never also acts on it. The rest of a press on those buttons (pointer, touch and mouse
- * presses, releases and cancels, a long press's context menu, Enter and Space) is stopped there
+ * presses, releases and cancels, a long press's context menu, the keyboard) is stopped there
  * too: while the page hydrates, React answers any such event by hydrating the whole page in that
  * one task (73 ms at 4× CPU on the countdown page), which the open menu's frame would wait for.
  *
@@ -70,8 +70,8 @@ const PRESS_EVENTS = [
 ] as const
 
 function onPress(event: Event) {
-  // Of the keys, only those that press a button: the others are React's once it has taken over.
-  if (event instanceof KeyboardEvent && event.key !== 'Enter' && event.key !== ' ') return
+  // Keys too, every one: React's own key handlers act only once the header has taken over, and
+  // stopping the event cancels nothing (Tab still moves the focus, Enter and Space still click).
   if (menuButtonOf(event)) event.stopPropagation()
 }
 
