@@ -2,20 +2,23 @@ import { ASSETS_ELEMENT_ID } from '../shared/site.js'
 import { reportVisit } from '../shared/tracking/tracking.js'
 import { prepareReactDomErrors } from './react-dom-errors.js'
 
+/**
+ * A classic script the server inlines at the end of every page (React's bootstrap script), so
+ * that starting the app costs the page no request of its own. It waits until the server's HTML
+ * has painted, then fetches the app and the page's own code in parallel and runs the app, which
+ * hydrates. Until then the page's bytes have the connection to themselves.
+ */
 prepareReactDomErrors()
 
-/**
- * The one script a page loads. It waits until the server's HTML has painted, then fetches the
- * app and the page's own code in parallel and runs the app, which hydrates. Until then the
- * page's bytes have the connection to themselves.
- */
 function loadApp() {
+  // The app first, then the chunks it imports and the page's own code (see the build manifest).
   const modules = JSON.parse(document.getElementById(ASSETS_ELEMENT_ID)?.textContent ?? '[]') as string[]
   // Starts every download almost at once; the app's own imports then find them in flight. Each
   // import from a task of its own: on a slow phone starting one takes some 20 ms, and a tap
   // waiting meanwhile is answered in between.
-  void import('./entry.js')
-  for (const url of modules) setTimeout(() => void import(url).catch(() => undefined), 0)
+  const [app, ...rest] = modules
+  if (app) void import(app)
+  for (const url of rest) setTimeout(() => void import(url).catch(() => undefined), 0)
 }
 
 let started = false

@@ -4,9 +4,9 @@
  * page-speed tool is attached to the page (Lighthouse, DevTools, test drivers) the browser then
  * looks up every frame's line and column; for a frame in React DOM's module or in the app's
  * bundle that means reading the whole module again: one frame of 250–350 ms on a phone's CPU.
- * Made here, by the boot script's small module before the app is fetched, they cost nothing; the
- * build has React DOM take them from here (scripts/lib/react-dom-errors.ts) and make its own when
- * none are left.
+ * Made here, by the small boot script inlined in the page before the app is fetched, they cost
+ * nothing; the build has React DOM take them from here (scripts/lib/react-dom-errors.ts) and make
+ * its own when none are left.
  */
 export const PREPARED_ERRORS_KEY = 'poplift.react-dom-module-errors'
 

@@ -50,11 +50,11 @@ function staticClosure(chunks: Chunks, file: string, seen = new Set<string>()): 
   return seen
 }
 
-/** The boot script, and the app: the one file it imports on demand (client/entry.tsx and all it needs). */
-function bootAndApp(chunks: Chunks): { boot: OutputChunk; app: string } {
-  const boot = [...chunks.values()].find((chunk) => chunk.isEntry)
-  if (!boot || boot.dynamicImports.length !== 1) throw new Error('client/boot.ts must import the app, and only the app, on demand')
-  return { boot, app: boot.dynamicImports[0]! }
+/** The app: the one entry point (client/entry.tsx), which imports each page's code on demand. */
+function appEntry(chunks: Chunks): OutputChunk {
+  const entries = [...chunks.values()].filter((chunk) => chunk.isEntry)
+  if (entries.length !== 1) throw new Error(`the browser build should have one entry point, the app, not ${entries.length}`)
+  return entries[0]!
 }
 
 /**
@@ -63,15 +63,11 @@ function bootAndApp(chunks: Chunks): { boot: OutputChunk; app: string } {
  * - `app`: everything the app needs on every page (React, the router, the layout), in one file;
  * - code that several pages share, in one file per feature folder under shared/ (`generators`,
  *   `accounts`), or in the app when the feature's shared code is small and needs nothing else;
- * - the rest as Rolldown splits it: each page's own code, and the boot script, which stays
- *   small so that the page's HTML has the connection to itself.
- * Groups take exactly these modules and not their imports: the app imports what it shares with
- * the boot script from it, loaded already, instead of the boot script importing the app.
+ * - the rest as Rolldown splits it: each page's own code.
+ * Groups take exactly these modules and not their imports.
  */
 function chunkGroups(probe: Chunks): Map<string, string> {
-  const { boot, app } = bootAndApp(probe)
-  const inApp = staticClosure(probe, app)
-  inApp.delete(boot.fileName)
+  const inApp = staticClosure(probe, appEntry(probe).fileName)
 
   const features = new Map<string, OutputChunk[]>()
   for (const chunk of probe.values()) {
@@ -79,13 +75,13 @@ function chunkGroups(probe: Chunks): Map<string, string> {
     const feature = /\/shared\/([\w-]+)\//.exec(chunk.moduleIds.find((id) => id.includes('/shared/')) ?? '')?.[1] ?? 'shared'
     features.set(feature, [...(features.get(feature) ?? []), chunk])
   }
-  // A small feature joins the app once all it imports is there (or in the boot script).
+  // A small feature joins the app once all it imports is there.
   for (let joined = true; joined; ) {
     joined = false
     for (const [feature, chunks] of features) {
       const small = chunks.reduce((sum, chunk) => sum + chunk.code.length, 0) < SMALL_FEATURE_BYTES
       const own = new Set(chunks.map((chunk) => chunk.fileName))
-      const needs = chunks.flatMap((chunk) => chunk.imports).filter((file) => !own.has(file) && !inApp.has(file) && file !== boot.fileName)
+      const needs = chunks.flatMap((chunk) => chunk.imports).filter((file) => !own.has(file) && !inApp.has(file))
       if (!small || needs.length) continue
       for (const chunk of chunks) inApp.add(chunk.fileName)
       features.delete(feature)
@@ -118,8 +114,8 @@ async function buildClient() {
   // The slideshow's photo worker: a classic script (module workers are newer than some supported
   // browsers), whole in one file, whose hashed address the page's code is built with.
   const photoWorker = await build({ ...browserInput({ 'photo-worker': 'shared/generators/slideshow/photo.worker.ts' }), output: { ...BROWSER_OUTPUT, format: 'iife', dir: assetsDir } })
-  const base = browserInput({ boot: 'client/boot.ts' })
-  // The boot script may export what the app shares with it (tracking), for the app to import.
+  const base = browserInput({ app: 'client/entry.tsx' })
+  // The app's file also holds code pages share (small features), which they import from it.
   const input = {
     ...base,
     transform: { ...base.transform, define: { ...base.transform?.define, __PHOTO_WORKER_URL__: JSON.stringify(PUBLIC_PREFIX + photoWorker.output[0].fileName) } },
@@ -139,13 +135,15 @@ async function buildClient() {
       },
     }),
   )
-  // A classic script, whole in one file, that the server inlines in the head (without a source
-  // map link: the page's address would not lead to it).
-  const menus = await build({ ...browserInput({ menus: 'client/menus.ts' }), output: { ...BROWSER_OUTPUT, format: 'iife', sourcemap: false, dir: assetsDir } })
+  // Classic scripts, each whole in one file, that the server inlines: the menus in the head, the
+  // boot script at the end of the body (without a source map link: the page's address would not
+  // lead to it).
+  const inlined = async (name: string, file: string) => (await build({ ...browserInput({ [name]: file }), output: { ...BROWSER_OUTPUT, format: 'iife', sourcemap: false, dir: assetsDir } })).output[0].fileName
+  const [menusFile, bootFile] = await Promise.all([inlined('menus', 'client/menus.ts'), inlined('boot', 'client/boot.ts')])
 
   const toUrl = (file: string) => PUBLIC_PREFIX + file
-  const { boot, app: appFile } = bootAndApp(chunks)
-  const app = [...staticClosure(chunks, appFile)].filter((file) => file !== boot.fileName)
+  // The app's own file first: the boot script imports it first.
+  const app = [...staticClosure(chunks, appEntry(chunks).fileName)]
   const modules: Record<string, string[]> = {}
   const pageModules = new Set<string>(pages.map((page) => page.module))
   for (const chunk of chunks.values()) {
@@ -153,11 +151,10 @@ async function buildClient() {
     const name = chunk.isDynamicEntry ? chunk.facadeModuleId?.match(/\/shared\/(?:.+\/)?([A-Z]\w*)\.tsx$/)?.[1] : undefined
     if (!name || !pageModules.has(name)) continue
     if (modules[name]) throw new Error(`two page components are named ${name}: page modules are known by file name, which must be unique`)
-    modules[name] = [...staticClosure(chunks, chunk.fileName)].filter((file) => file !== boot.fileName && !app.includes(file)).map(toUrl)
+    modules[name] = [...staticClosure(chunks, chunk.fileName)].filter((file) => !app.includes(file)).map(toUrl)
   }
-  const menusFile = menus.output[0].fileName
   const manifest = {
-    boot: toUrl(boot.fileName),
+    boot: toUrl(bootFile),
     menus: toUrl(menusFile),
     app: app.map(toUrl),
     stylesheets: [PUBLIC_PREFIX + path.relative(assetsDir, path.join(root, stylesheet)).split(path.sep).join('/')],

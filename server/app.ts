@@ -68,9 +68,9 @@ function securityHeaders(config: Config, client: ClientAssets | null): RequestHa
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        // One inline script, the header's menus, allowed by its hash; router state travels in a
-        // JSON script tag, which never runs.
-        scriptSrc: ["'self'", ...(client ? [client.menusHashSource] : [])],
+        // Two inline scripts, the header's menus and the boot script, allowed by their hashes;
+        // router state travels in a JSON script tag, which never runs.
+        scriptSrc: ["'self'", ...(client?.scriptHashSources ?? [])],
         // The one inline stylesheet is allowed by its hash, nothing else inline.
         styleSrc: ["'self'", ...(client ? [client.cssHashSource] : [])],
         imgSrc: ["'self'", 'data:', 'blob:', ...giffer.images],

@@ -216,7 +216,8 @@ function streamPage(pages: PageDependencies, req: ExpressRequest, res: ExpressRe
       <StaticRouterProvider router={createStaticRouter(pages.staticHandler.dataRoutes, context)} context={context} hydrate={false} />
     </ShellContext>,
     {
-      bootstrapModules: client ? [client.manifest.boot] : [],
+      // React writes it, as it is, after the page's last element.
+      bootstrapScriptContent: client?.bootScript,
       // Every page's data is loaded before rendering and nothing suspends, so the shell is the
       // whole page: people and crawlers alike get it in one piece.
       onShellReady() {

@@ -5,8 +5,8 @@ import { z } from 'zod'
 
 /** Written by scripts/build.ts: the hashed client files a page needs. */
 const manifestSchema = z.object({
-  /** The small module the page loads; it fetches the app once the page has painted. */
-  boot: z.string().regex(/^\/assets\//),
+  /** A classic script inlined at the end of every page: it fetches the app once the page has painted. */
+  boot: z.string().regex(/^\/assets\/[\w.-]+\.js$/),
   /** A classic script the head runs inline before the body: the header's menus until the app has hydrated. */
   menus: z.string().regex(/^\/assets\/[\w.-]+\.js$/),
   /** The app (client/entry.tsx) and every chunk it imports statically. */
@@ -26,11 +26,20 @@ export interface ClientAssets {
   cssHashSource: string
   /** The menus script's text, inlined into every page's head: no request stands between the page and a working menu. */
   menusScript: string
-  /** CSP source allowing exactly that inline script. */
-  menusHashSource: string
+  /** The boot script's text, inlined at the end of every page: no request stands between the page and its app. */
+  bootScript: string
+  /** CSP sources allowing exactly those two inline scripts. */
+  scriptHashSources: string[]
 }
 
 const cspHashSource = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
+
+/** A built script's text, to be inlined as it is: nothing in it may end the script element early. */
+function inlineScript(rootDir: string, name: string, href: string): string {
+  const text = fs.readFileSync(path.join(rootDir, 'dist', 'public', href), 'utf8').trim()
+  if (/<\/|<!--|<script/i.test(text)) throw new Error(`The ${name} script contains "</", "<!--" or "<script" and cannot be inlined`)
+  return text
+}
 
 /**
  * Reads the build manifest and the stylesheet it names. Without a build (unit and route tests
@@ -42,7 +51,7 @@ export function loadClientAssets(rootDir: string): ClientAssets | null {
   const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')))
   const css = manifest.stylesheets.map((href) => fs.readFileSync(path.join(rootDir, 'dist', 'public', href), 'utf8')).join('\n')
   if (css.includes('</')) throw new Error('The stylesheet contains "</" and cannot be inlined')
-  const menusScript = fs.readFileSync(path.join(rootDir, 'dist', 'public', manifest.menus), 'utf8').trim()
-  if (menusScript.includes('</') || menusScript.includes('<!--')) throw new Error('The menus script contains "</" or "<!--" and cannot be inlined')
-  return { manifest, css, cssHashSource: cspHashSource(css), menusScript, menusHashSource: cspHashSource(menusScript) }
+  const menusScript = inlineScript(rootDir, 'menus', manifest.menus)
+  const bootScript = inlineScript(rootDir, 'boot', manifest.boot)
+  return { manifest, css, cssHashSource: cspHashSource(css), menusScript, bootScript, scriptHashSources: [cspHashSource(menusScript), cspHashSource(bootScript)] }
 }

@@ -55,7 +55,7 @@ export function rootWithFakeBuild() {
   fs.mkdirSync(assets, { recursive: true })
   fs.writeFileSync(path.join(assets, 'entry-TEST1234.js'), 'console.log("entry")')
   fs.writeFileSync(path.join(assets, 'styles-TEST1234.css'), 'body{color:#111}')
-  fs.writeFileSync(path.join(assets, 'boot-TEST1234.js'), 'import("./entry-TEST1234.js")')
+  fs.writeFileSync(path.join(assets, 'boot-TEST1234.js'), 'import("/assets/entry-TEST1234.js")')
   fs.writeFileSync(path.join(assets, 'menus-TEST1234.js'), '(() => {})()')
   fs.writeFileSync(path.join(assets, 'chunk-SHARED12.js'), 'export {}')
   fs.writeFileSync(path.join(assets, 'Pricing-PRICE123.js'), 'export {}')

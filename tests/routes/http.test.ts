@@ -175,24 +175,26 @@ describe('page rendering', () => {
 describe('built assets', () => {
   const built = testApp({}, {}, rootWithFakeBuild())
 
-  it('inlines the stylesheet and the menus script, lists the app and the page chunk for the boot module, and loads only that module', async () => {
+  it('inlines the stylesheet, the menus script and the boot script, lists the app and the page chunk for the boot script, and loads no script file', async () => {
     const html = (await request(built).get('/pricing/').expect(200)).text
     expect(html).toContain('<style id="site-css">body{color:#111}</style>')
     expect(html).toContain('<script type="application/json" id="__assets">["/assets/entry-TEST1234.js","/assets/chunk-SHARED12.js","/assets/Pricing-PRICE123.js"]</script>')
-    expect(html).toMatch(/<script type="module" src="\/assets\/boot-TEST1234.js"[^>]*async=""/)
     // The menus script runs before the body is parsed: inline, last in the head.
     expect(html).toContain('<script>(() => {})()</script></head>')
+    // The boot script: inline, after the page's last element (the module list it reads among them).
+    expect(html).toMatch(/<script id="[^"]+">import\("\/assets\/entry-TEST1234.js"\)<\/script><\/body><\/html>$/)
     expect(html).not.toContain('menus-TEST1234.js')
-    expect(html.match(/<script[^>]+src=/g)).toHaveLength(1)
+    expect(html).not.toContain('boot-TEST1234.js')
+    expect(html).not.toMatch(/<script[^>]+src=/)
     const home = (await request(built).get('/').expect(200)).text
     expect(home).not.toContain('Pricing-PRICE123.js')
   })
 
-  it('allows exactly that inline stylesheet and that inline script in the CSP, by their hashes', async () => {
+  it('allows exactly that inline stylesheet and those inline scripts in the CSP, by their hashes', async () => {
     const response = await request(built).get('/faq/').expect(200)
     const hash = (text: string) => createHash('sha256').update(text).digest('base64')
     expect(response.headers['content-security-policy']).toContain(`style-src 'self' 'sha256-${hash('body{color:#111}')}'`)
-    expect(response.headers['content-security-policy']).toContain(`script-src 'self' 'sha256-${hash('(() => {})()')}';`)
+    expect(response.headers['content-security-policy']).toContain(`script-src 'self' 'sha256-${hash('(() => {})()')}' 'sha256-${hash('import("/assets/entry-TEST1234.js")')}';`)
   })
 
   it('serves hashed files with immutable caching', async () => {

@@ -40,7 +40,7 @@ describe('pages', () => {
     return [...xml.matchAll(/<loc>https:\/\/site\.example([^<]*)<\/loc>/g)].map((match) => match[1]!)
   }
 
-  it('serves every page of the sitemap with a unique title and description, a canonical link and no inline script but the one its CSP allows', async () => {
+  it('serves every page of the sitemap with a unique title and description, a canonical link and no inline script but those its CSP allows', async () => {
     const paths = await sitemapPaths()
     const scriptSources = /script-src ([^;]*)/.exec((await request(app).get('/')).headers['content-security-policy'] as string)?.[1]?.split(' ') ?? []
     expect(paths.length).toBeGreaterThan(60)
@@ -58,7 +58,7 @@ describe('pages', () => {
       descriptions.add(description!)
       expect(html).toContain(`<link rel="canonical" href="https://site.example${pathname}"/>`)
       expect(html).toContain(`<meta property="og:url" content="https://site.example${pathname}"/>`)
-      // The header's menus script, allowed by its hash; nothing else inline runs.
+      // The header's menus script and the boot script, allowed by their hashes; nothing else inline runs.
       expect(inlineScripts(html).map(hashSource), pathname).toEqual(scriptSources.filter((source) => source.startsWith("'sha256-")))
       expect(html.match(/<h1[\s>]/g), `one h1 on ${pathname}`).toHaveLength(1)
       // The first paint waits for the footer, the last thing drawn: in the head, and the footer there once.
