@@ -3,8 +3,8 @@ import { handleEarlyMenus } from '../shared/layout/early-menus.js'
 /**
  * A classic script, inlined in the head, that runs before the body is parsed, so the header's
  * menus answer a tap from the first paint on. The boot script cannot do it: it stands at the end
- * of the page and runs once the page is parsed, on a slow phone well after the first paint.
- * Inline, it costs no request before the first paint.
+ * of the page, and the app it starts runs on a slow phone well after the first paint. Inline,
+ * it costs no request before the first paint.
  */
 handleEarlyMenus()
 

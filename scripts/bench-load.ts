@@ -99,7 +99,7 @@ async function fetchDocument(url: string): Promise<ServedDocument> {
   return { path: pathname + search, status: response.status, headers, body: await response.text() }
 }
 
-/** The same page without what runs: the scripts (the head's inline one, the boot module) and their preloads go; page state (JSON) and styles stay. */
+/** The same page without what runs: the scripts (the head's inline one, the inline boot script) and their preloads go; page state (JSON) and styles stay. */
 function withoutScripts(document: ServedDocument): ServedDocument {
   const body = document.body
     .replace(/<script\b(?![^>]*\btype="application\/json")[^>]*>[\s\S]*?<\/script>/g, '')

@@ -12,6 +12,7 @@ import { build, type OutputChunk, type RolldownOutput } from 'rolldown'
 import { BROWSER_OUTPUT, BROWSER_TARGETS, browserInput, SERVER_ONLY_IMPORT, serverOnlyMessage } from './lib/client-build.js'
 import { SERVER_BUILD_OPTIONS } from './lib/server-build.js'
 import { pages } from '../shared/pages.js'
+import { notInlineable } from '../server/ssr/manifest.js'
 import { DASHBOARD_STATIC_BUILD, DASHBOARD_STATIC_FILES, DASHBOARD_STATIC_MANIFEST, SCRIPT_BUILD_OPTIONS, sourceOf, type DashboardStaticFile } from '../server/dashboard/static-files.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -136,14 +137,21 @@ async function buildClient() {
     }),
   )
   // Classic scripts, each whole in one file, that the server inlines: the menus in the head, the
-  // boot script at the end of the body (without a source map link: the page's address would not
-  // lead to it).
-  const inlined = async (name: string, file: string) => (await build({ ...browserInput({ [name]: file }), output: { ...BROWSER_OUTPUT, format: 'iife', sourcemap: false, dir: assetsDir } })).output[0].fileName
+  // boot script at the end of the body (strict, as modules are; without a source map link: the
+  // page's address would not lead to it).
+  const inlined = async (name: string, file: string) => {
+    const { output } = await build({ ...browserInput({ [name]: file }), output: { ...BROWSER_OUTPUT, format: 'iife', strict: true, sourcemap: false, dir: assetsDir } })
+    const problem = notInlineable(output[0].code.trim())
+    if (problem) throw new Error(`${file}, built, ${problem}: it cannot be inlined in a page`)
+    return output[0].fileName
+  }
   const [menusFile, bootFile] = await Promise.all([inlined('menus', 'client/menus.ts'), inlined('boot', 'client/boot.ts')])
 
   const toUrl = (file: string) => PUBLIC_PREFIX + file
-  // The app's own file first: the boot script imports it first.
+  // The app's own file first: the boot script imports it first. One file: React, the layout and
+  // Rolldown's helpers together, each further file being a request every page makes.
   const app = [...staticClosure(chunks, appEntry(chunks).fileName)]
+  if (app.length !== 1) throw new Error(`the app should be one file, not ${app.join(', ')}: see chunkGroups in scripts/build.ts`)
   const modules: Record<string, string[]> = {}
   const pageModules = new Set<string>(pages.map((page) => page.module))
   for (const chunk of chunks.values()) {
@@ -154,7 +162,7 @@ async function buildClient() {
     modules[name] = [...staticClosure(chunks, chunk.fileName)].filter((file) => !app.includes(file)).map(toUrl)
   }
   const manifest = {
-    boot: toUrl(bootFile),
+    bootScript: toUrl(bootFile),
     menus: toUrl(menusFile),
     app: app.map(toUrl),
     stylesheets: [PUBLIC_PREFIX + path.relative(assetsDir, path.join(root, stylesheet)).split(path.sep).join('/')],
@@ -205,7 +213,7 @@ const [{ manifest }] = await Promise.all([buildClient(), buildServer(), buildDas
 
 // What a first visit to each kind of page downloads in JavaScript, compressed as it is served.
 const gzipKb = (url: string) => zlib.gzipSync(fs.readFileSync(path.join(assetsDir, url.slice(PUBLIC_PREFIX.length)))).length / 1024
-const shared = [manifest.menus, manifest.boot, ...manifest.app].reduce((sum, url) => sum + gzipKb(url), 0)
+const shared = [manifest.menus, manifest.bootScript, ...manifest.app].reduce((sum, url) => sum + gzipKb(url), 0)
 console.log(`JavaScript per page, gzipped (shared entry ${shared.toFixed(1)} KB + page chunks):`)
 for (const [module, urls] of Object.entries(manifest.modules).sort()) {
   const own = urls.reduce((sum, url) => sum + gzipKb(url), 0)

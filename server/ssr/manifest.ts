@@ -5,12 +5,15 @@ import { z } from 'zod'
 
 /** Written by scripts/build.ts: the hashed client files a page needs. */
 const manifestSchema = z.object({
-  /** A classic script inlined at the end of every page: it fetches the app once the page has painted. */
-  boot: z.string().regex(/^\/assets\/[\w.-]+\.js$/),
+  /**
+   * A classic script inlined at the end of every page: it fetches the app once the page has
+   * painted. (Builds that loaded it as a module called it `boot`; their manifest is refused.)
+   */
+  bootScript: z.string().regex(/^\/assets\/[\w.-]+\.js$/),
   /** A classic script the head runs inline before the body: the header's menus until the app has hydrated. */
   menus: z.string().regex(/^\/assets\/[\w.-]+\.js$/),
-  /** The app (client/entry.tsx) and every chunk it imports statically. */
-  app: z.array(z.string().regex(/^\/assets\//)),
+  /** The app (client/entry.tsx) first, then every chunk it imports statically. */
+  app: z.array(z.string().regex(/^\/assets\//)).min(1),
   stylesheets: z.array(z.string().regex(/^\/assets\/[\w.-]+\.css$/)),
   /** Per page module (its component's file name under shared/): its chunk and every chunk it imports statically. */
   modules: z.record(z.string(), z.array(z.string().regex(/^\/assets\//))),
@@ -34,10 +37,21 @@ export interface ClientAssets {
 
 const cspHashSource = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
 
-/** A built script's text, to be inlined as it is: nothing in it may end the script element early. */
+/**
+ * Why a script cannot be inlined as it is, if it cannot: nothing in it may end the element early
+ * or change the parser's state, and the browser must hash the very bytes the server hashed (the
+ * parser turns a carriage return into a line feed and a NUL into U+FFFD; React escapes
+ * `<script`). The build checks its inlined scripts with this too.
+ */
+export function notInlineable(text: string): string | null {
+  return /<\/|<!--|<script|\r|\0/i.test(text) ? 'contains "</", "<!--", "<script", a carriage return or a NUL' : null
+}
+
+/** A built script's text, to be inlined as it is. */
 function inlineScript(rootDir: string, name: string, href: string): string {
   const text = fs.readFileSync(path.join(rootDir, 'dist', 'public', href), 'utf8').trim()
-  if (/<\/|<!--|<script/i.test(text)) throw new Error(`The ${name} script contains "</", "<!--" or "<script" and cannot be inlined`)
+  const problem = notInlineable(text)
+  if (problem) throw new Error(`The ${name} script ${problem} and cannot be inlined`)
   return text
 }
 
@@ -48,10 +62,12 @@ function inlineScript(rootDir: string, name: string, href: string): string {
 export function loadClientAssets(rootDir: string): ClientAssets | null {
   const file = path.join(rootDir, 'dist', 'manifest.json')
   if (!fs.existsSync(file)) return null
-  const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')))
+  const parsed = manifestSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')))
+  if (!parsed.success) throw new Error(`${file} is not a build manifest of this version of the site (run npm run build): ${parsed.error.message}`)
+  const manifest = parsed.data
   const css = manifest.stylesheets.map((href) => fs.readFileSync(path.join(rootDir, 'dist', 'public', href), 'utf8')).join('\n')
   if (css.includes('</')) throw new Error('The stylesheet contains "</" and cannot be inlined')
   const menusScript = inlineScript(rootDir, 'menus', manifest.menus)
-  const bootScript = inlineScript(rootDir, 'boot', manifest.boot)
+  const bootScript = inlineScript(rootDir, 'boot', manifest.bootScript)
   return { manifest, css, cssHashSource: cspHashSource(css), menusScript, bootScript, scriptHashSources: [cspHashSource(menusScript), cspHashSource(bootScript)] }
 }

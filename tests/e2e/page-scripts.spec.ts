@@ -6,8 +6,8 @@ import { expect, gotoHydrated, test } from './fixtures.js'
 /** What a first visit may download in JavaScript, gzipped, the inline menus and boot scripts included. */
 const JS_BUDGET_KB = 120
 /**
- * Module scripts a page may load: the app (the bundler's helpers in it), a feature's shared code
- * and the page's own. Each costs a phone a fetch, a parse and a link at load.
+ * Module scripts a page may load: the app (the bundler's helpers in it), code the page shares
+ * with some others (a feature's, or a blog post's with the blog index) and the page's own. Each costs a phone a fetch, a parse and a link at load.
  */
 const MAX_MODULE_SCRIPTS = 3
 

@@ -55,14 +55,15 @@ export function rootWithFakeBuild() {
   fs.mkdirSync(assets, { recursive: true })
   fs.writeFileSync(path.join(assets, 'entry-TEST1234.js'), 'console.log("entry")')
   fs.writeFileSync(path.join(assets, 'styles-TEST1234.css'), 'body{color:#111}')
-  fs.writeFileSync(path.join(assets, 'boot-TEST1234.js'), 'import("/assets/entry-TEST1234.js")')
+  // As a build writes it, with a line end the page leaves out.
+  fs.writeFileSync(path.join(assets, 'boot-TEST1234.js'), 'import("/assets/entry-TEST1234.js")\n')
   fs.writeFileSync(path.join(assets, 'menus-TEST1234.js'), '(() => {})()')
   fs.writeFileSync(path.join(assets, 'chunk-SHARED12.js'), 'export {}')
   fs.writeFileSync(path.join(assets, 'Pricing-PRICE123.js'), 'export {}')
   fs.writeFileSync(
     path.join(dir, 'dist', 'manifest.json'),
     JSON.stringify({
-      boot: '/assets/boot-TEST1234.js',
+      bootScript: '/assets/boot-TEST1234.js',
       menus: '/assets/menus-TEST1234.js',
       app: ['/assets/entry-TEST1234.js', '/assets/chunk-SHARED12.js'],
       stylesheets: ['/assets/styles-TEST1234.css'],

@@ -4,9 +4,12 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import zlib from 'node:zlib'
 import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
 import request from 'supertest'
 import { pino } from 'pino'
 import { describe, expect, it } from 'vitest'
+import { loadClientAssets } from '../../server/ssr/manifest.js'
 import { rootWithFakeBuild, testApp } from './app.js'
 
 const app = testApp()
@@ -190,11 +193,28 @@ describe('built assets', () => {
     expect(home).not.toContain('Pricing-PRICE123.js')
   })
 
-  it('allows exactly that inline stylesheet and those inline scripts in the CSP, by their hashes', async () => {
+  it('allows exactly that inline stylesheet and those inline scripts in the CSP, by the hashes of the text the page holds', async () => {
     const response = await request(built).get('/faq/').expect(200)
     const hash = (text: string) => createHash('sha256').update(text).digest('base64')
     expect(response.headers['content-security-policy']).toContain(`style-src 'self' 'sha256-${hash('body{color:#111}')}'`)
-    expect(response.headers['content-security-policy']).toContain(`script-src 'self' 'sha256-${hash('(() => {})()')}' 'sha256-${hash('import("/assets/entry-TEST1234.js")')}';`)
+    // Each inline script that runs, as the browser reads it from the page (the boot file's line end left out).
+    const inline = [...response.text.matchAll(/<script(?: id="[^"]+")?>([^<]*)<\/script>/g)].map(([, text]) => text!)
+    expect(inline).toEqual(['(() => {})()', 'import("/assets/entry-TEST1234.js")'])
+    expect(response.headers['content-security-policy']).toContain(`script-src 'self' ${inline.map((text) => `'sha256-${hash(text)}'`).join(' ')};`)
+  })
+
+  it('refuses to start on a manifest of another version, or a script that cannot be inlined as it is', () => {
+    const manifestFile = (root: string) => path.join(root, 'dist', 'manifest.json')
+    const older = rootWithFakeBuild()
+    const manifest = JSON.parse(fs.readFileSync(manifestFile(older), 'utf8')) as Record<string, unknown>
+    // Builds that loaded the boot script as a module listed it as `boot`.
+    fs.writeFileSync(manifestFile(older), JSON.stringify({ ...manifest, bootScript: undefined, boot: manifest.bootScript }))
+    expect(() => loadClientAssets(older)).toThrow(/not a build manifest of this version of the site \(run npm run build\)/)
+    for (const text of ['document.write("</script><script>alert(1)")', 'a\r\nb', 'a<!--b', 'a\0b']) {
+      const root = rootWithFakeBuild()
+      fs.writeFileSync(path.join(root, 'dist', 'public', 'assets', 'boot-TEST1234.js'), text)
+      expect(() => loadClientAssets(root), JSON.stringify(text)).toThrow(/The boot script contains .* and cannot be inlined/)
+    }
   })
 
   it('serves hashed files with immutable caching', async () => {
