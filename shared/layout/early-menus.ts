@@ -8,6 +8,7 @@
  * presses, releases and cancels, a long press's context menu, the keyboard) is stopped there
  * too: while the page hydrates, React answers any such event by hydrating the whole page in that
  * one task (73 ms at 4× CPU on the countdown page), which the open menu's frame would wait for.
+ * Escape closes an open menu, as the header's own handlers do once hydrated.
  *
  * Texts stay as the server wrote them: a text that differs from React's own makes hydration
  * throw the server's HTML away, while differing attributes are left as they are until React's
@@ -75,16 +76,38 @@ function onPress(event: Event) {
   if (menuButtonOf(event)) event.stopPropagation()
 }
 
+/**
+ * Escape inside the header closes what it would close once hydrated: the open group the focus is
+ * in, or else the open mobile menu, and the focus goes back to the button that opened it.
+ */
+function onEscape(event: KeyboardEvent) {
+  if (event.key !== 'Escape' || !(event.target instanceof Element)) return
+  const header = event.target.closest('.site-header')
+  if (!header) return
+  const trigger = event.target.closest(`.nav-group.${GROUP_OPEN}`)?.querySelector<HTMLElement>(':scope > .nav-trigger')
+  const toggle = header.querySelector<HTMLElement>('.nav-toggle')
+  if (trigger) setGroupOpen(trigger, false)
+  else if (toggle && header.classList.contains(MOBILE_OPEN)) {
+    header.classList.remove(MOBILE_OPEN)
+    toggle.setAttribute('aria-expanded', 'false')
+  } else return
+  // Kept from React as a press is, for the same reason.
+  event.stopPropagation()
+  ;(trigger ?? toggle)?.focus()
+}
+
 /** Opens and closes the header's menus until the header calls takeEarlyMenus. */
 export function handleEarlyMenus() {
   window.addEventListener('click', onClick, true)
   // Passive: the browser need not wait for it to scroll, and nothing here cancels a default.
   for (const type of PRESS_EVENTS) window.addEventListener(type, onPress, { capture: true, passive: true })
+  window.addEventListener('keydown', onEscape, { capture: true, passive: true })
   window.addEventListener(
     TAKE_EVENT,
     () => {
       window.removeEventListener('click', onClick, true)
       for (const type of PRESS_EVENTS) window.removeEventListener(type, onPress, true)
+      window.removeEventListener('keydown', onEscape, true)
     },
     { once: true },
   )

@@ -194,3 +194,63 @@ test.describe('mobile menu at 375 × 800', () => {
     await expect(toggle).toBeFocused()
   })
 })
+
+/**
+ * Until the app has loaded and hydrated (a second or more on a slow phone), the head's menus
+ * script opens and closes the menus. Here the app never comes, so everything is that script's.
+ */
+test.describe('menus before the app has loaded', () => {
+  test.beforeEach(async ({ page }) => {
+    // The app's file is asked for and never answered.
+    await page.route('**/assets/app-*.js', () => undefined)
+    await page.goto('/', { waitUntil: 'domcontentloaded' })
+  })
+  test.afterEach(async ({ page }) => {
+    expect(await page.evaluate(() => Object.keys(document).some((key) => key.startsWith('__reactContainer$'))), 'React never started').toBe(false)
+  })
+
+  test('on a desktop, Escape closes the open menu from its button or from a link in it, and the focus goes back to the button', async ({ page }) => {
+    const solutions = menuButton(page, 'Solutions')
+    const panel = await panelOf(page, solutions)
+    await solutions.click()
+    await expect(solutions).toHaveAttribute('aria-expanded', 'true')
+    await expect(panel).toBeVisible()
+    await expect(solutions).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect(solutions).toHaveAttribute('aria-expanded', 'false')
+    await expect(panel).toBeHidden()
+    await expect(solutions).toBeFocused()
+
+    await solutions.click()
+    await panel.getByRole('link').first().focus()
+    await page.keyboard.press('Escape')
+    await expect(panel).toBeHidden()
+    await expect(solutions).toBeFocused()
+  })
+
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 375, height: 800 }, hasTouch: true, isMobile: true })
+
+    test('Escape closes an open group first, then the menu, and the focus goes back to the button that opened each', async ({ page }) => {
+      const toggle = page.locator('.nav-toggle')
+      await toggle.tap()
+      await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+      await expect(mainNav(page)).toBeVisible()
+      const solutions = menuButton(page, 'Solutions')
+      await solutions.tap()
+      const panel = await panelOf(page, solutions)
+      await expect(panel).toBeVisible()
+      await panel.getByRole('link').first().focus()
+
+      await page.keyboard.press('Escape')
+      await expect(panel).toBeHidden()
+      await expect(solutions).toBeFocused()
+      await expect(mainNav(page)).toBeVisible()
+
+      await page.keyboard.press('Escape')
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+      await expect(mainNav(page)).toBeHidden()
+      await expect(toggle).toBeFocused()
+    })
+  })
+})
