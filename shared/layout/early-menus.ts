@@ -78,22 +78,28 @@ function onPress(event: Event) {
 
 /**
  * Escape inside the header closes what it would close once hydrated: the open group the focus is
- * in, or else the open mobile menu, and the focus goes back to the button that opened it.
+ * in, its button taking the focus back. Elsewhere in the header it closes every open group (the
+ * hydrated header closes a group once the focus leaves it, which this script does not follow) and
+ * the mobile menu, whose toggle takes the focus back.
  */
 function onEscape(event: KeyboardEvent) {
   if (event.key !== 'Escape' || !(event.target instanceof Element)) return
   const header = event.target.closest('.site-header')
   if (!header) return
   const trigger = event.target.closest(`.nav-group.${GROUP_OPEN}`)?.querySelector<HTMLElement>(':scope > .nav-trigger')
+  const groups = trigger ? [trigger] : [...header.querySelectorAll<HTMLElement>('.nav-trigger[aria-expanded="true"]')]
+  for (const group of groups) setGroupOpen(group, false)
   const toggle = header.querySelector<HTMLElement>('.nav-toggle')
-  if (trigger) setGroupOpen(trigger, false)
-  else if (toggle && header.classList.contains(MOBILE_OPEN)) {
+  const closesMobile = !trigger && toggle !== null && header.classList.contains(MOBILE_OPEN)
+  if (closesMobile) {
     header.classList.remove(MOBILE_OPEN)
     toggle.setAttribute('aria-expanded', 'false')
-  } else return
+  }
+  if (!groups.length && !closesMobile) return
   // Kept from React as a press is, for the same reason.
   event.stopPropagation()
-  ;(trigger ?? toggle)?.focus()
+  if (trigger) trigger.focus()
+  else if (closesMobile) toggle.focus()
 }
 
 /** Opens and closes the header's menus until the header calls takeEarlyMenus. */

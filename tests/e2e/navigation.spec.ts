@@ -252,5 +252,33 @@ test.describe('menus before the app has loaded', () => {
       await expect(mainNav(page)).toBeHidden()
       await expect(toggle).toBeFocused()
     })
+
+    test('Escape from outside the open group closes the group and the menu, so neither is open when the menu opens again', async ({ page }) => {
+      const toggle = page.locator('.nav-toggle')
+      await toggle.tap()
+      const solutions = menuButton(page, 'Solutions')
+      await solutions.tap()
+      await expect(solutions).toHaveAttribute('aria-expanded', 'true')
+      await toggle.focus()
+      await page.keyboard.press('Escape')
+      await expect(mainNav(page)).toBeHidden()
+      await expect(toggle).toBeFocused()
+      await toggle.tap()
+      await expect(mainNav(page)).toBeVisible()
+      await expect(solutions).toHaveAttribute('aria-expanded', 'false')
+      await expect(await panelOf(page, solutions)).toBeHidden()
+    })
   })
+})
+
+test('once the header has hydrated, Escape is its own: a click after it opens the menu again', async ({ page }) => {
+  await gotoHydrated(page, '/')
+  const solutions = menuButton(page, 'Solutions')
+  await solutions.click()
+  await expect(solutions).toHaveAttribute('aria-expanded', 'true')
+  await page.keyboard.press('Escape')
+  await expect(solutions).toHaveAttribute('aria-expanded', 'false')
+  // Had the head's script closed it behind React's back, React would still hold it open, and this click would close it.
+  await solutions.click()
+  await expect(solutions).toHaveAttribute('aria-expanded', 'true')
 })
