@@ -23,6 +23,12 @@ const GROUP_OPEN = 'is-open'
 const MENU_BUTTON = '.nav-toggle, .nav-trigger[aria-expanded]'
 const TAKE_EVENT = 'site:take-menus'
 
+/** The mobile menu: the header's class and its toggle's state, as SiteHeader renders them. */
+function setMobileOpen(header: Element, toggle: Element, open: boolean) {
+  header.classList.toggle(MOBILE_OPEN, open)
+  toggle.setAttribute('aria-expanded', String(open))
+}
+
 /** A group's button, the class of its list item and its panel, as SiteHeader renders them. */
 function setGroupOpen(trigger: Element, open: boolean) {
   trigger.setAttribute('aria-expanded', String(open))
@@ -43,7 +49,7 @@ function onClick(event: MouseEvent) {
   const { button, header } = menu
   event.stopPropagation()
   if (button.classList.contains('nav-toggle')) {
-    button.setAttribute('aria-expanded', String(header.classList.toggle(MOBILE_OPEN)))
+    setMobileOpen(header, button, !header.classList.contains(MOBILE_OPEN))
     return
   }
   // One group open at a time.
@@ -91,10 +97,7 @@ function onEscape(event: KeyboardEvent) {
   for (const group of groups) setGroupOpen(group, false)
   const toggle = header.querySelector<HTMLElement>('.nav-toggle')
   const closesMobile = !trigger && toggle !== null && header.classList.contains(MOBILE_OPEN)
-  if (closesMobile) {
-    header.classList.remove(MOBILE_OPEN)
-    toggle.setAttribute('aria-expanded', 'false')
-  }
+  if (closesMobile) setMobileOpen(header, toggle, false)
   if (!groups.length && !closesMobile) return
   // Kept from React as a press is, for the same reason.
   event.stopPropagation()

@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import request from 'supertest'
 import { pino } from 'pino'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { loadClientAssets } from '../../server/ssr/manifest.js'
 import { rootWithFakeBuild, testApp } from './app.js'
 
@@ -176,7 +176,9 @@ describe('page rendering', () => {
 })
 
 describe('built assets', () => {
-  const built = testApp({}, {}, rootWithFakeBuild())
+  const builtRoot = rootWithFakeBuild()
+  const built = testApp({}, {}, builtRoot)
+  afterAll(() => fs.rmSync(builtRoot, { recursive: true, force: true }))
 
   it('inlines the stylesheet, the menus script and the boot script, lists the app and the page chunk for the boot script, and loads no script file', async () => {
     const html = (await request(built).get('/pricing/').expect(200)).text
@@ -205,15 +207,19 @@ describe('built assets', () => {
 
   it('refuses to start on a manifest of another version, or a script that cannot be inlined as it is', () => {
     const manifestFile = (root: string) => path.join(root, 'dist', 'manifest.json')
-    const older = rootWithFakeBuild()
-    const manifest = JSON.parse(fs.readFileSync(manifestFile(older), 'utf8')) as Record<string, unknown>
-    // Builds that loaded the boot script as a module listed it as `boot`.
-    fs.writeFileSync(manifestFile(older), JSON.stringify({ ...manifest, bootScript: undefined, boot: manifest.bootScript }))
-    expect(() => loadClientAssets(older)).toThrow(/not a build manifest of this version of the site \(run npm run build\)/)
-    for (const text of ['document.write("</script><script>alert(1)")', 'a\r\nb', 'a<!--b', 'a\0b']) {
-      const root = rootWithFakeBuild()
-      fs.writeFileSync(path.join(root, 'dist', 'public', 'assets', 'boot-TEST1234.js'), text)
-      expect(() => loadClientAssets(root), JSON.stringify(text)).toThrow(/The boot script contains .* and cannot be inlined/)
+    const root = rootWithFakeBuild()
+    try {
+      const manifest = JSON.parse(fs.readFileSync(manifestFile(root), 'utf8')) as Record<string, unknown>
+      // Builds that loaded the boot script as a module listed it as `boot`.
+      fs.writeFileSync(manifestFile(root), JSON.stringify({ ...manifest, bootScript: undefined, boot: manifest.bootScript }))
+      expect(() => loadClientAssets(root)).toThrow(/not a build manifest of this version of the site \(run npm run build\)/)
+      fs.writeFileSync(manifestFile(root), JSON.stringify(manifest))
+      for (const text of ['document.write("</script><script>alert(1)")', 'a\r\nb', 'a<!--b', 'a\0b']) {
+        fs.writeFileSync(path.join(root, 'dist', 'public', 'assets', 'boot-TEST1234.js'), text)
+        expect(() => loadClientAssets(root), JSON.stringify(text)).toThrow(/The boot script contains .* and cannot be inlined/)
+      }
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true })
     }
   })
 
