@@ -89,16 +89,24 @@ export async function addWorktree(ref: string, where: string, { repo = projectRo
   return { dir, remove }
 }
 
+/** Signals that end this process by default (Ctrl-C, a stop, a closed terminal). */
+const ENDING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+
 /**
  * Runs `node <args>` in `cwd`, its output to this process's; resolves with its exit code once it
- * has ended. On `signal` it is stopped, and rejects once it is gone (its files are then no longer
- * being written).
+ * has ended. On `signal`, or after BUILD_TIMEOUT_MS, it is stopped, and rejects once it is gone
+ * (its files are then no longer being written).
+ *
+ * It runs in a process group of its own, so that a stop reaches the processes it starts too. The
+ * terminal's Ctrl-C then no longer reaches it: a signal this process would die of (no other
+ * listener handles it) kills the group first, and should this process end anyhow, so does it.
  */
 function runNode(args: string[], cwd: string, signal?: AbortSignal): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    // A group of its own, so that a stop reaches the processes it starts too.
-    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'], timeout: BUILD_TIMEOUT_MS, detached: true })
+    if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error(`stopped by ${String(signal.reason)}`))
+    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'], detached: true })
     let killer: NodeJS.Timeout | undefined
+    let timedOut = false
     const signalGroup = (name: NodeJS.Signals) => {
       try {
         process.kill(-child.pid!, name)
@@ -109,20 +117,39 @@ function runNode(args: string[], cwd: string, signal?: AbortSignal): Promise<num
     const stop = () => {
       signalGroup('SIGTERM')
       // One that will not stop is killed, so that the wait for it ends.
-      killer = setTimeout(() => signalGroup('SIGKILL'), STOP_GRACE_MS)
+      killer ??= setTimeout(() => signalGroup('SIGKILL'), STOP_GRACE_MS)
+    }
+    const timer = setTimeout(() => {
+      timedOut = true
+      stop()
+    }, BUILD_TIMEOUT_MS)
+    const onExit = () => signalGroup('SIGKILL')
+    const onSignal = (name: NodeJS.Signals) => {
+      // Another listener (a script's own clean-up) handles it, stopping this through `signal`.
+      if (process.listenerCount(name) > 1) return
+      signalGroup('SIGKILL')
+      cleanUp()
+      // Nothing else listens: this process ends as the signal would have ended it.
+      process.kill(process.pid, name)
+    }
+    const cleanUp = () => {
+      clearTimeout(timer)
+      clearTimeout(killer)
+      signal?.removeEventListener('abort', stop)
+      process.off('exit', onExit)
+      for (const name of ENDING_SIGNALS) process.off(name, onSignal)
     }
     signal?.addEventListener('abort', stop, { once: true })
-    // Its own group does not die with this process: killed should this process end first.
-    const onExit = () => signalGroup('SIGKILL')
     process.on('exit', onExit)
-    // Aborted while the worktree was being made: stopped at once.
-    if (signal?.aborted && child.pid !== undefined) stop()
-    child.once('error', reject)
+    for (const name of ENDING_SIGNALS) process.on(name, onSignal)
+    child.once('error', (error) => {
+      cleanUp()
+      reject(error)
+    })
     child.once('close', (code) => {
-      clearTimeout(killer)
-      process.off('exit', onExit)
-      signal?.removeEventListener('abort', stop)
+      cleanUp()
       if (signal?.aborted) reject(signal.reason instanceof Error ? signal.reason : new Error(`stopped by ${String(signal.reason)}`))
+      else if (timedOut) reject(new Error(`stopped after ${BUILD_TIMEOUT_MS / 60_000} minutes`))
       else resolve(code)
     })
   })

@@ -5,10 +5,11 @@
  * Until the header takes over, a listener on the window sees those clicks first and gives the
  * header the attributes SiteHeader renders for the new state, then stops the click there, so
  * React never also acts on it. The rest of a press on those buttons (pointer, touch and mouse
- * presses, releases and cancels, a long press's context menu, the keyboard) is stopped there
- * too: while the page hydrates, React answers any such event by hydrating the whole page in that
+ * presses, releases and cancels, a long press's context menu, a drag, the keyboard) is stopped
+ * there too: while the page hydrates, React answers any such event by hydrating the whole page in that
  * one task (73 ms at 4× CPU on the countdown page), which the open menu's frame would wait for.
- * Escape closes an open menu, as the header's own handlers do once hydrated.
+ * Escape closes an open menu, and the arrows on a group's button open it on a link, as the
+ * header's own handlers do once hydrated.
  *
  * Texts stay as the server wrote them: a text that differs from React's own makes hydration
  * throw the server's HTML away, while differing attributes are left as they are until React's
@@ -58,7 +59,7 @@ function onClick(event: MouseEvent) {
   setGroupOpen(button, open)
 }
 
-/** The events of a press on a menu button besides the click, kept from React with it. */
+/** The events of a press (or a drag) on a menu button besides the click, kept from React with it. */
 const PRESS_EVENTS = [
   'pointerdown',
   'pointerup',
@@ -74,6 +75,9 @@ const PRESS_EVENTS = [
   'keydown',
   'keypress',
   'keyup',
+  'dragstart',
+  'dragend',
+  'drop',
 ] as const
 
 function onPress(event: Event) {
@@ -89,7 +93,7 @@ function onPress(event: Event) {
  * the mobile menu, whose toggle takes the focus back.
  */
 function onEscape(event: KeyboardEvent) {
-  if (event.key !== 'Escape' || !(event.target instanceof Element)) return
+  if (!(event.target instanceof Element)) return
   const header = event.target.closest('.site-header')
   if (!header) return
   const trigger = event.target.closest(`.nav-group.${GROUP_OPEN}`)?.querySelector<HTMLElement>(':scope > .nav-trigger')
@@ -105,18 +109,41 @@ function onEscape(event: KeyboardEvent) {
   else if (closesMobile) toggle.focus()
 }
 
+/**
+ * ArrowDown or ArrowUp on a group's button opens it on its first or last link, as the hydrated
+ * header does (React would otherwise never see the key: a key on a menu button is kept from it).
+ */
+function onArrow(event: KeyboardEvent) {
+  const button = menuButtonOf(event)?.button
+  if (!button?.classList.contains('nav-trigger')) return
+  const panel = document.getElementById(button.getAttribute('aria-controls') ?? '')
+  const links = panel ? [...panel.querySelectorAll<HTMLElement>('a[href]')] : []
+  if (!links.length) return
+  event.preventDefault()
+  for (const other of document.querySelectorAll('.site-header .nav-trigger[aria-expanded="true"]')) setGroupOpen(other, false)
+  setGroupOpen(button, true)
+  links.at(event.key === 'ArrowUp' ? -1 : 0)?.focus()
+}
+
+/** The keys the script answers itself until the header takes over. */
+function onKeyDown(event: KeyboardEvent) {
+  if (event.key === 'Escape') onEscape(event)
+  else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') onArrow(event)
+}
+
 /** Opens and closes the header's menus until the header calls takeEarlyMenus. */
 export function handleEarlyMenus() {
   window.addEventListener('click', onClick, true)
   // Passive: the browser need not wait for it to scroll, and nothing here cancels a default.
   for (const type of PRESS_EVENTS) window.addEventListener(type, onPress, { capture: true, passive: true })
-  window.addEventListener('keydown', onEscape, { capture: true, passive: true })
+  // Not passive: an arrow that opens a menu does not also scroll the page.
+  window.addEventListener('keydown', onKeyDown, true)
   window.addEventListener(
     TAKE_EVENT,
     () => {
       window.removeEventListener('click', onClick, true)
       for (const type of PRESS_EVENTS) window.removeEventListener(type, onPress, true)
-      window.removeEventListener('keydown', onEscape, true)
+      window.removeEventListener('keydown', onKeyDown, true)
     },
     { once: true },
   )

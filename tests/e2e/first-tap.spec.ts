@@ -1,6 +1,6 @@
 import type { CDPSession, Locator, Page } from '@playwright/test'
 import { HYDRATION_ELEMENT_ID } from '../../shared/site.js'
-import { expect, gotoHydrated, isDocumentHydrated, test, waitForHydration } from './fixtures.js'
+import { expect, gotoHydrated, hasReactStarted, isDocumentHydrated, test, waitForHydration } from './fixtures.js'
 
 /** A mid-range phone, as Chromium's performance panel has it. */
 const CPU_SLOWDOWN = 4
@@ -216,10 +216,10 @@ test.describe('the first click on a menu, before the page has hydrated, on a des
  * by the end of its dispatch.
  */
 function pressWhileHydrating({ stateId, events }: { stateId: string; events: readonly string[] }) {
-  const page = window as unknown as WatchedWindow & { __e2ePress: Record<string, boolean> | null }
+  const page = window as unknown as WatchedWindow & { __e2ePress: Record<string, boolean> | null; __e2eHasReactStarted: typeof hasReactStarted }
   page.__e2ePress = null
   const poll = () => {
-    const started = Object.keys(document).some((key) => key.startsWith('__reactContainer$'))
+    const started = page.__e2eHasReactStarted()
     if (started && !page.__e2eIsHydrated(stateId)) {
       const toggle = document.querySelector('.nav-toggle')!
       const press: Record<string, boolean> = {}
@@ -239,15 +239,16 @@ function pressWhileHydrating({ stateId, events }: { stateId: string; events: rea
 
 /**
  * Every event of a press on a button that React, while it hydrates, answers by hydrating the whole
- * page at once (its "discrete replayable" events a press can bring), the click aside.
+ * page at once (its "discrete replayable" events a press or a drag can bring), the click aside.
  */
-const PRESS_EVENTS = ['pointerdown', 'pointerup', 'pointercancel', 'mousedown', 'mouseup', 'touchstart', 'touchend', 'touchcancel', 'contextmenu', 'dblclick', 'auxclick', 'keydown', 'keypress', 'keyup']
+const PRESS_EVENTS = ['pointerdown', 'pointerup', 'pointercancel', 'mousedown', 'mouseup', 'touchstart', 'touchend', 'touchcancel', 'contextmenu', 'dblclick', 'auxclick', 'keydown', 'keypress', 'keyup', 'dragstart', 'dragend', 'drop']
 
 test.describe('a press on the menu while the page hydrates, on a phone', () => {
   test.use({ viewport: { width: 412, height: 823 }, hasTouch: true, isMobile: true })
 
   test('does not make React hydrate the whole page at once, and opens the menu', async ({ page }) => {
     await page.addInitScript({ content: `window.__e2eIsHydrated = ${isDocumentHydrated.toString()}` })
+    await page.addInitScript({ content: `window.__e2eHasReactStarted = ${hasReactStarted.toString()}` })
     await page.addInitScript(pressWhileHydrating, { stateId: HYDRATION_ELEMENT_ID, events: PRESS_EVENTS })
     const cdp = await page.context().newCDPSession(page)
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
@@ -259,8 +260,10 @@ test.describe('a press on the menu while the page hydrates, on a phone', () => {
     // React, had it seen any of them, would have hydrated the whole page before its dispatch returned.
     const hydratedBy = Object.entries(press!).filter(([, hydrated]) => hydrated).map(([type]) => type)
     expect(hydratedBy, 'the events after which the page had hydrated').toEqual([])
-    // The click opened the menu, and the header carried on from there once hydrated.
+    // The click opened the menu, and the header carried on from there once hydrated: the toggle's
+    // label, a text only React changes, says so.
     await expect(page.locator('.nav-toggle')).toHaveAttribute('aria-expanded', 'true')
+    await expect(page.locator('.nav-toggle')).toHaveAccessibleName('Close menu')
     await expect(mainNav(page)).toBeVisible()
   })
 })

@@ -74,6 +74,11 @@ export function isDocumentHydrated(stateId: string): boolean {
   return isHydrated(document.querySelector('.site-header .brand')) && isHydrated(document.getElementById(stateId))
 }
 
+/** Runs in the page: whether React has begun with the document (marked it as its root), hydrated or not. */
+export function hasReactStarted(): boolean {
+  return Object.keys(document).some((key) => key.startsWith('__reactContainer$'))
+}
+
 /**
  * Resolves once React has hydrated the whole document and run its effects. Effects (the carousel
  * is wired in one) run right after the commit, so two animation frames later the page is fully

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import { expect, gotoHydrated, isSameDocument, markDocument, nav, test } from './fixtures.js'
+import { expect, gotoHydrated, hasReactStarted, isSameDocument, markDocument, nav, test } from './fixtures.js'
 
 const itemsOf = (label: string) => nav.groups.find((group) => group.label === label)!.items!
 const solutionsItems = itemsOf('Solutions')
@@ -206,7 +206,7 @@ test.describe('menus before the app has loaded', () => {
     await page.goto('/', { waitUntil: 'domcontentloaded' })
   })
   test.afterEach(async ({ page }) => {
-    expect(await page.evaluate(() => Object.keys(document).some((key) => key.startsWith('__reactContainer$'))), 'React never started').toBe(false)
+    expect(await page.evaluate(hasReactStarted), 'React never started').toBe(false)
   })
 
   test('on a desktop, Escape closes the open menu from its button or from a link in it, and the focus goes back to the button', async ({ page }) => {
@@ -226,6 +226,22 @@ test.describe('menus before the app has loaded', () => {
     await page.keyboard.press('Escape')
     await expect(panel).toBeHidden()
     await expect(solutions).toBeFocused()
+  })
+
+  test('on a desktop, ArrowDown on a menu button opens it on its first link, ArrowUp on its last', async ({ page }) => {
+    const solutions = menuButton(page, 'Solutions')
+    const links = (await panelOf(page, solutions)).getByRole('link')
+    await solutions.focus()
+    await page.keyboard.press('ArrowDown')
+    await expect(solutions).toHaveAttribute('aria-expanded', 'true')
+    await expect(links.first()).toBeFocused()
+    const other = menuButton(page, nav.groups.find((group) => group.items && group.label !== 'Solutions')!.label)
+    await other.focus()
+    await page.keyboard.press('ArrowUp')
+    await expect(other).toHaveAttribute('aria-expanded', 'true')
+    await expect((await panelOf(page, other)).getByRole('link').last()).toBeFocused()
+    // One open at a time.
+    await expect(solutions).toHaveAttribute('aria-expanded', 'false')
   })
 
   test.describe('on a phone', () => {
@@ -271,14 +287,21 @@ test.describe('menus before the app has loaded', () => {
   })
 })
 
-test('once the header has hydrated, Escape is its own: a click after it opens the menu again', async ({ page }) => {
-  await gotoHydrated(page, '/')
-  const solutions = menuButton(page, 'Solutions')
-  await solutions.click()
-  await expect(solutions).toHaveAttribute('aria-expanded', 'true')
-  await page.keyboard.press('Escape')
-  await expect(solutions).toHaveAttribute('aria-expanded', 'false')
-  // Had the head's script closed it behind React's back, React would still hold it open, and this click would close it.
-  await solutions.click()
-  await expect(solutions).toHaveAttribute('aria-expanded', 'true')
+test.describe('once the header has hydrated', () => {
+  test.use({ viewport: { width: 375, height: 800 }, hasTouch: true, isMobile: true })
+
+  test('the menus are its own: the toggle\'s label, which only it changes, follows a tap and Escape', async ({ page }) => {
+    await gotoHydrated(page, '/')
+    const toggle = page.locator('.nav-toggle')
+    await toggle.tap()
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+    await expect(toggle).toHaveAccessibleName('Close menu')
+    await page.keyboard.press('Escape')
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+    await expect(toggle).toHaveAccessibleName('Open menu')
+    // Had the head's script closed it behind React's back, React would still hold it open, and this tap would close it.
+    await toggle.tap()
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+    await expect(toggle).toHaveAccessibleName('Close menu')
+  })
 })
