@@ -46,13 +46,44 @@ export async function startProcess(args: string[], env: Record<string, string>):
  */
 export const PRODUCTION_ENV = { NODE_ENV: 'production', MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '32768' }
 
-/** A port free on loopback right now, for a server started next. */
+/**
+ * A port free on loopback right now, for a server started next. It is drawn at random from below
+ * the kernel's ephemeral range: a port the kernel hands out itself (to a server bound to port 0, or
+ * to an outgoing connection) could go to another process between this check and the server's
+ * start, and a probe for the server's health would then reach that process instead.
+ */
 export async function freePort(): Promise<number> {
-  const probe = net.createServer().listen(0, '127.0.0.1')
-  await once(probe, 'listening')
-  const { port } = probe.address() as net.AddressInfo
-  await new Promise((resolve) => probe.close(resolve))
-  return port
+  const [lowest] = ephemeralRange()
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = FIXED_PORTS_FROM + Math.floor(Math.random() * (lowest - FIXED_PORTS_FROM))
+    if (await bindable(port)) return port
+  }
+  return bindable(0) as Promise<number>
+}
+
+/** Ports below this are left to fixed services (the site's own tests, databases). */
+const FIXED_PORTS_FROM = 20_000
+
+/** The kernel's ephemeral port range, where it has one to read, else the IANA range. */
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number)
+    if (low! > FIXED_PORTS_FROM + 1_000 && high! >= low!) return [low!, high!]
+  } catch {
+    // Not Linux: the IANA range.
+  }
+  return [49_152, 65_535]
+}
+
+/** `port` once it could be bound on loopback (the port bound when 0 is asked), or 0 when it could not. */
+async function bindable(port: number): Promise<number> {
+  const probe = net.createServer()
+  const bound = await new Promise<number>((resolve) => {
+    probe.once('error', () => resolve(0))
+    probe.listen(port, '127.0.0.1', () => resolve((probe.address() as net.AddressInfo).port))
+  })
+  if (bound) await new Promise((resolve) => probe.close(resolve))
+  return bound
 }
 
 /**
