@@ -1,7 +1,7 @@
 /** Starting and stopping the built server as a child process, for the load scripts. */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import readline from 'node:readline'
@@ -47,44 +47,107 @@ export async function startProcess(args: string[], env: Record<string, string>):
 export const PRODUCTION_ENV = { NODE_ENV: 'production', MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '32768' }
 
 /**
- * A port free on loopback right now, for a server started next. It is drawn at random from below
- * the kernel's ephemeral range: a port the kernel hands out itself (to a server bound to port 0, or
+ * A port free on loopback right now, for a server started next. It is drawn at random outside the
+ * kernel's ephemeral range: a port the kernel hands out itself (to a server bound to port 0, or
  * to an outgoing connection) could go to another process between this check and the server's
- * start, and a probe for the server's health would then reach that process instead.
+ * start. Never the same port twice in one process. A server's start still checks that the port
+ * is its own (`listensOn`): another process drawing the same port at the same moment is rare, not
+ * impossible.
  */
 export async function freePort(): Promise<number> {
-  const [lowest] = ephemeralRange()
+  const [from, to] = portsToDraw()
   for (let attempt = 0; attempt < 50; attempt++) {
-    const port = FIXED_PORTS_FROM + Math.floor(Math.random() * (lowest - FIXED_PORTS_FROM))
-    if (await bindable(port)) return port
+    const port = from + Math.floor(Math.random() * (to - from + 1))
+    if (handedOut.has(port) || !(await bindable(port))) continue
+    handedOut.add(port)
+    return port
   }
-  return bindable(0) as Promise<number>
+  throw new Error(`no free loopback port between ${from} and ${to} after 50 tries`)
 }
 
-/** Ports below this are left to fixed services (the site's own tests, databases). */
-const FIXED_PORTS_FROM = 20_000
+const handedOut = new Set<number>()
 
-/** The kernel's ephemeral port range, where it has one to read, else the IANA range. */
-function ephemeralRange(): [number, number] {
+/** Ports below this are left to services on fixed ports (the site's own tests, 3210; Redis; SMTP). */
+const FIXED_PORTS_BELOW = 20_000
+
+/**
+ * Where ports are drawn: below the kernel's ephemeral range (Linux: 32768–60999 by default), or
+ * above it where a host has widened it down to the fixed ports; the IANA range's complement where
+ * the kernel's cannot be read.
+ */
+function portsToDraw(): [number, number] {
+  let [low, high] = [49_152, 65_535]
   try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number)
-    if (low! > FIXED_PORTS_FROM + 1_000 && high! >= low!) return [low!, high!]
+    ;[low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number) as [number, number]
   } catch {
     // Not Linux: the IANA range.
   }
-  return [49_152, 65_535]
+  if (low - FIXED_PORTS_BELOW >= 1_000) return [FIXED_PORTS_BELOW, low - 1]
+  if (65_535 - high >= 1_000) return [high + 1, 65_535]
+  throw new Error(`the kernel's ephemeral ports (${low}–${high}) leave no range of 1,000 ports for test servers`)
 }
 
-/** `port` once it could be bound on loopback (the port bound when 0 is asked), or 0 when it could not. */
-async function bindable(port: number): Promise<number> {
-  const probe = net.createServer()
-  const bound = await new Promise<number>((resolve) => {
-    probe.once('error', () => resolve(0))
-    probe.listen(port, '127.0.0.1', () => resolve((probe.address() as net.AddressInfo).port))
-  })
-  if (bound) await new Promise((resolve) => probe.close(resolve))
-  return bound
+/**
+ * Whether a server could listen on `port` of loopback now: on 127.0.0.1, and on ::1 where the
+ * machine has IPv6 (a browser asked for localhost tries ::1 first).
+ */
+async function bindable(port: number): Promise<boolean> {
+  if (!(await probe(port, { host: '127.0.0.1' }))) return false
+  return probe(port, { host: '::1', ipv6Only: true }, ['EADDRNOTAVAIL', 'EAFNOSUPPORT'])
 }
+
+/** Listens on `port` and closes again; false on an error, unless its code is one of `harmless`. */
+async function probe(port: number, address: { host: string; ipv6Only?: boolean }, harmless: string[] = []): Promise<boolean> {
+  const server = net.createServer()
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once('error', (error: NodeJS.ErrnoException) => resolve(harmless.includes(error.code ?? '')))
+    server.listen({ port, ...address }, () => resolve(true))
+  })
+  if (server.listening) await new Promise((resolve) => server.close(resolve))
+  return listening
+}
+
+/**
+ * Whether process `pid` holds a listening TCP socket on `port` (Linux: its open sockets against
+ * the kernel's table); undefined where that cannot be read. A probe that a server has started
+ * can then tell it from another process that answers on the same port.
+ */
+export function listensOn(pid: number | undefined, port: number): boolean | undefined {
+  if (pid === undefined) return undefined
+  let sockets: Set<string>
+  try {
+    sockets = new Set(
+      readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+        try {
+          return /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.slice(1) ?? []
+        } catch {
+          // Closed meanwhile.
+          return []
+        }
+      }),
+    )
+  } catch {
+    return undefined
+  }
+  const local = `:${port.toString(16).toUpperCase().padStart(4, '0')}`
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string
+    try {
+      text = readFileSync(table, 'utf8')
+    } catch {
+      continue
+    }
+    // Columns: slot, local address, remote address, state (0A: listening), …, inode (the tenth).
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/)
+      if (fields[1]?.endsWith(local) && fields[3] === '0A' && sockets.has(fields[9] ?? '')) return true
+    }
+  }
+  return false
+}
+
+/** Answers `url` with whether it answered 2xx, within a second (a process that accepts but never answers is not up). */
+export const answersOk = (url: string) => fetch(url, { signal: AbortSignal.timeout(1_000) }).then((res) => res.ok, () => false)
 
 /**
  * Starts the built site on a free port and resolves once /healthz answers; for runs whose log
@@ -105,8 +168,8 @@ export async function startSite(env: Record<string, string>, cwd = root): Promis
   child.once('exit', (code) => (exitCode = code))
   for (let attempt = 0; attempt < 200; attempt++) {
     if (exitCode !== undefined) throw new Error(`the site exited with ${exitCode} while starting`)
-    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then((res) => res.ok, () => false)
-    if (up) return { child, port }
+    // The site's own answer, not another process's on the same port.
+    if ((await answersOk(`http://127.0.0.1:${port}/healthz`)) && listensOn(child.pid, port) !== false) return { child, port }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   child.kill('SIGKILL')

@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { Page } from '@playwright/test'
-import { root } from '../../scripts/lib/server-process.js'
+import { answersOk, listensOn, root } from '../../scripts/lib/server-process.js'
 
 export interface RunningService {
   name: string
@@ -53,8 +53,8 @@ export async function startService(name: string, script: string, port: number, e
   }
   for (let attempt = 0; attempt < 200; attempt++) {
     if (exited()) throw new Error(`${name} exited with ${child.exitCode ?? child.signalCode} while starting:\n${output}`)
-    const up = await fetch(`${service.origin}/healthz`).then((res) => res.ok, () => false)
-    if (up) return service
+    // Its own answer: another process that took the port meanwhile would answer too.
+    if ((await answersOk(`${service.origin}/healthz`)) && listensOn(child.pid, port) !== false) return service
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   await service.stop()
