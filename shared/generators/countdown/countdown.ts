@@ -5,6 +5,7 @@
  */
 import type { Holiday } from '../../holidays/holidays.js'
 import { CAPTION_MAX_LENGTH, COUNTDOWN_SIZE, countdownHeight } from './timer-basics.js'
+import { escapeHtml } from '../html.js'
 
 export { CAPTION_MAX_LENGTH, COUNTDOWN_SIZE, countdownHeight }
 
@@ -233,8 +234,7 @@ export function liveTimerRequest(settings: CountdownSettings, now: Date, timeZon
 export function liveTimerSnippet(urls: { url: string; png_url: string }, withCaptions: boolean, alt = 'Countdown timer'): string {
   const { width } = COUNTDOWN_SIZE
   const height = countdownHeight(withCaptions)
-  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
-  const image = (src: string, style: string) => `<img src="${escape(src)}" width="${width}" height="${height}" alt="${escape(alt)}" style="${style}">`
+  const image = (src: string, style: string) => `<img src="${escapeHtml(src)}" width="${width}" height="${height}" alt="${escapeHtml(alt)}" style="${style}">`
   return [
     `<!--[if mso]>${image(urls.png_url, 'display:block;border:0')}<![endif]-->`,
     `<!--[if !mso]><!-->${image(urls.url, 'display:block;border:0;max-width:100%;height:auto')}<!--<![endif]-->`,

@@ -7,6 +7,7 @@
 import { liveTimerSnippet, type CountdownSettings } from './countdown.js'
 import { liveTimerBody, withMergeTag, type LiveTimerChoices, type LiveTimerType, type Platform } from './live-timer.js'
 import type { SavedTimerView } from './saved-timer-edit.js'
+import { escapeHtml } from '../html.js'
 
 /** Where a saved timer is changed: under the generator's own address, one page per timer. */
 export const SAVED_TIMER_PATH = '/email-countdown-timer-generator/timers/'
@@ -41,8 +42,6 @@ export function savedTimerBody(settings: CountdownSettings, choices: LiveTimerCh
 export function editAddress(origin: string, id: string, key: string): string {
   return `${origin}${SAVED_TIMER_PATH}${encodeURIComponent(id)}/#key=${encodeURIComponent(key)}`
 }
-
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
 
 /** The HTML to paste: the live image (with its still PNG for Outlook), inside the `go` link when the timer has one. */
 export function savedTimerSnippet(urls: { url: string; png_url: string; link_url?: string }, withCaptions: boolean): string {
