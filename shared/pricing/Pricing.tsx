@@ -76,7 +76,8 @@ function PlanCard({ plan, currency, emailsCurrency, billing, features }: {
           {discount > 0 && <span className="discount-chip">−{discountPercent(discount)}%</span>}
         </li>
       </ul>
-      <ul className="plan-features">
+      {/* The same in every currency and billing period: left as the server drew it when the page hydrates. */}
+      <StaticHtml as="ul" className="plan-features" fixed>
         {features.map((feature) => {
           const included = planIncludes(plan, feature)
           return (
@@ -87,7 +88,7 @@ function PlanCard({ plan, currency, emailsCurrency, billing, features }: {
             </li>
           )
         })}
-      </ul>
+      </StaticHtml>
     </li>
   )
 }

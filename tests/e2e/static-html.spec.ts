@@ -142,6 +142,26 @@ test.describe('parts of a page with nothing to do but follow links are left as t
     expect(await isSameDocument(page)).toBe(true)
   })
 
+  test('the pricing page leaves each plan’s feature list as served while the period and currency change its prices', async ({ page }) => {
+    await gotoHydrated(page, '/pricing/')
+    const lists = page.locator('.plan-features[data-static]')
+    expect(await lists.count()).toBeGreaterThan(0)
+    await expectNoneReact(page, '.plan-features[data-static] li')
+    const served = await lists.evaluateAll((elements) => elements.map((element) => element.innerHTML))
+    const price = page.locator('.plan-price-current').first()
+    const monthly = await price.textContent()
+    await page.getByRole('radio', { name: 'Yearly' }).check()
+    await expect(price).not.toHaveText(monthly!)
+    await page.locator('.pricing-controls fieldset').nth(1).getByRole('radio').last().check()
+    // The lists are the server's still, the same; the prices React's.
+    expect(await lists.evaluateAll((elements) => elements.map((element) => element.innerHTML))).toEqual(served)
+    await expectNoneReact(page, '.plan-features[data-static] li')
+    expect(await isReactElement(page, '.plan-price-current')).toBe(true)
+    // A feature's link still leads to its description.
+    await lists.first().locator('a').first().click()
+    await expect(page).toHaveURL(/\/pricing\/#/)
+  })
+
   test('a generator page leaves its examples, explanation and questions as served; the questions still open', async ({ page }) => {
     await gotoHydrated(page, '/email-countdown-timer-generator/')
     expect(await isReactElement(page, '.generator-faq[data-static]')).toBe(true)
