@@ -16,8 +16,10 @@ import type { FontOptionGroup } from './types.js'
  */
 export function FontSelect({ id, name, groups, value, onChange, message, text = '' }: { id: string; name: string; groups: FontOptionGroup[]; value: string; onChange: (id: string) => void; message?: string | null; text?: string }) {
   const chosen = groups.flatMap((group) => group.fonts).find((font) => font.id === value)
-  // The text's alphabets, read once for the whole list: each letter is matched against Unicode's scripts.
-  const needed = useMemo(() => scriptsOf(text), [text])
+  // The text's alphabets, read once for the whole list: each letter is matched against Unicode's
+  // scripts. The same alphabets keep the same list (a keystroke in Latin rewrites nothing).
+  const alphabets = scriptsOf(text).join(',')
+  const needed = useMemo(() => (alphabets ? (alphabets.split(',') as FontScript[]) : []), [alphabets])
   const lacking = chosen ? missingScripts(chosen, needed) : []
   const [firstChoice] = useState(value)
   const options = useMemo(() => ({ __html: fontOptionsHtml(groups, needed, firstChoice) }), [groups, needed, firstChoice])

@@ -77,7 +77,7 @@ function PlanCard({ plan, currency, emailsCurrency, billing, features }: {
         </li>
       </ul>
       {/* The same in every currency and billing period: left as the server drew it when the page hydrates. */}
-      <StaticHtml as="ul" className="plan-features" fixed>
+      <StaticHtml as="ul" className="plan-features">
         {features.map((feature) => {
           const included = planIncludes(plan, feature)
           return (

@@ -71,6 +71,16 @@ test.describe('saved timers', () => {
       await expect(linkField).toHaveAttribute('aria-invalid', 'true')
       await expect(form.getByRole('alert')).toHaveText('must be an absolute http(s) URL, like https://shop.example/sale')
       await linkField.fill('https://shop.example/winter')
+      // Captions in Russian: the fonts without Cyrillic say so, and the chosen one keeps its place.
+      const fontField = form.getByLabel('Font', { exact: true })
+      const chosenFont = await fontField.inputValue()
+      const daysCaption = form.getByLabel('Caption: days')
+      const caption = await daysCaption.inputValue()
+      await daysCaption.fill('Дни')
+      await expect(fontField.locator('option', { hasText: '(no Cyrillic)' }).first()).toBeAttached()
+      await expect(fontField).toHaveValue(chosenFont)
+      await daysCaption.fill(caption)
+      await expect(fontField.locator('option', { hasText: '(no Cyrillic)' })).toHaveCount(0)
       // A day later, at the same address.
       const before = await (await page.request.get(saved.image)).body()
       const endsAt = form.getByLabel('Ends at')

@@ -152,7 +152,9 @@ test.describe('parts of a page with nothing to do but follow links are left as t
     const monthly = await price.textContent()
     await page.getByRole('radio', { name: 'Yearly' }).check()
     await expect(price).not.toHaveText(monthly!)
+    const yearly = await price.textContent()
     await page.locator('.pricing-controls fieldset').nth(1).getByRole('radio').last().check()
+    await expect(price).not.toHaveText(yearly!)
     // The lists are the server's still, the same; the prices React's.
     expect(await lists.evaluateAll((elements) => elements.map((element) => element.innerHTML))).toEqual(served)
     await expectNoneReact(page, '.plan-features[data-static] li')
