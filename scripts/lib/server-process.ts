@@ -130,6 +130,7 @@ export function listensOn(pid: number | undefined, port: number): boolean | unde
     return undefined
   }
   const local = `:${port.toString(16).toUpperCase().padStart(4, '0')}`
+  let listeners = 0
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text: string
     try {
@@ -140,14 +141,42 @@ export function listensOn(pid: number | undefined, port: number): boolean | unde
     // Columns: slot, local address, remote address, state (0A: listening), …, inode (the tenth).
     for (const line of text.split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/)
-      if (fields[1]?.endsWith(local) && fields[3] === '0A' && sockets.has(fields[9] ?? '')) return true
+      if (!fields[1]?.endsWith(local) || fields[3] !== '0A') continue
+      if (sockets.has(fields[9] ?? '')) return true
+      listeners++
     }
   }
-  return false
+  // No listener on the port in the kernel's tables: they cannot say (a sandbox that hides them).
+  return listeners ? false : undefined
 }
 
-/** Answers `url` with whether it answered 2xx, within a second (a process that accepts but never answers is not up). */
-export const answersOk = (url: string) => fetch(url, { signal: AbortSignal.timeout(1_000) }).then((res) => res.ok, () => false)
+/** How long a server may take to answer its health check once started. */
+const START_TIMEOUT_MS = 20_000
+
+/**
+ * Waits until `child` answers `url` (2xx) from its own socket on `port`: another process that
+ * took the port meanwhile may answer too. Throws once it exits, or after 20 s, naming `name`.
+ */
+export async function waitUntilServing(child: ChildProcess, port: number, url: string, name: string, output = () => ''): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS
+  let answeredByOther = false
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited with ${child.exitCode ?? child.signalCode} while starting${answeredByOther ? ` (another process answers on port ${port})` : ''}${withOutput(output())}`)
+    const left = deadline - Date.now()
+    if (left <= 0) break
+    if (await answersOk(url, Math.min(1_000, left))) {
+      if (listensOn(child.pid, port) !== false) return
+      answeredByOther = true
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`${name} did not answer ${url} within ${START_TIMEOUT_MS / 1000} s${answeredByOther ? ` (another process answers on port ${port})` : ''}${withOutput(output())}`)
+}
+
+const withOutput = (text: string) => (text ? `:\n${text}` : '')
+
+/** Whether `url` answers 2xx within `timeoutMs` (a process that accepts but never answers is not up). */
+export const answersOk = (url: string, timeoutMs = 1_000) => fetch(url, { signal: AbortSignal.timeout(timeoutMs) }).then((res) => res.ok, () => false)
 
 /**
  * Starts the built site on a free port and resolves once /healthz answers; for runs whose log
@@ -164,16 +193,13 @@ export async function startSite(env: Record<string, string>, cwd = root): Promis
       stdio: ['ignore', 'ignore', 'inherit'],
     }),
   )
-  let exitCode: number | null | undefined
-  child.once('exit', (code) => (exitCode = code))
-  for (let attempt = 0; attempt < 200; attempt++) {
-    if (exitCode !== undefined) throw new Error(`the site exited with ${exitCode} while starting`)
-    // The site's own answer, not another process's on the same port.
-    if ((await answersOk(`http://127.0.0.1:${port}/healthz`)) && listensOn(child.pid, port) !== false) return { child, port }
-    await new Promise((resolve) => setTimeout(resolve, 100))
+  try {
+    await waitUntilServing(child, port, `http://127.0.0.1:${port}/healthz`, 'the site')
+  } catch (error) {
+    child.kill('SIGKILL')
+    throw error
   }
-  child.kill('SIGKILL')
-  throw new Error('the site did not answer /healthz within 20 s')
+  return { child, port }
 }
 
 /** How long a killed process may take to be gone. */

@@ -1,4 +1,4 @@
-/** The font fields of the GIF generators that draw text; apart, so a page without them does not load font coverage. */
+/** The font fields of the GIF generators that draw text (the countdown, a saved timer, the scrolling text). */
 import { useMemo, useState } from 'react'
 import { escapeHtml } from './html.js'
 import { controlProps, Field } from './fields.js'
@@ -12,7 +12,9 @@ import type { FontOptionGroup } from './types.js'
  * The options are HTML that React leaves be, rather than some forty elements it would hydrate as
  * the page starts and compare again on every change of the form. The list is written with the
  * font chosen at first marked `selected` (so the server's page, with or without scripts, shows
- * it); from then on React sets the select's value itself, after any change to the list.
+ * it); from then on React sets the select's value itself, after any change to the list. React does
+ * not compare that HTML as it hydrates: the first render must be the server's (the page's data,
+ * never something only the browser knows, such as storage).
  */
 export function FontSelect({ id, name, groups, value, onChange, message, text = '' }: { id: string; name: string; groups: FontOptionGroup[]; value: string; onChange: (id: string) => void; message?: string | null; text?: string }) {
   const chosen = groups.flatMap((group) => group.fonts).find((font) => font.id === value)

@@ -1,7 +1,9 @@
 import type { Page } from '@playwright/test'
 import { expectNoAxeViolations } from './axe.js'
-import { expect, gotoHydrated, test } from './fixtures.js'
+import { expect, gotoHydrated, readData, test } from './fixtures.js'
 
+const fonts = readData<{ fonts: { id: string; family: string; groups: string[] }[] }>('fonts.json').fonts
+const coverage = readData<{ fonts: Record<string, { scripts: string[] }> }>('generated/font-coverage.json').fonts
 const GMAIL = 'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)'
 
 /** Makes a one-date timer on the countdown page and saves it with the keyboard; returns what the page handed out. */
@@ -71,15 +73,26 @@ test.describe('saved timers', () => {
       await expect(linkField).toHaveAttribute('aria-invalid', 'true')
       await expect(form.getByRole('alert')).toHaveText('must be an absolute http(s) URL, like https://shop.example/sale')
       await linkField.fill('https://shop.example/winter')
-      // Captions in Russian: the fonts without Cyrillic say so, and the chosen one keeps its place.
+      // Captions in Russian: the fonts without Cyrillic say so, and a font chosen before the list
+      // is written again (another than the one it marks) stays chosen.
       const fontField = form.getByLabel('Font', { exact: true })
-      const chosenFont = await fontField.inputValue()
+      const marked = await fontField.inputValue()
+      const chosenFont = fonts.find((font) => font.groups.includes('seasonal') && font.id !== marked && coverage[font.id]!.scripts.includes('cyrillic'))!
+      await fontField.selectOption(chosenFont.id)
       const daysCaption = form.getByLabel('Caption: days')
       const caption = await daysCaption.inputValue()
       await daysCaption.fill('Дни')
       await expect(fontField.locator('option', { hasText: '(no Cyrillic)' }).first()).toBeAttached()
-      await expect(fontField).toHaveValue(chosenFont)
+      await expect(fontField).toHaveValue(chosenFont.id)
+      await expect(fontField.locator('option:checked')).toHaveText(chosenFont.family)
       await daysCaption.fill(caption)
+      await expect(fontField.locator('option', { hasText: '(no Cyrillic)' })).toHaveCount(0)
+      // The end message is drawn in the font too.
+      const expiry = await form.locator('input[name="expired"]:checked').inputValue()
+      await form.locator('input[name="expired"][value="message"]').check()
+      await form.getByLabel('Message', { exact: true }).fill('Акция закончилась')
+      await expect(fontField.locator('option', { hasText: '(no Cyrillic)' }).first()).toBeAttached()
+      await form.locator(`input[name="expired"][value="${expiry}"]`).check()
       await expect(fontField.locator('option', { hasText: '(no Cyrillic)' })).toHaveCount(0)
       // A day later, at the same address.
       const before = await (await page.request.get(saved.image)).body()

@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { Page } from '@playwright/test'
-import { answersOk, listensOn, root } from '../../scripts/lib/server-process.js'
+import { root, waitUntilServing } from '../../scripts/lib/server-process.js'
 
 export interface RunningService {
   name: string
@@ -51,14 +51,13 @@ export async function startService(name: string, script: string, port: number, e
       clearTimeout(late)
     },
   }
-  for (let attempt = 0; attempt < 200; attempt++) {
-    if (exited()) throw new Error(`${name} exited with ${child.exitCode ?? child.signalCode} while starting:\n${output}`)
-    // Its own answer: another process that took the port meanwhile would answer too.
-    if ((await answersOk(`${service.origin}/healthz`)) && listensOn(child.pid, port) !== false) return service
-    await new Promise((resolve) => setTimeout(resolve, 100))
+  try {
+    await waitUntilServing(child, port, `${service.origin}/healthz`, name, () => output)
+  } catch (error) {
+    await service.stop()
+    throw error
   }
-  await service.stop()
-  throw new Error(`${name} did not answer /healthz within 20 s:\n${output}`)
+  return service
 }
 
 /** A new empty folder under the system's temporary one. */

@@ -191,7 +191,7 @@ export default function CountdownGenerator() {
         {countsFromNow && <DelayFields settings={settings} amountText={amountText} caps={caps} onAmountText={typeAmount} onChange={update} onUnit={changeUnit} message={delayMessage} />}
         <TimerTypeFields choices={choices} error={error} onChange={updateChoices} />
         <div className="field-row">
-          <FontSelect id="countdown-font" name="font" groups={data.fonts} value={settings.font} onChange={changeFont} message={messageFor(error, 'font')} text={settings.captions ? `${settings.days} ${settings.hours} ${settings.minutes} ${settings.seconds}` : ''} />
+          <FontSelect id="countdown-font" name="font" groups={data.fonts} value={settings.font} onChange={changeFont} message={messageFor(error, 'font')} text={`${settings.captions ? `${settings.days} ${settings.hours} ${settings.minutes} ${settings.seconds}` : ''} ${choices.expired === 'message' ? choices.message : ''}`} />
           <WeightSelect id="countdown-weight" name="weight" weights={font.weights} value={settings.weight} onChange={(weight) => update({ weight })} message={messageFor(error, 'font_weight')} />
         </div>
         <div className="field-row">
