@@ -1,6 +1,6 @@
 import type { CDPSession, Locator, Page } from '@playwright/test'
 import { HYDRATION_ELEMENT_ID } from '../../shared/site.js'
-import { expect, gotoHydrated, hasReactStarted, isDocumentHydrated, test, waitForHydration } from './fixtures.js'
+import { expect, expectEscapeClosesMenu, gotoHydrated, hasReactStarted, isDocumentHydrated, test, waitForHydration } from './fixtures.js'
 
 /** A mid-range phone, as Chromium's performance panel has it. */
 const CPU_SLOWDOWN = 4
@@ -200,12 +200,7 @@ test.describe('the first click on a menu, before the page has hydrated, on a des
     expect(hydratedHeader, 'the header opened before hydration reads as React renders it open').toEqual(record.header)
 
     const panel = page.locator(`[id="${await solutions.getAttribute('aria-controls')}"]`)
-    await expect(solutions).toHaveAttribute('aria-expanded', 'true')
-    await expect(panel).toBeVisible()
-    await expect(solutions).toBeFocused()
-    await page.keyboard.press('Escape')
-    await expect(solutions).toHaveAttribute('aria-expanded', 'false')
-    await expect(panel).toBeHidden()
+    await expectEscapeClosesMenu(page, solutions, panel)
   })
 })
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, expect, type Locator, type Page } from '@playwright/test'
 import { parse as parseYaml } from 'yaml'
 import { HYDRATION_ELEMENT_ID } from '../../shared/site.js'
 import { AXE_SOURCE } from './axe.js'
@@ -98,6 +98,16 @@ export async function gotoHydrated(page: Page, url: string, status = 200): Promi
   const response = await page.goto(url)
   expect(response?.status(), `status of ${url}`).toBe(status)
   await waitForHydration(page)
+}
+
+/** `button`'s menu is open, `panel` shown and the focus on the button; Escape closes it. */
+export async function expectEscapeClosesMenu(page: Page, button: Locator, panel: Locator): Promise<void> {
+  await expect(button).toHaveAttribute('aria-expanded', 'true')
+  await expect(panel).toBeVisible()
+  await expect(button).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(button).toHaveAttribute('aria-expanded', 'false')
+  await expect(panel).toBeHidden()
 }
 
 /** Marks the current document, to tell a client-side navigation (marker kept) from a reload (marker gone). */

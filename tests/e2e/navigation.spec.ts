@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import { expect, gotoHydrated, hasReactStarted, isSameDocument, markDocument, nav, test } from './fixtures.js'
+import { expect, expectEscapeClosesMenu, gotoHydrated, hasReactStarted, isSameDocument, markDocument, nav, test } from './fixtures.js'
 
 const itemsOf = (label: string) => nav.groups.find((group) => group.label === label)!.items!
 const solutionsItems = itemsOf('Solutions')
@@ -213,12 +213,7 @@ test.describe('menus before the app has loaded', () => {
     const solutions = menuButton(page, 'Solutions')
     const panel = await panelOf(page, solutions)
     await solutions.click()
-    await expect(solutions).toHaveAttribute('aria-expanded', 'true')
-    await expect(panel).toBeVisible()
-    await expect(solutions).toBeFocused()
-    await page.keyboard.press('Escape')
-    await expect(solutions).toHaveAttribute('aria-expanded', 'false')
-    await expect(panel).toBeHidden()
+    await expectEscapeClosesMenu(page, solutions, panel)
     await expect(solutions).toBeFocused()
 
     await solutions.click()
