@@ -147,6 +147,8 @@ function runNode(args: string[], cwd: string, signal?: AbortSignal): Promise<num
       reject(error)
     })
     child.once('close', (code) => {
+      // Stopped: whatever of its group outlived the leader goes too, before its files are removed.
+      if (signal?.aborted || timedOut) signalGroup('SIGKILL')
       cleanUp()
       if (signal?.aborted) reject(signal.reason instanceof Error ? signal.reason : new Error(`stopped by ${String(signal.reason)}`))
       else if (timedOut) reject(new Error(`stopped after ${BUILD_TIMEOUT_MS / 60_000} minutes`))

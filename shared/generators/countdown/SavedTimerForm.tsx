@@ -90,7 +90,7 @@ export function SavedTimerForm({ timer, editKey, fonts, browserZone, onSaved }: 
       <TextInput id="edit-name" name="name" label="Name" value={draft.name} maxLength={SAVED_NAME_MAX} message={message('name')} onChange={(name) => change({ name })} />
       <ScheduleFields kind={timer.kind} draft={draft} error={error} onChange={change} />
       <div className="field-row">
-        <FontSelect id="edit-font" name="font" groups={fonts} value={draft.font} onChange={(id) => change({ font: id })} message={message('font')} text={`${draft.days} ${draft.hours} ${draft.minutes} ${draft.seconds} ${draft.expired === 'message' ? draft.message : ''}`} />
+        <FontSelect id="edit-font" name="font" groups={fonts} value={draft.font} onChange={(id) => change({ font: id })} message={message('font')} text={`${draft.days} ${draft.hours} ${draft.minutes} ${draft.seconds} ${timer.kind !== 'recurring' && draft.expired === 'message' ? draft.message : ''}`} />
         <WeightSelect id="edit-weight" name="font_weight" weights={font?.weights ?? [draft.font_weight]} value={draft.font_weight} onChange={(weight) => change({ font_weight: weight })} message={message('font_weight')} />
       </div>
       <div className="field-row">
