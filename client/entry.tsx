@@ -9,6 +9,7 @@ import { createRoutes } from '../shared/routes.js'
 import { readPageState } from '../shared/router-state.js'
 import { ASSETS_ELEMENT_ID, HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID } from '../shared/site.js'
 import { clientLoaderFor } from './loaders.js'
+import { routesOnDemand } from './route-discovery.js'
 
 interface Scheduler {
   yield?: () => Promise<void>
@@ -45,10 +46,10 @@ async function hydrate() {
   // Starting up is four tasks rather than one, so that a tap on a slow phone waits for a part of
   // it at most: the app's own code; the page state, routes and the page's code; the router;
   // then hydration (which itself yields, below).
-  const routes = createRoutes(clientLoaderFor)
+  const { initial: routes, patchRoutesOnNavigation } = routesOnDemand(createRoutes(clientLoaderFor), window.location.pathname)
   await loadPageRoute(routes)
   await yieldToBrowser()
-  const router = createBrowserRouter(routes, { hydrationData })
+  const router = createBrowserRouter(routes, { hydrationData, patchRoutesOnNavigation })
   await yieldToBrowser()
   // As a transition, hydration yields to the browser every few milliseconds instead of
   // blocking input for the whole page.

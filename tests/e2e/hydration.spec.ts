@@ -98,6 +98,27 @@ test.describe('client-side navigation', () => {
     expect(await isSameDocument(page)).toBe(true)
   })
 
+  test('from the not-found page, pages the browser has not yet seen open in the same document, and Back and Forward find each again', async ({ page, consoleGuard }) => {
+    // The document's own 404 status, and the not-found page's data asked again on Back.
+    consoleGuard.allow(/Failed to load resource: the server responded with a status of 404/)
+    await gotoHydrated(page, '/no-such-page-here/', 404)
+    await markDocument(page)
+    const mainNav = page.getByRole('navigation', { name: 'Main' })
+    // The not-found page's catch-all matches every path: the page behind the link is drawn all the same.
+    await mainNav.getByRole('link', { name: 'Pricing', exact: true }).click()
+    await expect(page).toHaveURL('/pricing/')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Simple plans that grow with your shop')
+    await page.goBack()
+    await expect(page).toHaveURL('/no-such-page-here/')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('We can’t find that page')
+    await page.goForward()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Simple plans that grow with your shop')
+    await page.getByRole('link', { name: 'Poplift home' }).click()
+    await expect(page).toHaveURL('/')
+    await expect(page.locator('#store-track')).toBeVisible()
+    expect(await isSameDocument(page)).toBe(true)
+  })
+
   test('an internal link inside Markdown content navigates without reloading the document', async ({ page }) => {
     const post = `/blog/${blogTheme.slug}/${blogPost}/`
     await gotoHydrated(page, post)

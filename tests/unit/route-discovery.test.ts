@@ -1,0 +1,96 @@
+import { createMemoryRouter } from 'react-router'
+import { describe, expect, it } from 'vitest'
+import { routesOnDemand } from '../../client/route-discovery.js'
+import { createRoutes } from '../../shared/routes.js'
+
+type Router = ReturnType<typeof createMemoryRouter>
+
+/** Every route's data is its own id, so a test can see which loaders ran. */
+const routes = () => createRoutes((routeId) => () => ({ routeId }))
+const pageIds = (router: Router) => (router.routes[0]?.children ?? []).map((route) => route.id)
+const shownPage = (router: Router) => router.state.matches.at(-1)?.route.id
+
+async function settled(router: Router) {
+  await new Promise<void>((resolve, reject) => {
+    const isSettled = () => router.state.initialized && router.state.navigation.state === 'idle'
+    if (isSettled()) return resolve()
+    const timer = setTimeout(() => reject(new Error('the router did not settle')), 5000)
+    const unsubscribe = router.subscribe(() => {
+      if (!isSettled()) return
+      clearTimeout(timer)
+      queueMicrotask(() => unsubscribe())
+      resolve()
+    })
+  })
+}
+
+async function startAt(pathname: string) {
+  const { initial, patchRoutesOnNavigation } = routesOnDemand(routes(), pathname)
+  const router = createMemoryRouter(initial, { initialEntries: [pathname], patchRoutesOnNavigation })
+  await settled(router)
+  return router
+}
+
+async function go(router: Router, to: string) {
+  await router.navigate(to)
+  await settled(router)
+  return shownPage(router)
+}
+
+describe('the browser router learns pages as they are visited', () => {
+  it.each([
+    ['/', 'home'],
+    ['/pricing/', 'pricing'],
+    ['/p/forms/', 'widget-group'],
+    ['/blog/tips/a-post/', 'blog-post'],
+    ['/email-countdown-timer-generator/timers/abc/', 'saved-timer'],
+    ['/no-such-page/', 'not-found'],
+    ['/p/%ff/', 'not-found'],
+  ])('starts at %s with the layout, that page (%s) and the home page', (pathname, id) => {
+    const { initial } = routesOnDemand(routes(), pathname)
+    expect(initial).toHaveLength(1)
+    expect(initial[0]?.id).toBe('root')
+    expect(initial[0]?.children?.map((route) => route.id)).toEqual(id === 'home' ? ['home'] : [id, 'home'])
+  })
+
+  it('draws each page a visitor goes to, with its own data, and learns each page once', async () => {
+    const router = await startAt('/pricing/')
+    expect(shownPage(router)).toBe('pricing')
+    expect(pageIds(router)).toEqual(['pricing', 'home'])
+
+    expect(await go(router, '/faq/')).toBe('faq')
+    expect(router.state.loaderData.faq).toEqual({ routeId: 'faq' })
+    expect(await go(router, '/pricing/')).toBe('pricing')
+    // A path no page has draws the not-found page...
+    expect(await go(router, '/no-such-page/')).toBe('not-found')
+    // ...whose catch-all then matches every path: a page not yet learnt still wins over it.
+    expect(await go(router, '/about/')).toBe('page-about')
+    expect(await go(router, '/blog/tips/')).toBe('blog-theme')
+    expect(await go(router, '/blog/news/')).toBe('blog-theme')
+    expect(router.state.matches.at(-1)?.params).toEqual({ theme: 'news' })
+    // A deeper page under a learnt parameter is learnt too, and ranks above it.
+    expect(await go(router, '/blog/news/a-post/')).toBe('blog-post')
+    // At `/` the layout alone matches: the home page is there from the start.
+    expect(await go(router, '/')).toBe('home')
+    expect(router.state.loaderData.home).toEqual({ routeId: 'home' })
+    expect(await go(router, '/another-missing/page/')).toBe('not-found')
+
+    expect(pageIds(router)).toEqual(['pricing', 'home', 'faq', 'not-found', 'page-about', 'blog-theme', 'blog-post'])
+  })
+
+  it('goes back and forward between learnt pages', async () => {
+    const router = await startAt('/p/')
+    expect(await go(router, '/e/')).toBe('email-gallery')
+    await router.navigate(-1)
+    await settled(router)
+    expect(shownPage(router)).toBe('widget-gallery')
+    await router.navigate(1)
+    await settled(router)
+    expect(shownPage(router)).toBe('email-gallery')
+  })
+
+  it('refuses routes it was not made for', () => {
+    expect(() => routesOnDemand([], '/')).toThrow(/the layout alone/)
+    expect(() => routesOnDemand([...routes(), { id: 'other', path: 'x' }], '/')).toThrow(/the layout alone/)
+  })
+})
