@@ -18,7 +18,6 @@ import {
   TYPE_SNIFF_BYTES,
 } from './slideshow/slideshow.js'
 import type { UploadError } from './uploads-client.js'
-import { PhotoProblem, preparePhoto } from './slideshow/photo-prepare.js'
 import { CARD_STAGES, phaseAnnouncement, phaseLabel, preparingProgress, type PhotoPhase } from './slideshow/photo-state.js'
 import { CARD_HELP, UploadCard, type CardListProps, type UploadCardProps, type UploadItem } from './UploadCard.js'
 import { MESSAGE_MS } from './use-generator-run.js'
@@ -34,36 +33,36 @@ interface Announcement {
   text: string
 }
 
-/** How long the code that sends photos may take to arrive. */
+/** How long the code that prepares and sends photos may take to arrive. */
 const UPLOADS_CLIENT_TIMEOUT_MS = 30_000
 
 /**
- * The code that sends photos did not arrive in time, or could not be loaded. Some browsers keep a
+ * The code that prepares and sends photos did not arrive in time, or could not be loaded. Some browsers keep a
  * failed import for as long as the page is open (older ones among those the site supports), so
  * the page asks for a reload; others load it for the next photo.
  */
 class UploaderMissing extends Error {}
 
-type UploadsClient = typeof import('./uploads-client.js')
+type UploadsClient = typeof import('./photo-sender.js')
 
-/** The code that sends photos, once asked for; forgotten when it fails, so the next photo asks again. */
+/** The code that prepares and sends photos, once asked for; forgotten when it fails, so the next photo asks again. */
 let uploadsClientLoad: Promise<UploadsClient> | null = null
 
 /**
- * Starts fetching the code that sends photos, once the visitor reaches for the file input (or
- * drags a file over the uploader): a visitor who only reads the page never downloads it, and one
- * who chooses photos has it by the time the first is prepared. A failure is told when a photo
- * needs it.
+ * Starts fetching the code that prepares and sends photos, once the visitor reaches for the file
+ * input (or drags a file over the uploader): a visitor who only reads the page never downloads
+ * it, and one who chooses photos has it by the time they are chosen. A failure is told when a
+ * photo needs it.
  */
 function fetchUploadsClient(): Promise<UploadsClient> {
-  uploadsClientLoad ??= import('./uploads-client.js').catch((error: unknown) => {
+  uploadsClientLoad ??= import('./photo-sender.js').catch((error: unknown) => {
     uploadsClientLoad = null
     throw error
   })
   return uploadsClientLoad
 }
 
-/** The code that sends photos, for one photo: each has 30 s from when it was chosen for it to arrive. */
+/** The code that prepares and sends photos, for one photo: each has 30 s from when it was chosen for it to arrive. */
 function uploadsClient(): Promise<UploadsClient> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new UploaderMissing()), UPLOADS_CLIENT_TIMEOUT_MS)
@@ -79,9 +78,12 @@ const prefetchUploadsClient = () => void fetchUploadsClient().catch(() => undefi
 /** Signing failed: the service's fault, not the file's (told apart by name, the class being in uploadsClient). */
 const signingFailed = (error: unknown) => error instanceof Error && error.name === 'UploadError' && (error as UploadError).stage === 'sign'
 
+/** A photo that cannot be used, with the message that says why (PhotoProblem, told apart by name as above). */
+const photoProblem = (error: unknown): error is Error => error instanceof Error && error.name === 'PhotoProblem'
+
 /** What the page says when a photo could not be sent. */
 function uploadProblem(error: unknown): string {
-  if (error instanceof PhotoProblem) return error.message
+  if (photoProblem(error)) return error.message
   if (error instanceof UploaderMissing) return MESSAGES.uploaderMissing
   return signingFailed(error) ? MESSAGES.signFailed : MESSAGES.uploadFailed
 }
@@ -190,11 +192,10 @@ export function useImageUploads(): ImageUploads {
   /** Prepares the photo (reduced, upright, without metadata), then sends it, saying how far each step is. */
   const send = useCallback(
     async (file: File, id: string, signal: AbortSignal) => {
-      const client = uploadsClient()
-      // A photo refused while it is prepared never needs it; a failed fetch fails the upload below.
-      client.catch(() => undefined)
+      // Fetched since the visitor reached for the file input, so most often here already.
+      const { preparePhoto, uploadImage } = await uploadsClient()
+      if (signal.aborted) return
       const prepared = await preparePhoto(file, signal, (step) => enter(id, 'preparing', preparingProgress(step)))
-      const { uploadImage } = await client
       if (signal.aborted) return
       enter(id, 'sending', 0, { preview: URL.createObjectURL(prepared.thumbnail) })
       let shown = 0

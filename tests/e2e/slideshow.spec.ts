@@ -320,10 +320,10 @@ test('a signing failure says to try again later', async ({ page, consoleGuard })
   await expect(cards(page)).toHaveCount(0)
 })
 
-test('when the code that sends photos cannot be loaded, the page says to reload it', async ({ page, consoleGuard }) => {
+test('when the code that prepares and sends photos cannot be loaded, the page says to reload it', async ({ page, consoleGuard }) => {
   // The refused script and the failed import are logged by the browser.
   consoleGuard.allow(/Failed to load resource|Failed to fetch dynamically imported module|error loading dynamically imported module/)
-  await page.route('**/assets/uploads-client-*.js', (route) => route.abort())
+  await page.route('**/assets/photo-sender-*.js', (route) => route.abort())
   await gotoHydrated(page, PATH)
   // Said once for the two photos that could not be sent.
   await files(page).setInputFiles([await photo('a.png', '#ff0000'), await photo('b.png', '#00ff00')])
@@ -332,20 +332,20 @@ test('when the code that sends photos cannot be loaded, the page says to reload 
   // Once the connection is back, the next photo asks for the code again and is sent (in this
   // Chromium; a browser that keeps a failed import for the page's life needs the reload the
   // message asks for).
-  await page.unroute('**/assets/uploads-client-*.js')
+  await page.unroute('**/assets/photo-sender-*.js')
   await files(page).setInputFiles([await photo('c.png', '#0000ff')])
   await expectUploaded(page, 1)
 })
 
-test('the code that sends photos is fetched when the visitor reaches for the file input, not at load', async ({ page }) => {
+test('the code that prepares and sends photos is fetched when the visitor reaches for the file input, not at load', async ({ page }) => {
   const fetched: string[] = []
   page.on('request', (request) => {
-    if (/\/assets\/uploads-client-[^/]+\.js$/.test(request.url())) fetched.push(request.url())
+    if (/\/assets\/photo-sender-[^/]+\.js$/.test(request.url())) fetched.push(request.url())
   })
   await gotoHydrated(page, PATH)
   await page.waitForLoadState('networkidle')
   expect(fetched).toEqual([])
-  const request = page.waitForRequest(/\/assets\/uploads-client-[^/]+\.js$/)
+  const request = page.waitForRequest(/\/assets\/photo-sender-[^/]+\.js$/)
   await files(page).focus()
   await request
 })
