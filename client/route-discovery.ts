@@ -8,10 +8,9 @@ import { pageIdAt } from '../shared/pages.js'
  * for pages most visits never reach); the site already knows which page a path draws (`pageIdAt`,
  * which ranks paths as the router does), so learning one takes a look-up.
  *
- * `routes` is the layout with every page under it (createRoutes).
+ * Given the layout with every page under it (createRoutes).
  */
-export function routesOnDemand(routes: RouteObject[], pathname: string) {
-  const root = routes[0]!
+export function routesOnDemand([root]: [RouteObject], pathname: string) {
   const pages = root.children!
   // A path that names no page (or does not decode) draws the not-found page.
   const pageAt = (path: string) => pages.find((page) => page.id === (pageIdAt(path) ?? 'not-found'))!

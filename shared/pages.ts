@@ -71,7 +71,7 @@ function pageIdOfShape(shape: string): PageId | undefined {
 }
 
 /**
- * A path reduced to its shape: each segment kept (lower-cased, as routes match ignoring case)
+ * A path reduced to its shape: each segment kept (decoded and lower-cased, as routes match ignoring case)
  * where some page has that word at that place, any other segment replaced by one placeholder,
  * which matches the same parameters it does. Past the deepest page a path is not found whatever
  * its segments, so one more segment is all a shape keeps. There are a few hundred shapes at most.
@@ -91,7 +91,11 @@ const shapeOf = (() => {
       .split('/')
       .filter(Boolean)
       .slice(0, depth + 1)
-      .map((segment, at) => (wordsAt[at]?.has(segment.toLowerCase()) ? segment.toLowerCase() : '_'))
+      .map((segment, at) => {
+        // Percent-escapes decoded, as the router reads a path (the caller has checked they decode).
+        const word = (segment.includes('%') ? decodeURIComponent(segment) : segment).toLowerCase()
+        return wordsAt[at]?.has(word) ? word : '_'
+      })
       .join('/')
 })()
 

@@ -23,7 +23,8 @@ export type ActionFor = (routeId: RouteId) => ActionFunction | undefined
 const sameAddressKeepsData: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
   !formMethod && currentUrl.pathname === nextUrl.pathname && currentUrl.search === nextUrl.search ? false : defaultShouldRevalidate
 
-export function createRoutes(loaderFor: LoaderFor, actionFor: ActionFor = () => undefined): RouteObject[] {
+/** The layout, every page under it: one route at the top (the browser's router relies on it, client/route-discovery.ts). */
+export function createRoutes(loaderFor: LoaderFor, actionFor: ActionFor = () => undefined): [RouteObject] {
   return [
     {
       id: 'root',

@@ -43,6 +43,10 @@ const LETTER = /^\p{L}$/u
  * the shared fallback faces alike.
  */
 export function scriptOfLetter(char: string): FontScript | null {
+  // ASCII without the Unicode classes: most texts are all ASCII, and the first use of each class
+  // builds it from Unicode's tables (a few milliseconds on a slow phone, as a generator page starts).
+  const code = char.codePointAt(0) ?? 0
+  if (code < 0x80) return char.length === 1 && /[A-Za-z]/.test(char) ? 'latin' : null
   if (!LETTER.test(char)) return null
   for (const script of FONT_SCRIPTS) if (SCRIPT_PATTERNS[script].test(char)) return script
   return null

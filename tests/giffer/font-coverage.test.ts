@@ -125,6 +125,17 @@ describe('shared/font-coverage (browser-safe helpers)', () => {
     expect(FONT_SCRIPTS).toEqual(['latin', 'cyrillic', 'greek'])
   })
 
+  it('reads every ASCII character as the Unicode classes do (without using them)', () => {
+    for (let code = 0; code < 0x80; code++) {
+      const char = String.fromCharCode(code)
+      expect(scriptOfLetter(char), `U+${code.toString(16)}`).toBe(/^\p{L}$/u.test(char) && /^\p{Script=Latin}$/u.test(char) ? 'latin' : null)
+    }
+    expect(scriptOfLetter('é')).toBe('latin')
+    expect(scriptOfLetter('ß')).toBe('latin')
+    expect(scriptOfLetter('Ω')).toBe('greek')
+    expect(scriptOfLetter('µ')).toBeNull()
+  })
+
   it('tells which fonts cover a text and filters a list', () => {
     const fonts = [
       { id: 'a', scripts: ['latin'] as const },

@@ -24,9 +24,22 @@ async function settled(router: Router) {
   })
 }
 
-async function startAt(pathname: string) {
+/**
+ * A router as the browser makes it: on `pathname`, its page's code loaded, hydrated with the
+ * server's data for the layout and the page there (so no loader runs as it starts), earlier
+ * entries in its history before it.
+ */
+async function startAt(pathname: string, history: string[] = []) {
   const { initial, patchRoutesOnNavigation } = routesOnDemand(routes(), pathname)
-  const router = createMemoryRouter(initial, { initialEntries: [pathname], patchRoutesOnNavigation })
+  const page = initial[0]!.children![0]!
+  const id = page.id!
+  // The page's code is loaded before the router is made, as the browser does (client/entry.tsx).
+  if (typeof page.lazy === 'function') Object.assign(page, await page.lazy(), { lazy: undefined })
+  const router = createMemoryRouter(initial, {
+    initialEntries: [...history, pathname],
+    hydrationData: { loaderData: { root: { routeId: 'root' }, [id]: { routeId: id, fromServer: true } } },
+    patchRoutesOnNavigation,
+  })
   await settled(router)
   return router
 }
@@ -46,6 +59,7 @@ describe('the browser router learns pages as they are visited', () => {
     ['/email-countdown-timer-generator/timers/abc/', 'saved-timer'],
     ['/no-such-page/', 'not-found'],
     ['/p/%ff/', 'not-found'],
+    ['/%70ricing/', 'pricing'],
   ])('starts at %s with the layout, that page (%s) and the home page', (pathname, id) => {
     const { initial } = routesOnDemand(routes(), pathname)
     expect(initial).toHaveLength(1)
@@ -76,6 +90,28 @@ describe('the browser router learns pages as they are visited', () => {
     expect(await go(router, '/another-missing/page/')).toBe('not-found')
 
     expect(pageIds(router)).toEqual(['pricing', 'home', 'faq', 'not-found', 'page-about', 'blog-theme', 'blog-post'])
+  })
+
+  it('starts with the data the server sent, on a page with parameters too, and no loader runs', async () => {
+    for (const [pathname, id] of [['/blog/tips/a-post/', 'blog-post'], ['/p/forms/', 'widget-group'], ['/no-such-page/', 'not-found']] as const) {
+      const router = await startAt(pathname)
+      expect(shownPage(router), pathname).toBe(id)
+      expect(router.state.loaderData[id], pathname).toEqual({ routeId: id, fromServer: true })
+    }
+  })
+
+  it('goes back and forward to pages it has not drawn before', async () => {
+    const router = await startAt('/pricing/', ['/faq/', '/blog/tips/'])
+    await router.navigate(-1)
+    await settled(router)
+    expect(shownPage(router)).toBe('blog-theme')
+    expect(router.state.matches.at(-1)?.params).toEqual({ theme: 'tips' })
+    await router.navigate(-1)
+    await settled(router)
+    expect(shownPage(router)).toBe('faq')
+    await router.navigate(2)
+    await settled(router)
+    expect(shownPage(router)).toBe('pricing')
   })
 
   it('goes back and forward between learnt pages', async () => {
