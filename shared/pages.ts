@@ -92,8 +92,10 @@ const shapeOf = (() => {
       .filter(Boolean)
       .slice(0, depth + 1)
       .map((segment, at) => {
-        // Percent-escapes decoded, as the router reads a path (the caller has checked they decode).
-        const word = (segment.includes('%') ? decodeURIComponent(segment) : segment).toLowerCase()
+        // Percent-escapes decoded, as the router reads a path (the caller has checked they
+        // decode); ASCII letters alone lower-cased, as its case-insensitive match pairs them (the
+        // Kelvin sign is no k there).
+        const word = (segment.includes('%') ? decodeURIComponent(segment) : segment).replace(/[A-Z]/g, (letter) => letter.toLowerCase())
         return wordsAt[at]?.has(word) ? word : '_'
       })
       .join('/')

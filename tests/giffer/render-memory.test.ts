@@ -22,6 +22,8 @@ import { bundleInCache } from '../support/server-build.js'
 
 const run = promisify(execFile)
 const MB = 2 ** 20
+/** How far over its estimate a first draw may rise before it fails without a second (see the test). */
+const LATE_COLLECTION = 1.15
 
 /** tests/support/render-peak.ts bundled as the server's code is: each case's process starts without compiling it. */
 async function renderPeakScript(): Promise<string> {
@@ -65,8 +67,9 @@ const CASES = [
 
 /**
  * Cases run two at a time (the measured group's `maxConcurrency` in vitest.config.ts). Each is a
- * process of its own and measures its own resident memory, which whatever runs beside it does not
- * change; the photos made for one case are kept in a folder for the next that draws the same ones.
+ * process of its own and measures its own resident memory; what runs beside it changes only when
+ * a collection comes (below). The photos made for one case are kept in a folder for the next that
+ * draws the same ones.
  */
 describe.skipIf(process.platform !== 'linux')('render memory estimates', () => {
   let photos = ''
@@ -87,18 +90,19 @@ describe.skipIf(process.platform !== 'linux')('render memory estimates', () => {
   }
 
   /**
-   * A case over its estimate is drawn once more, and fails when that draw is over too: on a CPU
-   * shared with the rest of the suite, a collection that comes late now and then leaves one more
-   * photo's pixels (up to a tenth more, where alone the same case stays a fifth under), which a
-   * short estimate would not get past twice in a row.
+   * A case over its estimate by less than `LATE_COLLECTION` is drawn once more, and fails when
+   * that draw is over too: on a CPU shared with the rest of the suite, a collection that comes
+   * late now and then leaves one more photo's pixels (seen: up to 11 % over, where alone the same
+   * cases stay a fifth under). Further over, it fails at once.
    */
   it.concurrent.each(CASES)('%s: the estimate covers the memory drawing it takes', async (name) => {
-    let { peakBytes, estimateBytes } = await measure(name)
-    expect(peakBytes).toBeGreaterThan(0)
-    if (peakBytes > estimateBytes) {
-      console.warn(`${name}: rose ${(peakBytes / MB).toFixed(1)} MB against an estimate of ${(estimateBytes / MB).toFixed(1)}; drawn again`)
-      ;({ peakBytes, estimateBytes } = await measure(name))
-    }
-    expect(peakBytes / MB).toBeLessThanOrEqual(estimateBytes / MB)
+    const first = await measure(name)
+    expect(first.peakBytes).toBeGreaterThan(0)
+    expect(first.peakBytes / MB, 'the first draw').toBeLessThanOrEqual((first.estimateBytes * LATE_COLLECTION) / MB)
+    if (first.peakBytes <= first.estimateBytes) return
+    console.warn(`${name}: rose ${(first.peakBytes / MB).toFixed(1)} MB against an estimate of ${(first.estimateBytes / MB).toFixed(1)}; drawn again`)
+    const second = await measure(name)
+    expect(second.peakBytes).toBeGreaterThan(0)
+    expect(second.peakBytes / MB, 'the second draw').toBeLessThanOrEqual(second.estimateBytes / MB)
   }, 270_000)
 })

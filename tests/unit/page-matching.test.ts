@@ -4,7 +4,7 @@ import { routerPageId } from '../support/router-reference.js'
 
 /** Every page's path with its parameters filled in, in several spellings, and paths near them that name no page. */
 function samplePaths(): string[] {
-  const paths = new Set(['/', '', '/x', '/x/', '/p', '/P/', '/BLOG/a/b/', '/blog/a/b/c/', '/help/a/b/c/d/', '/e/a/b/', '/reset/new/x/', '/aurora/', '/Aurora', '/p/pricing/', '/p/blog/new/', '/e/x/y/', '/help/p/e/', '/reset/x/', '/blog/new/', '/start/x/', '/login/login/', '/%70ricing/', '/%50RICING', '/blog/%74ips/', '/BLOG/%74ips/%61-post/', '/p/%2F/', '/p/%66orms%2Fx/', '/reset/%6Eew/', '/%2Fpricing/'])
+  const paths = new Set(['/', '', '/x', '/x/', '/p', '/P/', '/BLOG/a/b/', '/blog/a/b/c/', '/help/a/b/c/d/', '/e/a/b/', '/reset/new/x/', '/aurora/', '/Aurora', '/p/pricing/', '/p/blog/new/', '/e/x/y/', '/help/p/e/', '/reset/x/', '/blog/new/', '/start/x/', '/login/login/', '/%70ricing/', '/%50RICING', '/blog/%74ips/', '/BLOG/%74ips/%61-post/', '/p/%2F/', '/p/%66orms%2Fx/', '/reset/%6Eew/', '/%2Fpricing/', '/email-mar%E2%84%AAeting-holiday-calendar/', '/%C5%BFtart/', '/BLOG/'])
   // Each parameter filled with an ordinary value and with a word some page has, here or elsewhere.
   for (const page of pages) {
     const path = page.path ?? ''
