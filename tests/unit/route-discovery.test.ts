@@ -44,8 +44,9 @@ async function startAt(pathname: string, history: string[] = []) {
   return router
 }
 
-async function go(router: Router, to: string) {
-  await router.navigate(to)
+/** Follows a link to `to`, or goes that many steps back (negative) or forward in history. */
+async function go(router: Router, to: string | number) {
+  await (typeof to === 'number' ? router.navigate(to) : router.navigate(to))
   await settled(router)
   return shownPage(router)
 }
@@ -102,26 +103,16 @@ describe('the browser router learns pages as they are visited', () => {
 
   it('goes back and forward to pages it has not drawn before', async () => {
     const router = await startAt('/pricing/', ['/faq/', '/blog/tips/'])
-    await router.navigate(-1)
-    await settled(router)
-    expect(shownPage(router)).toBe('blog-theme')
+    expect(await go(router, -1)).toBe('blog-theme')
     expect(router.state.matches.at(-1)?.params).toEqual({ theme: 'tips' })
-    await router.navigate(-1)
-    await settled(router)
-    expect(shownPage(router)).toBe('faq')
-    await router.navigate(2)
-    await settled(router)
-    expect(shownPage(router)).toBe('pricing')
+    expect(await go(router, -1)).toBe('faq')
+    expect(await go(router, 2)).toBe('pricing')
   })
 
   it('goes back and forward between learnt pages', async () => {
     const router = await startAt('/p/')
     expect(await go(router, '/e/')).toBe('email-gallery')
-    await router.navigate(-1)
-    await settled(router)
-    expect(shownPage(router)).toBe('widget-gallery')
-    await router.navigate(1)
-    await settled(router)
-    expect(shownPage(router)).toBe('email-gallery')
+    expect(await go(router, -1)).toBe('widget-gallery')
+    expect(await go(router, 1)).toBe('email-gallery')
   })
 })
