@@ -12,13 +12,14 @@ import { pageIdAt } from '../shared/pages.js'
  */
 export function routesOnDemand([root]: [RouteObject], pathname: string) {
   const pages = root.children!
+  const notFound = pages.find((page) => page.id === 'not-found')!
   // A path that names no page (or does not decode) draws the not-found page.
-  const pageAt = (path: string) => pages.find((page) => page.id === (pageIdAt(path) ?? 'not-found'))!
+  const pageAt = (path: string) => pages.find((page) => page.id === pageIdAt(path)) ?? notFound
   // The home page (the layout's index) always: at `/` the layout itself would match, and the
-  // router would not ask for the page under it.
+  // router would not ask for the page under it. The not-found page always too: a path the look-up
+  // and the router read apart (`/blog//tips/`) falls to its catch-all, as with every page known.
   const home = pages.find((page) => page.index)!
-  const first = pageAt(pathname)
-  const initial = [{ ...root, children: first === home ? [home] : [first, home] }] as RouteObject[]
+  const initial = [{ ...root, children: [...new Set([pageAt(pathname), home, notFound])] }] as RouteObject[]
   /**
    * Called by the router before a navigation to a path it has no page for, or one that it
    * matched only by a parameter or the not-found page's catch-all (a page it has not learnt yet

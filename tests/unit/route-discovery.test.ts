@@ -61,17 +61,17 @@ describe('the browser router learns pages as they are visited', () => {
     ['/no-such-page/', 'not-found'],
     ['/p/%ff/', 'not-found'],
     ['/%70ricing/', 'pricing'],
-  ])('starts at %s with the layout, that page (%s) and the home page', (pathname, id) => {
+  ])('starts at %s with the layout, that page (%s), the home page and the not-found page', (pathname, id) => {
     const { initial } = routesOnDemand(routes(), pathname)
     expect(initial).toHaveLength(1)
     expect(initial[0]?.id).toBe('root')
-    expect(initial[0]?.children?.map((route) => route.id)).toEqual(id === 'home' ? ['home'] : [id, 'home'])
+    expect(initial[0]?.children?.map((route) => route.id)).toEqual([...new Set([id, 'home', 'not-found'])])
   })
 
   it('draws each page a visitor goes to, with its own data, and learns each page once', async () => {
     const router = await startAt('/pricing/')
     expect(shownPage(router)).toBe('pricing')
-    expect(pageIds(router)).toEqual(['pricing', 'home'])
+    expect(pageIds(router)).toEqual(['pricing', 'home', 'not-found'])
 
     expect(await go(router, '/faq/')).toBe('faq')
     expect(router.state.loaderData.faq).toEqual({ routeId: 'faq' })
@@ -90,7 +90,14 @@ describe('the browser router learns pages as they are visited', () => {
     expect(router.state.loaderData.home).toEqual({ routeId: 'home' })
     expect(await go(router, '/another-missing/page/')).toBe('not-found')
 
-    expect(pageIds(router)).toEqual(['pricing', 'home', 'faq', 'not-found', 'page-about', 'blog-theme', 'blog-post'])
+    expect(pageIds(router)).toEqual(['pricing', 'home', 'not-found', 'faq', 'page-about', 'blog-theme', 'blog-post'])
+
+    // Empty segments: whatever the router makes of them, the same as with every page known.
+    for (const odd of ['/blog//tips/', '/p//forms/', '/email-countdown-timer-generator//']) {
+      const everyPage = createMemoryRouter(routes(), { initialEntries: ['/pricing/'] })
+      await settled(everyPage)
+      expect(await go(router, odd), odd).toBe(await go(everyPage, odd))
+    }
   })
 
   it('starts with the data the server sent, on a page with parameters too, and no loader runs', async () => {
