@@ -32,7 +32,13 @@
  * site's files) from navigation start to idle in three more loads with V8's sampling profiler,
  * through the source maps (the profiler slows scripts a little, so it has loads of its own).
  *
+ * Single loads vary a good deal on a small machine, so the ratio table also gives the spread of
+ * the ratio round by round: each round's loads of a page against the bare page's of the same round.
+ *
  * Arguments limit the run to some page types, by name or path (`npm run bench:load -- /p/ countdown`).
+ * BENCH_LOAD_BREAKDOWN_FROM=navigation makes the breakdown cover what the ratio covers, from
+ * navigation start (before the first paint too), rather than from first paint (`paint`, the
+ * default); BENCH_LOAD_TOP=<n> lists n items of each kind in it (8).
  * BENCH_LOAD_TRACE_DIR=folder keeps each profiled trace, to open in DevTools' Performance panel.
  * BENCH_LOAD_BEFORE=<commit> measures that commit's build too (a git worktree, built with this
  * checkout's node_modules, behind a proxy of its own), each page type's "before" row loaded in
@@ -72,6 +78,12 @@ const CLEAN_UP_STEP_MS = 60_000
 /** Loads with the sampling profiler per page, for script time by origin (median of them). */
 const PROFILED_LOADS = 3
 const only = process.argv.slice(2)
+const BREAKDOWN_STARTS = { paint: 'first paint', navigation: 'navigation start' } as const
+const breakdownFrom = process.env.BENCH_LOAD_BREAKDOWN_FROM ?? 'paint'
+if (!Object.hasOwn(BREAKDOWN_STARTS, breakdownFrom)) throw new Error(`BENCH_LOAD_BREAKDOWN_FROM must be paint or navigation, not ${breakdownFrom}`)
+const breakdownStart = BREAKDOWN_STARTS[breakdownFrom as keyof typeof BREAKDOWN_STARTS]
+const TOP = Number(process.env.BENCH_LOAD_TOP ?? 8)
+if (!Number.isInteger(TOP) || TOP < 1) throw new Error(`BENCH_LOAD_TOP must be a whole number of at least 1, not ${process.env.BENCH_LOAD_TOP}`)
 const before = process.env.BENCH_LOAD_BEFORE
 /** The box's CPU is handed out every 10 ms, so that a task is slowed evenly rather than stopped for most of 100 ms. */
 const BOX_PERIOD_US = 10_000
@@ -149,7 +161,7 @@ function measure({ events, timeline, framesAfterPaint }: Load, origins: SourceOr
     ...busyMs(timeline, timeline.navigationStart, end),
     firstPaint: (timeline.firstPaint - timeline.navigationStart) / 1000,
     idle: idle === undefined ? undefined : (idle - timeline.navigationStart) / 1000,
-    work: selfTimes(timeline, timeline.firstPaint, end, origins),
+    work: selfTimes(timeline, breakdownFrom === 'navigation' ? timeline.navigationStart : timeline.firstPaint, end, origins),
     tasks: taskCount(timeline, timeline.firstPaint, end),
     modules: moduleScripts(timeline),
     backgroundCompile: backgroundCompileMs(events, timeline, end),
@@ -318,8 +330,8 @@ try {
   }
 
   const met = printTable(pages, bare, slowdown)
-  console.log(`\nWhat the main thread does from first paint to idle, per page type (self time: time in an event minus the events inside it)`)
-  for (const page of [...pages, bare]) printBreakdown(page)
+  console.log(`\nWhat the main thread does from ${breakdownStart} to idle, per page type (self time: time in an event minus the events inside it)`)
+  for (const page of [...pages, bare]) printBreakdown(page, breakdownStart, TOP)
   if (!met) process.exitCode = 1
 } catch (error) {
   // Stopped by a signal: what failed on the way out (most often a load as the browser closed) is said in a line.

@@ -14,7 +14,7 @@ export interface Measurement {
   firstPaint: number
   /** Since navigation start, ms; undefined when the page never fell idle while recorded. */
   idle: number | undefined
-  /** Self time per kind of work from first paint to idle, ms. */
+  /** Self time per kind of work to idle, ms: from first paint, or from navigation start (BENCH_LOAD_BREAKDOWN_FROM). */
   work: Map<string, number>
   /** Top-level tasks from first paint to idle, and those of 50 ms or more among them. */
   tasks: number
@@ -42,8 +42,6 @@ export interface PageResult {
   earlier?: true
 }
 
-/** Items listed per page in the breakdown. */
-const TOP = 8
 /** What the site's scripts may add at load, as a multiple of what the bare page's scripts add. */
 export const GOAL_RATIO = 1.5
 /** How far a page's total blocking time may be above the bare page's, ms. */
@@ -59,10 +57,26 @@ export const median = (values: number[]) => {
 }
 const round = (value: number) => Math.round(value).toLocaleString('en-US')
 const sum = (values: Iterable<number>) => [...values].reduce((total, value) => total + value, 0)
-const top = (map: Map<string, number>, count: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, count)
+const largest = (map: Map<string, number>, count: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, count)
 
 /** What the scripts add: the median with them minus the median without. */
 const added = (page: PageResult, measure: 'wall' | 'cpu') => median(page.with.map((run) => run[measure])) - median(page.without.map((run) => run[measure]))
+
+/**
+ * The ratio round by round: what the scripts added in each round's two loads of the page, over
+ * what they added in that round's two loads of the bare page (the goal is judged on the medians).
+ */
+function roundRatios(page: PageResult, bare: PageResult, measure: 'wall' | 'cpu'): number[] {
+  const rounds = Math.min(page.with.length, page.without.length, bare.with.length, bare.without.length)
+  return Array.from({ length: rounds }, (_, round) => (page.with[round]![measure] - page.without[round]![measure]) / (bare.with[round]![measure] - bare.without[round]![measure]))
+}
+
+/** The spread of the round-by-round ratios: lowest, median and highest. */
+function spread(ratios: number[]): string {
+  if (ratios.length < 2) return '–'
+  const sorted = [...ratios].sort((a, b) => a - b)
+  return `${sorted[0]!.toFixed(2)} · ${median(sorted).toFixed(2)} · ${sorted.at(-1)!.toFixed(2)}`
+}
 
 function printColumns(header: string[], rows: string[][], leftAligned: number[]) {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)))
@@ -105,15 +119,16 @@ export function printTable(pages: PageResult[], bare: PageResult, slowdown: stri
         round(added(page, measure)),
         round(bareAdds),
         `${ratio.toFixed(2)}×${ratio > GOAL_RATIO ? ' ✗' : ''}`,
+        page === bare ? '' : spread(roundRatios(page, bare, measure)),
       ]
       if (measure === 'wall') row.push(`${idle(page.with)} / ${idle(page.without)}${never ? ` (${never} loads never idle)` : ''}`)
       return row
     })
-    const header = ['page', 'path', 'with scripts', 'without', 'scripts add', 'bare adds', 'ratio']
+    const header = ['page', 'path', 'with scripts', 'without', 'scripts add', 'bare adds', 'ratio', 'per round: low · median · high']
     if (measure === 'wall') header.push('idle at, with / without')
-    printColumns(header, rows, [0, 1, 7])
+    printColumns(header, rows, [0, 1, 7, 8])
   }
-  console.log(`goal: scripts add at most ${GOAL_RATIO}× what they add to the bare React 19 + React Router 7 page (✗: over)`)
+  console.log(`goal: scripts add at most ${GOAL_RATIO}× what they add to the bare React 19 + React Router 7 page (✗: over), judged on the medians; each round's ratio beside it shows how far single loads vary`)
 
   console.log(
     `\nResponsiveness at load, ${slowdown}, median of ${runs}: total blocking time (each task's time past 50 ms, first contentful paint → idle)` +
@@ -164,19 +179,20 @@ function printLongWork(page: PageResult) {
 /** The JSON text of the page state, from the page's HTML. */
 const pageState = (html: string) => /<script type="application\/json" id="(?:__router_state|bare-state)"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? ''
 
-export function printBreakdown(page: PageResult) {
+/** Prints what the main thread did in a page type's loads from `from` (first paint or navigation start) to idle, `top` items of each kind. */
+export function printBreakdown(page: PageResult, from: string, top: number) {
   const withWork = medianWork(page.with)
   const withoutWork = medianWork(page.without)
   const idles = page.with.map((run) => run.idle).filter((time) => time !== undefined)
   console.log(`\n── ${page.name}  ${page.path}`)
   console.log(
-    `   first paint ${round(median(page.with.map((run) => run.firstPaint)))} ms → idle ${idles.length ? `${round(median(idles))} ms` : 'never'}:` +
-      ` ${round(median(page.with.map((run) => sum(run.work.values()))))} ms of main-thread work in between` +
-      ` (${round(median(page.without.map((run) => sum(run.work.values()))))} ms without scripts) in ${round(median(page.with.map((run) => run.tasks)))} tasks,` +
+    `   first paint ${round(median(page.with.map((run) => run.firstPaint)))} ms, idle ${idles.length ? `${round(median(idles))} ms` : 'never'}:` +
+      ` ${round(median(page.with.map((run) => sum(run.work.values()))))} ms of main-thread work from ${from} to idle` +
+      ` (${round(median(page.without.map((run) => sum(run.work.values()))))} ms without scripts); ${round(median(page.with.map((run) => run.tasks)))} tasks after first paint,` +
       ` ${round(median(page.with.map((run) => run.longTasks.length)))} of them long (≥ 50 ms)`,
   )
-  console.log(`   self time from first paint to idle, median of ${page.with.length}`.padEnd(78) + 'with scripts   without')
-  for (const [label, value] of top(withWork, TOP)) {
+  console.log(`   self time from ${from} to idle, median of ${page.with.length}`.padEnd(78) + 'with scripts   without')
+  for (const [label, value] of largest(withWork, top)) {
     const without = withoutWork.get(label)
     console.log(`     ${label.padEnd(72)} ${round(value).padStart(6)} ms ${without ? `${round(without).padStart(6)} ms` : '       –'}`)
   }
@@ -197,12 +213,12 @@ export function printBreakdown(page: PageResult) {
       ` (on first call ${round(withWork.get('Compile functions on first call (lazy compile)') ?? 0)} ms, the rest whole scripts);` +
       ` as they streamed in, on other threads: ${round(median(page.with.map((run) => run.backgroundCompile)))} ms of CPU`,
   )
-  console.log(`   script self time by origin, navigation start → idle, median of the profiled loads (ms): ${top(profile.byGroup, 10).map(([group, value]) => `${group} ${round(value)}`).join(' · ')}`)
-  console.log(`     evaluating each script (its top-level code and all it calls): ${top(profile.evaluation, 6).map(([file, value]) => `${file} ${round(value)}`).join(' · ')}`)
-  const siteFiles = top(new Map([...profile.byFile].filter(([file]) => /^(shared|client|scripts)\//.test(file))), 6)
+  console.log(`   script self time by origin, navigation start → idle, median of the profiled loads (ms): ${largest(profile.byGroup, 10).map(([group, value]) => `${group} ${round(value)}`).join(' · ')}`)
+  console.log(`     evaluating each script (its top-level code and all it calls): ${largest(profile.evaluation, 6).map(([file, value]) => `${file} ${round(value)}`).join(' · ')}`)
+  const siteFiles = largest(new Map([...profile.byFile].filter(([file]) => /^(shared|client|scripts)\//.test(file))), 6)
   if (siteFiles.length) console.log(`     site files: ${siteFiles.map(([file, value]) => `${file} ${round(value)}`).join(' · ')}`)
   console.log('     functions with the most self time:')
-  for (const [name, value] of top(profile.byFunction, TOP)) console.log(`       ${round(value).padStart(5)} ms  ${name}`)
+  for (const [name, value] of largest(profile.byFunction, top)) console.log(`       ${round(value).padStart(5)} ms  ${name}`)
   console.log("     the site's functions by total time (with all they call: React, React Router, the browser):")
-  for (const [name, value] of top(profile.siteTotal, 6)) console.log(`       ${round(value).padStart(5)} ms  ${name}`)
+  for (const [name, value] of largest(profile.siteTotal, 6)) console.log(`       ${round(value).padStart(5)} ms  ${name}`)
 }
