@@ -5,6 +5,7 @@ import { pino } from 'pino'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDashboard, type Dashboard } from '../../server/dashboard/router.js'
+import { downUpstream, type DownUpstream } from '../support/down-upstream.js'
 import { projectSiteData, TEST_SCRYPT_COST, testSite } from '../routes/app.js'
 import { ORIGIN, PASSWORD, SITE, freshEmail, setCookies } from './helpers.js'
 
@@ -21,6 +22,8 @@ const close = (server: http.Server) => new Promise((resolve) => server.close(res
 let upstream: { server: http.Server; url: string; dashboard: Dashboard }
 /** An upstream that never answers. */
 let silent: { server: http.Server; url: string }
+/** An upstream that is down. */
+let down: DownUpstream
 const held: http.ServerResponse[] = []
 /** The visitor address and request id the dashboard read for each post it received. */
 const postedFrom: Array<string | undefined> = []
@@ -49,11 +52,12 @@ beforeAll(async () => {
   app.use('/app', dashboard.router)
   upstream = { ...(await listen(app)), dashboard }
   silent = await listen((_req, res) => void held.push(res))
+  down = await downUpstream()
 })
 
 afterAll(async () => {
   for (const res of held) res.destroy()
-  await Promise.all([close(upstream.server), close(silent.server), upstream.dashboard.close()])
+  await Promise.all([close(upstream.server), close(silent.server), down.close(), upstream.dashboard.close()])
 })
 
 const proxiedSite = (dashboardUrl = `${upstream.url}/app`, env: Record<string, string> = {}) => testSite({ DASHBOARD_URL: dashboardUrl, ...env })
@@ -130,10 +134,7 @@ describe('the site with DASHBOARD_URL', () => {
   })
 
   it('answers 502 with a JSON message when the dashboard is down', async () => {
-    const down = await listen(() => undefined)
-    const url = down.url
-    await close(down.server)
-    const { app } = proxiedSite(`${url}/app`)
+    const { app } = proxiedSite(`${down.origin}/app`)
     const response = await request(app).get('/app/api/v2/users/login_check').expect(502)
     expect(response.body.error.code).toBe('upstream_unavailable')
     expect(response.headers['cache-control']).toBe('no-store')
@@ -148,10 +149,7 @@ describe('the site with DASHBOARD_URL', () => {
   })
 
   it('shows the log-in page the server error when the dashboard is down for a form post', async () => {
-    const down = await listen(() => undefined)
-    const url = down.url
-    await close(down.server)
-    const { app } = proxiedSite(`${url}/app`)
+    const { app } = proxiedSite(`${down.origin}/app`)
     const response = await request(app).post('/login/').set(ORIGIN).type('form').send({ email: 'a@example.com', password: PASSWORD })
     expect(response.status).toBeGreaterThanOrEqual(500)
     expect(response.headers['content-type']).toMatch(/text\/html/)

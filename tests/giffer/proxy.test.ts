@@ -5,10 +5,11 @@ import { Writable } from 'node:stream'
 import express from 'express'
 import { pino } from 'pino'
 import request from 'supertest'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { LIVE_PROXY_WAIT_MS, TRANSPARENT_PIXEL, liveImageFormat, sendUndrawnPixel } from '../../server/giffer/live/pixel.js'
 import { createUpstreamProxy, rescopeCookiePath } from '../../server/process/upstream-proxy.js'
 import { testApp } from '../routes/app.js'
+import { downUpstream } from '../support/down-upstream.js'
 
 /** A throwaway upstream on a free loopback port. */
 function listen(handler: http.RequestListener): Promise<{ server: http.Server; origin: string }> {
@@ -99,8 +100,8 @@ describe('upstream proxy', () => {
   })
 
   it('answers 502 upstream_unavailable JSON when nothing listens upstream', async () => {
-    const closed = await listen(() => {})
-    await new Promise((resolve) => closed.server.close(resolve))
+    const closed = await downUpstream()
+    onTestFinished(() => closed.close())
     const res = await request(siteWith(closed.origin)).get('/giffer/fonts')
     expect(res.status).toBe(502)
     expect(res.headers['content-type']).toMatch(/application\/json/)
@@ -261,8 +262,8 @@ describe('live timers through the site’s proxy', () => {
   }, 10_000)
 
   it('answers the pixel at once when nothing listens where the image service should be', async () => {
-    const closed = await listen(() => {})
-    await new Promise((resolve) => closed.server.close(resolve))
+    const closed = await downUpstream()
+    onTestFinished(() => closed.close())
     const site = testApp({ GIFFER_URL: closed.origin })
     for (const format of ['gif', 'png'] as const) {
       const { res, elapsedMs } = await open(site, `/giffer/countdown/live.${format}?sig=abc&r=1`)
@@ -272,8 +273,8 @@ describe('live timers through the site’s proxy', () => {
   })
 
   it('logs the first pixel of an outage in full and sums up the others in one line per interval', async () => {
-    const closed = await listen(() => {})
-    await new Promise((resolve) => closed.server.close(resolve))
+    const closed = await downUpstream()
+    onTestFinished(() => closed.close())
     const lines: Record<string, unknown>[] = []
     const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) })
     const site = express()
@@ -330,8 +331,8 @@ describe('live timers through the site’s proxy', () => {
     expect(slow.body.error.code).toBe('upstream_timeout')
     expect((await request(site).get('/giffer/fonts?answer=busy')).status).toBe(503)
     expect((await request(site).post('/giffer/countdown/live.gif?answer=busy')).status).toBe(503)
-    const closed = await listen(() => {})
-    await new Promise((resolve) => closed.server.close(resolve))
+    const closed = await downUpstream()
+    onTestFinished(() => closed.close())
     const down = await request(testApp({ GIFFER_URL: closed.origin })).get('/giffer/fonts')
     expect(down.status).toBe(502)
     expect(down.body.error.code).toBe('upstream_unavailable')

@@ -1,0 +1,22 @@
+/**
+ * An upstream that is down: it takes each connection and resets it at once, so a request to it
+ * fails as one to a stopped service does. A port that was closed after use would fail the same way
+ * only until the system gives it to another test's server, which then answers instead.
+ */
+import net, { type AddressInfo } from 'node:net'
+
+export interface DownUpstream {
+  origin: string
+  close(): Promise<void>
+}
+
+export function downUpstream(): Promise<DownUpstream> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer((socket) => void socket.resetAndDestroy())
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      resolve({ origin: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(() => done())) })
+    })
+  })
+}
