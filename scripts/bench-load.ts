@@ -27,8 +27,9 @@
  * (client/react-dom-errors.ts), so neither pays it.
  *
  * Each variant is loaded BENCH_LOAD_RUNS times (default 3), in interleaved rounds, and the median
- * is reported. Then, per page type, what the main thread did from first paint to idle: self time
- * per kind of work (median over the runs), and script time by origin (React, React Router, the
+ * is reported. Then, per page type, what the main thread did from first paint (or, with
+ * BENCH_LOAD_BREAKDOWN_FROM=navigation, from navigation start) to idle: self time per kind of work
+ * (median over the runs), and script time by origin (React, React Router, the
  * site's files) from navigation start to idle in three more loads with V8's sampling profiler,
  * through the source maps (the profiler slows scripts a little, so it has loads of its own).
  *
@@ -38,7 +39,7 @@
  * Arguments limit the run to some page types, by name or path (`npm run bench:load -- /p/ countdown`).
  * BENCH_LOAD_BREAKDOWN_FROM=navigation makes the breakdown cover what the ratio covers, from
  * navigation start (before the first paint too), rather than from first paint (`paint`, the
- * default); BENCH_LOAD_TOP=<n> lists n items of each kind in it (8).
+ * default); BENCH_LOAD_TOP=<n> lists n kinds of work and n functions by self time in it (8).
  * BENCH_LOAD_TRACE_DIR=folder keeps each profiled trace, to open in DevTools' Performance panel.
  * BENCH_LOAD_BEFORE=<commit> measures that commit's build too (a git worktree, built with this
  * checkout's node_modules, behind a proxy of its own), each page type's "before" row loaded in

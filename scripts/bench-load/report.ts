@@ -65,17 +65,27 @@ const added = (page: PageResult, measure: 'wall' | 'cpu') => median(page.with.ma
 /**
  * The ratio round by round: what the scripts added in each round's two loads of the page, over
  * what they added in that round's two loads of the bare page (the goal is judged on the medians).
+ * A round whose bare page gained less than a tenth of its median gain from its scripts gives no
+ * ratio that means anything: it is left out, and counted.
  */
-function roundRatios(page: PageResult, bare: PageResult, measure: 'wall' | 'cpu'): number[] {
+function roundRatios(page: PageResult, bare: PageResult, measure: 'wall' | 'cpu'): { ratios: number[]; dropped: number } {
   const rounds = Math.min(page.with.length, page.without.length, bare.with.length, bare.without.length)
-  return Array.from({ length: rounds }, (_, round) => (page.with[round]![measure] - page.without[round]![measure]) / (bare.with[round]![measure] - bare.without[round]![measure]))
+  const least = added(bare, measure) / 10
+  const ratios: number[] = []
+  for (let index = 0; index < rounds; index++) {
+    const bareAdds = bare.with[index]![measure] - bare.without[index]![measure]
+    if (!(bareAdds > 0 && bareAdds >= least)) continue
+    ratios.push((page.with[index]![measure] - page.without[index]![measure]) / bareAdds)
+  }
+  return { ratios, dropped: rounds - ratios.length }
 }
 
-/** The spread of the round-by-round ratios: lowest, median and highest. */
-function spread(ratios: number[]): string {
-  if (ratios.length < 2) return '–'
+/** The spread of the round-by-round ratios: lowest, median and highest, each to two places, aligned. */
+function spread({ ratios, dropped }: { ratios: number[]; dropped: number }): string {
+  const left = dropped ? ` (${dropped} left out)` : ''
+  if (ratios.length < 2) return `–${left}`
   const sorted = [...ratios].sort((a, b) => a - b)
-  return `${sorted[0]!.toFixed(2)} · ${median(sorted).toFixed(2)} · ${sorted.at(-1)!.toFixed(2)}`
+  return `${[sorted[0]!, median(sorted), sorted.at(-1)!].map((ratio) => ratio.toFixed(2).padStart(5)).join(' · ')}${left}`
 }
 
 function printColumns(header: string[], rows: string[][], leftAligned: number[]) {
@@ -107,9 +117,16 @@ export function printTable(pages: PageResult[], bare: PageResult, slowdown: stri
         : `\nThe same tasks in the main thread's own CPU time (the slowdown included; time spent waiting for a core while other processes ran left out), median of ${runs} (ms)`,
     )
     const bareAdds = added(bare, measure)
+    if (!(bareAdds > 0)) {
+      // No ratio can be judged against a bare page whose scripts added nothing: the goal is not met.
+      console.log(`the bare page's scripts added ${round(bareAdds)} ms here: no ratio can be judged (✗)`)
+      met = false
+    }
     const rows = [...pages, bare].map((page) => {
       const ratio = added(page, measure) / bareAdds
-      if (ratio > GOAL_RATIO && !page.earlier) met = false
+      // NaN (no loads measured) or a bare page that gained nothing fails as well.
+      const over = !(ratio <= GOAL_RATIO) || !(bareAdds > 0)
+      if (over && !page.earlier) met = false
       const never = [...page.with, ...page.without].filter((run) => run.idle === undefined).length
       const row = [
         page.name,
@@ -118,7 +135,7 @@ export function printTable(pages: PageResult[], bare: PageResult, slowdown: stri
         round(median(page.without.map((run) => run[measure]))),
         round(added(page, measure)),
         round(bareAdds),
-        `${ratio.toFixed(2)}×${ratio > GOAL_RATIO ? ' ✗' : ''}`,
+        `${ratio.toFixed(2)}×${over ? ' ✗' : ''}`,
         page === bare ? '' : spread(roundRatios(page, bare, measure)),
       ]
       if (measure === 'wall') row.push(`${idle(page.with)} / ${idle(page.without)}${never ? ` (${never} loads never idle)` : ''}`)
@@ -128,7 +145,10 @@ export function printTable(pages: PageResult[], bare: PageResult, slowdown: stri
     if (measure === 'wall') header.push('idle at, with / without')
     printColumns(header, rows, [0, 1, 7, 8])
   }
-  console.log(`goal: scripts add at most ${GOAL_RATIO}× what they add to the bare React 19 + React Router 7 page (✗: over), judged on the medians; each round's ratio beside it shows how far single loads vary`)
+  console.log(
+    `goal: scripts add at most ${GOAL_RATIO}× what they add to the bare React 19 + React Router 7 page (✗: over), judged on the medians;` +
+      " each round's ratio beside it shows how far single loads vary (a round where the bare page's scripts added under a tenth of their median is left out)",
+  )
 
   console.log(
     `\nResponsiveness at load, ${slowdown}, median of ${runs}: total blocking time (each task's time past 50 ms, first contentful paint → idle)` +
@@ -179,7 +199,7 @@ function printLongWork(page: PageResult) {
 /** The JSON text of the page state, from the page's HTML. */
 const pageState = (html: string) => /<script type="application\/json" id="(?:__router_state|bare-state)"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? ''
 
-/** Prints what the main thread did in a page type's loads from `from` (first paint or navigation start) to idle, `top` items of each kind. */
+/** Prints what the main thread did in a page type's loads from `from` (first paint or navigation start) to idle: `top` kinds of work, and `top` functions by self time. */
 export function printBreakdown(page: PageResult, from: string, top: number) {
   const withWork = medianWork(page.with)
   const withoutWork = medianWork(page.without)
