@@ -39,7 +39,9 @@
  * Arguments limit the run to some page types, by name or path (`npm run bench:load -- /p/ countdown`).
  * BENCH_LOAD_BREAKDOWN_FROM=navigation makes the breakdown cover what the ratio covers, from
  * navigation start (before the first paint too), rather than from first paint (`paint`, the
- * default); BENCH_LOAD_TOP=<n> lists n kinds of work and n functions by self time in it (8).
+ * default; the forced layout, image decoding and compiling figures follow it too, while script
+ * time by origin and by function always comes from the profiled loads, navigation start to idle);
+ * BENCH_LOAD_TOP=<n> lists n kinds of work and n functions by self time (8).
  * BENCH_LOAD_TRACE_DIR=folder keeps each profiled trace, to open in DevTools' Performance panel.
  * BENCH_LOAD_BEFORE=<commit> measures that commit's build too (a git worktree, built with this
  * checkout's node_modules, behind a proxy of its own), each page type's "before" row loaded in

@@ -99,10 +99,10 @@ describe('upstream proxy', () => {
     expect([...(res.body as Buffer)]).toEqual([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x00, 0xff])
   })
 
-  it('answers 502 upstream_unavailable JSON when nothing listens upstream', async () => {
-    const closed = await downUpstream()
-    onTestFinished(() => closed.close())
-    const res = await request(siteWith(closed.origin)).get('/giffer/fonts')
+  it('answers 502 upstream_unavailable JSON when the upstream is down', async () => {
+    const down = await downUpstream()
+    onTestFinished(() => down.close())
+    const res = await request(siteWith(down.origin)).get('/giffer/fonts')
     expect(res.status).toBe(502)
     expect(res.headers['content-type']).toMatch(/application\/json/)
     expect(res.body.error.code).toBe('upstream_unavailable')
@@ -261,10 +261,10 @@ describe('live timers through the site’s proxy', () => {
     }
   }, 10_000)
 
-  it('answers the pixel at once when nothing listens where the image service should be', async () => {
-    const closed = await downUpstream()
-    onTestFinished(() => closed.close())
-    const site = testApp({ GIFFER_URL: closed.origin })
+  it('answers the pixel at once when the image service is down', async () => {
+    const down = await downUpstream()
+    onTestFinished(() => down.close())
+    const site = testApp({ GIFFER_URL: down.origin })
     for (const format of ['gif', 'png'] as const) {
       const { res, elapsedMs } = await open(site, `/giffer/countdown/live.${format}?sig=abc&r=1`)
       expectPixel(res, format, 'upstream_unavailable')
@@ -273,13 +273,13 @@ describe('live timers through the site’s proxy', () => {
   })
 
   it('logs the first pixel of an outage in full and sums up the others in one line per interval', async () => {
-    const closed = await downUpstream()
-    onTestFinished(() => closed.close())
+    const down = await downUpstream()
+    onTestFinished(() => down.close())
     const lines: Record<string, unknown>[] = []
     const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) })
     const site = express()
     const fallback = { matches: liveImageFormat, waitMs: LIVE_PROXY_WAIT_MS, send: sendUndrawnPixel }
-    site.use('/giffer', createUpstreamProxy({ target: closed.origin, name: 'giffer', timeoutMs: 2_000, logger, fallback, fallbackWarningIntervalMs: 500 }))
+    site.use('/giffer', createUpstreamProxy({ target: down.origin, name: 'giffer', timeoutMs: 2_000, logger, fallback, fallbackWarningIntervalMs: 500 }))
     const mailProxy = await mailProxyOf(site)
     try {
       const opens = await Promise.all(Array.from({ length: 20 }, (_, i) => mailProxy.get(`/giffer/countdown/live.gif?sig=abc&r=anna${i}%40shop.example`)))
@@ -331,11 +331,11 @@ describe('live timers through the site’s proxy', () => {
     expect(slow.body.error.code).toBe('upstream_timeout')
     expect((await request(site).get('/giffer/fonts?answer=busy')).status).toBe(503)
     expect((await request(site).post('/giffer/countdown/live.gif?answer=busy')).status).toBe(503)
-    const closed = await downUpstream()
-    onTestFinished(() => closed.close())
-    const down = await request(testApp({ GIFFER_URL: closed.origin })).get('/giffer/fonts')
-    expect(down.status).toBe(502)
-    expect(down.body.error.code).toBe('upstream_unavailable')
+    const down = await downUpstream()
+    onTestFinished(() => down.close())
+    const unavailable = await request(testApp({ GIFFER_URL: down.origin })).get('/giffer/fonts')
+    expect(unavailable.status).toBe(502)
+    expect(unavailable.body.error.code).toBe('upstream_unavailable')
     // A live timer there still gets its pixel, however short the proxy's own timeout.
     expectPixel((await open(site, '/giffer/countdown/live.gif?sig=abc&answer=never&r=3')).res, 'gif', 'upstream_timeout')
   })
