@@ -18,7 +18,8 @@
  * Long Animation Frames observer saw it (goal: at most 150 ms in the median load, each load's
  * figure printed beside it). For the median
  * load, each long task after first paint is listed with what it spent its time on, and each long
- * frame with the scripts in it. The run exits 1 when a page misses a goal.
+ * frame with the scripts in it. The run exits 1 when a page misses a goal, or when the bare page's
+ * scripts add nothing (no ratio can be judged then); the bare page's own figures are not judged.
  *
  * The loads are driven over the DevTools protocol, whose Runtime domain (which Playwright and
  * Lighthouse both turn on) makes Chromium look up every stack frame's position when an Error is
@@ -37,10 +38,11 @@
  * the ratio round by round: each round's loads of a page against the bare page's of the same round.
  *
  * Arguments limit the run to some page types, by name or path (`npm run bench:load -- /p/ countdown`).
- * BENCH_LOAD_BREAKDOWN_FROM=navigation makes the breakdown cover what the ratio covers, from
- * navigation start (before the first paint too), rather than from first paint (`paint`, the
- * default; the forced layout, image decoding and compiling figures follow it too, while script
- * time by origin and by function always comes from the profiled loads, navigation start to idle);
+ * BENCH_LOAD_BREAKDOWN_FROM=navigation makes the self time per kind of work cover what the ratio
+ * covers, from navigation start (before the first paint too), rather than from first paint
+ * (`paint`, the default); the forced layout, image decoding and main-thread compiling figures
+ * follow it. Tasks, long tasks and long frames are always those after first paint; compiling on
+ * other threads and script time by origin and by function always count from navigation start.
  * BENCH_LOAD_TOP=<n> lists n kinds of work and n functions by self time (8).
  * BENCH_LOAD_TRACE_DIR=folder keeps each profiled trace, to open in DevTools' Performance panel.
  * BENCH_LOAD_BEFORE=<commit> measures that commit's build too (a git worktree, built with this

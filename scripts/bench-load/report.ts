@@ -55,7 +55,8 @@ export const median = (values: number[]) => {
   const middle = sorted.length >> 1
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
-const round = (value: number) => Math.round(value).toLocaleString('en-US')
+/** A figure in whole milliseconds; one that could not be measured (NaN, infinite) as –. */
+const round = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '–')
 const sum = (values: Iterable<number>) => [...values].reduce((total, value) => total + value, 0)
 const largest = (map: Map<string, number>, count: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, count)
 
@@ -85,9 +86,10 @@ function spread({ ratios, dropped }: { ratios: number[]; dropped: number }): str
   const left = dropped ? ` (${dropped} left out)` : ''
   if (ratios.length < 2) return `–${left}`
   const sorted = [...ratios].sort((a, b) => a - b)
+  const figure = (ratio: number) => ratio.toFixed(2).padStart(5)
   // Two rounds have no median of their own: their lowest and highest alone.
-  const shown = sorted.length < 3 ? [sorted[0]!, sorted[1]!] : [sorted[0]!, median(sorted), sorted.at(-1)!]
-  return `${shown.map((ratio) => ratio.toFixed(2).padStart(5)).join(' · ')}${left}`
+  const middle = sorted.length < 3 ? '–'.padStart(5) : figure(median(sorted))
+  return `${figure(sorted[0]!)} · ${middle} · ${figure(sorted.at(-1)!)}${left}`
 }
 
 function printColumns(header: string[], rows: string[][], leftAligned: number[]) {
@@ -119,25 +121,23 @@ export function printTable(pages: PageResult[], bare: PageResult, slowdown: stri
         : `\nThe same tasks in the main thread's own CPU time (the slowdown included; time spent waiting for a core while other processes ran left out), median of ${runs} (ms)`,
     )
     const bareAdds = added(bare, measure)
-    if (!(bareAdds > 0)) {
-      // No ratio can be judged against a bare page whose scripts added nothing: the goal is not met.
-      console.log(`the bare page's scripts added ${round(bareAdds)} ms here: no ratio can be judged (✗)`)
-      met = false
-    }
+    // No ratio can be judged against a bare page whose scripts added nothing: every page misses the goal.
+    if (!(bareAdds > 0)) console.log(`the bare page's scripts added ${round(bareAdds)} ms here: no ratio can be judged (✗)`)
     const rows = [...pages, bare].map((page) => {
       const ratio = added(page, measure) / bareAdds
-      // NaN (no loads measured) or a bare page that gained nothing fails as well.
-      const over = !(ratio <= GOAL_RATIO) || !(bareAdds > 0)
+      // NaN (a figure not measured) or a bare page that gained nothing fails as well; the bare
+      // page itself, the reference, is not judged.
+      const over = page !== bare && (!(ratio <= GOAL_RATIO) || !(bareAdds > 0))
       if (over && !page.earlier) met = false
       const never = [...page.with, ...page.without].filter((run) => run.idle === undefined).length
       const row = [
-        page.name,
+        page === bare ? `${page.name} (reference)` : page.name,
         page.path,
         round(median(page.with.map((run) => run[measure]))),
         round(median(page.without.map((run) => run[measure]))),
         round(added(page, measure)),
         round(bareAdds),
-        page === bare && !(bareAdds > 0) ? '–' : `${ratio.toFixed(2)}×${over ? ' ✗' : ''}`,
+        `${Number.isFinite(ratio) && bareAdds > 0 ? `${ratio.toFixed(2)}×` : '–'}${over ? ' ✗' : ''}`,
         page === bare ? '' : spread(roundRatios(page, bare, measure)),
       ]
       if (measure === 'wall') row.push(`${idle(page.with)} / ${idle(page.without)}${never ? ` (${never} loads never idle)` : ''}`)
@@ -170,7 +170,7 @@ export function printTable(pages: PageResult[], bare: PageResult, slowdown: stri
       reference ? `${page.name} (reference)` : page.name,
       `${round(blocking)}${over ? ' ✗' : ''}`,
       round(median(page.without.map((run) => run.blocking))),
-      `${Number.isNaN(frame) ? '–' : frame ? round(frame) : '0'}${long ? ' ✗' : ''}`,
+      `${round(frame)}${long ? ' ✗' : ''}`,
       page.with.map((run) => round(longestFrame(run))).join(', '),
       round(median(page.without.map(longestFrame))),
     ]
