@@ -18,8 +18,9 @@
  * Long Animation Frames observer saw it (goal: at most 150 ms in the median load, each load's
  * figure printed beside it). For the median
  * load, each long task after first paint is listed with what it spent its time on, and each long
- * frame with the scripts in it. The run exits 1 when a page misses a goal, or when the bare page's
- * scripts add nothing (no ratio can be judged then); the bare page's own figures are not judged.
+ * frame with the scripts in it. The ratio goal is judged on both the elapsed and the CPU time. The
+ * run exits 1 when a page misses a goal, or when the bare page's scripts add nothing (no ratio can
+ * be judged then); the bare page's own figures are not judged.
  *
  * The loads are driven over the DevTools protocol, whose Runtime domain (which Playwright and
  * Lighthouse both turn on) makes Chromium look up every stack frame's position when an Error is
@@ -288,7 +289,11 @@ try {
   const pages: PageResult[] = []
   /** The proxy each page is loaded through: the earlier build's pages through its own. */
   const proxyOf = new Map<PageResult, PageProxy>()
-  for (const { name, path: pathname } of await pageTypes(siteOrigin, only)) {
+  const chosen = await pageTypes(siteOrigin, only)
+  // A page asked for by a name or path that matches none would leave nothing to judge.
+  const unmatched = only.filter((wanted) => !chosen.some((page) => page.path === wanted || page.name.includes(wanted)))
+  if (unmatched.length) throw new Error(`no page type matches ${unmatched.map((wanted) => `"${wanted}"`).join(', ')}: give a name or path of the list in scripts/lib/page-types.ts`)
+  for (const { name, path: pathname } of chosen) {
     pages.push({ name, path: pathname, document: await fetchDocument(siteOrigin + pathname), with: [], without: [] })
     if (!earlier) continue
     const page: PageResult = { name: `${name} (${before})`, path: pathname, document: await fetchDocument(earlier.origin + pathname), with: [], without: [], earlier: true }

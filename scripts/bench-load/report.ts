@@ -49,8 +49,9 @@ export const GOAL_BLOCKING_OVER_BARE_MS = 100
 /** The longest animation frame a page may have after its first paint, in the median of its loads, ms. */
 export const GOAL_LONGEST_FRAME_MS = 150
 
+/** The median; NaN when there is none, or when a value could not be measured (NaN would sort anywhere). */
 export const median = (values: number[]) => {
-  if (!values.length) return NaN
+  if (!values.length || !values.every(Number.isFinite)) return NaN
   const sorted = [...values].sort((a, b) => a - b)
   const middle = sorted.length >> 1
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
@@ -66,8 +67,9 @@ const added = (page: PageResult, measure: 'wall' | 'cpu') => median(page.with.ma
 /**
  * The ratio round by round: what the scripts added in each round's two loads of the page, over
  * what they added in that round's two loads of the bare page (the goal is judged on the medians).
- * A round whose bare page gained less than a tenth of its median gain from its scripts gives no
- * ratio that means anything: it is left out, and counted.
+ * A round whose bare page gained less than a tenth of what its scripts add (median with minus
+ * median without), or a round whose page figures were not measured, gives no ratio that means
+ * anything: it is left out, and counted.
  */
 function roundRatios(page: PageResult, bare: PageResult, measure: 'wall' | 'cpu'): { ratios: number[]; dropped: number } {
   const rounds = Math.min(page.with.length, page.without.length, bare.with.length, bare.without.length)
@@ -75,8 +77,9 @@ function roundRatios(page: PageResult, bare: PageResult, measure: 'wall' | 'cpu'
   const ratios: number[] = []
   for (let index = 0; index < rounds; index++) {
     const bareAdds = bare.with[index]![measure] - bare.without[index]![measure]
-    if (!(bareAdds > 0 && bareAdds >= least)) continue
-    ratios.push((page.with[index]![measure] - page.without[index]![measure]) / bareAdds)
+    const pageAdds = page.with[index]![measure] - page.without[index]![measure]
+    if (!(bareAdds > 0 && bareAdds >= least) || !Number.isFinite(pageAdds)) continue
+    ratios.push(pageAdds / bareAdds)
   }
   return { ratios, dropped: rounds - ratios.length }
 }
@@ -84,7 +87,8 @@ function roundRatios(page: PageResult, bare: PageResult, measure: 'wall' | 'cpu'
 /** The spread of the round-by-round ratios: lowest, median and highest, each to two places, aligned. */
 function spread({ ratios, dropped }: { ratios: number[]; dropped: number }): string {
   const left = dropped ? ` (${dropped} left out)` : ''
-  if (ratios.length < 2) return `–${left}`
+  if (ratios.length === 0) return `–${left}`
+  if (ratios.length === 1) return `${ratios[0]!.toFixed(2)}${left}`
   const sorted = [...ratios].sort((a, b) => a - b)
   const figure = (ratio: number) => ratio.toFixed(2).padStart(5)
   // Two rounds have no median of their own: their lowest and highest alone.
@@ -121,8 +125,12 @@ export function printTable(pages: PageResult[], bare: PageResult, slowdown: stri
         : `\nThe same tasks in the main thread's own CPU time (the slowdown included; time spent waiting for a core while other processes ran left out), median of ${runs} (ms)`,
     )
     const bareAdds = added(bare, measure)
-    // No ratio can be judged against a bare page whose scripts added nothing: every page misses the goal.
-    if (!(bareAdds > 0)) console.log(`the bare page's scripts added ${round(bareAdds)} ms here: no ratio can be judged (✗)`)
+    // No ratio can be judged against a bare page whose scripts added nothing: the run fails, and
+    // every page misses the goal.
+    if (!(bareAdds > 0)) {
+      console.log(`the bare page's scripts added ${round(bareAdds)} ms here: no ratio can be judged (✗)`)
+      met = false
+    }
     const rows = [...pages, bare].map((page) => {
       const ratio = added(page, measure) / bareAdds
       // NaN (a figure not measured) or a bare page that gained nothing fails as well; the bare
@@ -149,7 +157,7 @@ export function printTable(pages: PageResult[], bare: PageResult, slowdown: stri
   }
   console.log(
     `goal: scripts add at most ${GOAL_RATIO}× what they add to the bare React 19 + React Router 7 page (✗: over), judged on the medians;` +
-      " each round's ratio beside it shows how far single loads vary (a round where the bare page's scripts added under a tenth of their median is left out)",
+      " each round's ratio beside it shows how far single loads vary (a round where the bare page's scripts added under a tenth of what they add over all rounds, or whose page figures were not measured, is left out)",
   )
 
   console.log(

@@ -1,6 +1,6 @@
 /**
  * An upstream that is down: it takes each connection and resets it at once, so a request to it
- * fails as one to a stopped service does. A port that was closed after use would fail the same way
+ * fails (ECONNRESET rather than a stopped service's ECONNREFUSED; the site treats both alike). A port that was closed after use would fail the same way
  * only until the system gives it to another test's server, which then answers instead.
  */
 import net, { type AddressInfo } from 'node:net'
@@ -19,6 +19,9 @@ export function downUpstream(): Promise<DownUpstream> {
     })
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => {
+      // Listening, a failed accept (out of file descriptors) fails the request that made it, not the test run.
+      server.off('error', reject)
+      server.on('error', () => undefined)
       const { port } = server.address() as AddressInfo
       resolve({ origin: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(() => done())) })
     })

@@ -1,18 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { printTable, type Measurement, type PageResult } from '../../scripts/bench-load/report.js'
 
-/** One load: task time to idle (its CPU time half of it), its blocking time and its longest frame after first paint. */
-function load(ms: number, blocking = 0, frame = 0): Measurement {
+/** One load: task time to idle, its CPU time (half of it unless given), its blocking time and its longest frame after first paint (none: 0). */
+function load(ms: number, blocking = 0, frame = 0, cpu = ms / 2): Measurement {
   return {
     wall: ms,
-    cpu: ms / 2,
+    cpu,
     firstPaint: 100,
     idle: 2000,
     work: new Map(),
     tasks: 10,
     longTasks: [],
     blocking,
-    framesAfterPaint: frame ? [{ start: 200, duration: frame, renderStart: 0, styleAndLayoutStart: 0, scripts: [] }] : [],
+    framesAfterPaint: frame !== 0 ? [{ start: 200, duration: frame, renderStart: 0, styleAndLayoutStart: 0, scripts: [] }] : [],
     modules: 1,
     backgroundCompile: 0,
   }
@@ -22,16 +22,18 @@ interface Options {
   blocking?: number
   /** The longest frame after first paint: one for every load, or each load's. */
   frames?: number | number[]
+  /** CPU time of the loads with scripts, when not half their task time. */
+  cpu?: number[]
   earlier?: true
 }
 
 /** A page whose loads took `withMs` with its scripts and `withoutMs` without them, round by round. */
-function page(name: string, withMs: number[], withoutMs: number[], { blocking = 0, frames = 0, earlier }: Options = {}): PageResult {
+function page(name: string, withMs: number[], withoutMs: number[], { blocking = 0, frames = 0, cpu, earlier }: Options = {}): PageResult {
   return {
     name,
     path: `/${name}/`,
     document: { path: `/${name}/`, status: 200, headers: {}, body: '' },
-    with: withMs.map((ms, round) => load(ms, blocking, Array.isArray(frames) ? frames[round] : frames)),
+    with: withMs.map((ms, round) => load(ms, blocking, Array.isArray(frames) ? frames[round] : frames, cpu?.[round])),
     without: withoutMs.map((ms) => load(ms)),
     ...(earlier ? { earlier } : {}),
   }
@@ -69,11 +71,45 @@ describe('the load benchmark’s verdict', () => {
   })
 
   it('fails every page when the bare page’s scripts gained nothing', () => {
-    // The page's ratio, -10 ms over -10 ms, would pass were it judged on its own.
+    // The page's ratio, +100 ms over -10 ms (-10×), would pass were it judged on its own.
     const gainedNothing = page('bare', [490, 490, 490], [500, 500, 500])
     expect(printTable([page('site', [600, 600, 600], [500, 500, 500])], gainedNothing, '4×')).toBe(false)
     expect(printed).toContain("the bare page's scripts added -10 ms here: no ratio can be judged (✗)")
     expect(printed).toMatch(/^site .* – ✗/m)
+    // The bare page is the reference: not judged even then.
+    expect(printed).toMatch(/^bare \(reference\)\s+\/bare\/\s+490\s+500\s+-10\s+-10\s+–\s+2\.0 s/m)
+  })
+
+  it('fails the run when the bare page’s scripts gained nothing, even with no other page to judge', () => {
+    expect(printTable([], page('bare', [490, 490, 490], [500, 500, 500]), '4×')).toBe(false)
+  })
+
+  it('leaves out a round where the bare page gained under a tenth of its median gain, and keeps one at a tenth', () => {
+    // The bare page gains 400, 39, 40, 400 and 400 ms: 400 over all rounds, a tenth of it 40.
+    const bareUneven = page('bare', [900, 539, 540, 900, 900], [500, 500, 500, 500, 500])
+    printTable([page('site', [900, 900, 900, 900, 900], [500, 500, 500, 500, 500])], bareUneven, '4×')
+    expect(printed).toMatch(/^site .* 1\.00 ·  1\.00 · 10\.00 \(1 left out\)$/m)
+  })
+
+  it('judges the CPU time too: a page within the goal in task time but over it in CPU time fails', () => {
+    // Task time: 600 ms added against the bare page's 400 (1.5×); CPU time: 304 against 200 (1.52×).
+    const cpuHeavy = page('site', [1100, 1100, 1100], [500, 500, 500], { cpu: [554, 554, 554] })
+    expect(printTable([cpuHeavy], bare(), '4×')).toBe(false)
+    expect(printed).toMatch(/^site .* 1\.50× {2}/m)
+    expect(printed).toMatch(/^site .* 1\.52× ✗/m)
+  })
+
+  it('fails a page whose blocking time or frame could not be measured, wherever the figure sits among its loads', () => {
+    for (const at of [0, 1, 2]) {
+      const frames = [100, 100, 100]
+      frames[at] = NaN
+      expect(printTable([page('site', [1000, 1000, 1000], [500, 500, 500], { frames })], bare(), '4×')).toBe(false)
+      const unmeasured = page('site', [1000, 1000, 1000], [500, 500, 500])
+      unmeasured.with[at]!.blocking = NaN
+      expect(printTable([unmeasured], bare(), '4×')).toBe(false)
+    }
+    expect(printed).toMatch(/^site\s+0\s+0\s+– ✗/m)
+    expect(printed).toMatch(/^site\s+– ✗\s+0\s+0\s/m)
   })
 
   it('fails a page whose time could not be measured, and shows it as –', () => {
