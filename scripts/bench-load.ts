@@ -68,7 +68,7 @@ import { browserPath } from './lib/browser.js'
 import { cgroupsAvailable, makeBox, shellWord, type CgroupBox } from './lib/cgroup-box.js'
 import { CPU_SLOWDOWN, launchBrowser, recordLoad, type LongFrame, type TraceEvent } from './lib/load-trace.js'
 import { backgroundCompileMs, blockingMs, busyMs, idleAt, locateLoad, longTasks, moduleScripts, selfTimes, taskCount, type LoadTimeline } from './lib/main-thread.js'
-import { PageProxy, type ServedDocument } from './lib/page-proxy.js'
+import { fetchDocument, PageProxy, withoutScripts, type ServedDocument } from './lib/page-proxy.js'
 import { addBuiltWorktree, GIT_TIMEOUT_MS, type Worktree } from './lib/git-worktree.js'
 import { pageTypes } from './lib/page-types.js'
 import { root, startSite, stop } from './lib/server-process.js'
@@ -106,26 +106,6 @@ if (boxCpus !== undefined && !boxedChromium) throw new Error("BENCH_LOAD_CPU_BOX
 const slowdown = `${CPU_SLOWDOWN}× CPU slowdown of the main thread${boxCpus === undefined ? '' : `, the whole browser held to ${boxCpus} CPU`}`
 /** Room enough for the browser: the box is there for its CPU quota. */
 const BOX_MEMORY_BYTES = 8 * 1024 ** 3
-
-async function fetchDocument(url: string): Promise<ServedDocument> {
-  const response = await fetch(url)
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`)
-  // The body is answered decoded, so the encoding and length headers no longer apply.
-  const dropped = ['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']
-  const headers = Object.fromEntries([...response.headers].filter(([name]) => !dropped.includes(name)))
-  const { pathname, search } = new URL(url)
-  return { path: pathname + search, status: response.status, headers, body: await response.text() }
-}
-
-/** The same page without what runs: the scripts (the head's inline one, the inline boot script) and their preloads go; page state (JSON) and styles stay. */
-function withoutScripts(document: ServedDocument): ServedDocument {
-  const body = document.body
-    .replace(/<script\b(?![^>]*\btype="application\/json")[^>]*>[\s\S]*?<\/script>/g, '')
-    .replace(/<link\b(?=[^>]*\brel="modulepreload")[^>]*>/g, '')
-  const left = [...body.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag).filter((tag) => !tag.includes('type="application/json"'))
-  if (left.length) throw new Error(`${document.path} has scripts this measurement does not remove: ${left.join(' ')}`)
-  return { ...document, body }
-}
 
 /** An empty page of the site's origin, opened before each recorded load (see LoadOptions.startUrl). */
 const START_PAGE: ServedDocument = { path: '/bench-load-start/', status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<!doctype html><title>Start</title>' }

@@ -9,16 +9,26 @@
  * LIGHTHOUSE_BEFORE=<commit> measures that commit's build too (a git worktree, built with this
  * checkout's node_modules), page by page beside this one, so a before and after come from one
  * run on one machine.
+ *
+ * LIGHTHOUSE_REFERENCE=1 also measures, in the same run, what this machine gives pages that run
+ * no script of ours: each page as this build serves it without its scripts (the inline ones and
+ * the app; page state and styles kept), and a bare React 19 + React Router 7 page built and
+ * hydrated as the site's pages are (the reference of `npm run bench:load`). Both come through a
+ * small server in front of this build, on an origin of their own. Their scores are shown, not
+ * judged: they say how near the target this machine lets any page come.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { type RunnerResult } from 'lighthouse'
 import { chromium } from '@playwright/test'
 import { browserPath, MEASURING_FLAGS } from './lib/browser.js'
+import { makeBarePage } from './bench-load/bare-page.js'
 import { addBuiltWorktree, removeOrWarn, type Worktree } from './lib/git-worktree.js'
+import { fetchDocument, PageProxy, withoutScripts } from './lib/page-proxy.js'
 import { stopChild } from './lib/server-process.js'
 import { pageTypes } from './lib/page-types.js'
 
@@ -31,6 +41,8 @@ const reportDir = path.join(root, '.lighthouse')
 const port = Number(process.env.LIGHTHOUSE_PORT ?? 3301)
 /** A commit whose build is measured beside this one, page by page (which goes first alternating), for a before and after. */
 const before = process.env.LIGHTHOUSE_BEFORE
+/** Whether pages running none of our scripts are measured beside ours, for what this machine allows. */
+const withReference = process.env.LIGHTHOUSE_REFERENCE === '1'
 
 interface Site {
   label: string
@@ -58,6 +70,9 @@ async function startSite(label: string, dir: string, sitePort: number): Promise<
 let worktree: Worktree | undefined
 const sites: Site[] = []
 let chrome: chromeLauncher.LaunchedChrome | undefined
+let referenceProxy: PageProxy | undefined
+let bareFolder: string | undefined
+let barePath: string | undefined
 
 /** Loads a page and every image on demand it refers to (both card formats), four at a time. */
 async function warm(url: string): Promise<void> {
@@ -92,18 +107,19 @@ async function measure(url: string): Promise<{ result: RunnerResult; scores: num
 }
 
 /** Prints the median run's scores and metrics; says whether every score met its target. */
-function report(label: string, pathname: string, { result, scores: runScores }: { result: RunnerResult; scores: number[] }): boolean {
+function report(label: string, pathname: string, { result, scores: runScores }: { result: RunnerResult; scores: number[] }, judged = true): boolean {
   const scores = Object.fromEntries(
     Object.keys(TARGETS).map((category) => [category, Math.round((result.lhr.categories[category]?.score ?? 0) * 100)]),
   ) as Record<keyof typeof TARGETS, number>
   const misses = (Object.keys(TARGETS) as (keyof typeof TARGETS)[]).filter((category) => scores[category] < TARGETS[category])
   const audits = result.lhr.audits
   console.log(
-    `${pathname.padEnd(38)} ${sites.length > 1 ? `${label.padEnd(22)} ` : ''}performance ${scores.performance}  accessibility ${scores.accessibility}  best-practices ${scores['best-practices']}  seo ${scores.seo}` +
+    `${pathname.padEnd(38)} ${sites.length > 1 || withReference ? `${label.padEnd(22)} ` : ''}performance ${scores.performance}  accessibility ${scores.accessibility}  best-practices ${scores['best-practices']}  seo ${scores.seo}` +
       `   FCP ${audits['first-contentful-paint']?.displayValue}  LCP ${audits['largest-contentful-paint']?.displayValue}  TBT ${audits['total-blocking-time']?.displayValue}  CLS ${audits['cumulative-layout-shift']?.displayValue}` +
       `   (median of ${runScores.length}: ${runScores.join(', ')})` +
-      (misses.length ? `   below target: ${misses.join(', ')}` : ''),
+      (!judged ? '   (reference, not judged)' : misses.length ? `   below target: ${misses.join(', ')}` : ''),
   )
+  if (!judged) return true
   for (const [id, audit] of Object.entries(audits)) {
     if (audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary') console.log(`    failing audit: ${id} — ${audit.title}`)
   }
@@ -116,9 +132,19 @@ try {
   worktree = before ? await addBuiltWorktree(before, 'lighthouse-before') : undefined
   sites.push(await startSite('this build', root, port))
   if (worktree) sites.push(await startSite(`before (${before})`, worktree.dir, port + 1))
+  if (withReference) {
+    referenceProxy = await PageProxy.start()
+    referenceProxy.forward(`http://127.0.0.1:${port}`)
+    bareFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'lighthouse-bare-'))
+    const bare = await makeBarePage(bareFolder)
+    for (const [pathname, file] of bare.files) referenceProxy.serveFile(pathname, file)
+    referenceProxy.serve({ path: bare.path, status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: bare.html })
+    barePath = bare.path
+  }
   chrome = await chromeLauncher.launch({ chromePath: browserPath() ?? chromium.executablePath(), chromeFlags: ['--headless=new', ...MEASURING_FLAGS] })
   const known = await pageTypes(`http://127.0.0.1:${port}`, wanted)
   const paths = [...known.map((page) => page.path), ...wanted.filter((item) => item.startsWith('/') && !known.some((page) => page.path === item))]
+  if (referenceProxy && barePath) report('bare React + Router', barePath, await measure(new URL(barePath, referenceProxy.origin.replace('127.0.0.1', 'localhost')).href), false)
   for (const [index, pathname] of paths.entries()) {
     // Which build goes first alternates, so drift on the machine lands on both alike.
     for (const site of index % 2 ? [...sites].reverse() : sites) {
@@ -135,9 +161,18 @@ try {
       fs.writeFileSync(path.join(reportDir, `${name}.html`), html!)
       fs.writeFileSync(path.join(reportDir, `${name}.json`), json!)
     }
+    if (referenceProxy) {
+      // The page as this build serves it, its scripts taken out, answered from memory on the proxy's origin.
+      referenceProxy.serve(withoutScripts(await fetchDocument(`http://127.0.0.1:${port}${pathname}`)))
+      const url = new URL(pathname, referenceProxy.origin.replace('127.0.0.1', 'localhost')).href
+      await warm(url)
+      report('without scripts', pathname, await measure(url), false)
+    }
   }
 } finally {
   chrome?.kill()
+  await referenceProxy?.close()
+  if (bareFolder) fs.rmSync(bareFolder, { recursive: true, force: true })
   // Each server stops at once (no shutdown delay); killed after ten seconds.
   const stops = await Promise.allSettled(sites.map(({ child }) => stopChild(child, 'SIGTERM', 10_000)))
   for (const stop of stops) if (stop.status === 'rejected') console.error(`stopping a site: ${(stop.reason as Error).message}`)

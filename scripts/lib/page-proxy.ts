@@ -81,3 +81,24 @@ export class PageProxy {
     await new Promise((resolve) => this.server.close(resolve))
   }
 }
+
+/** A page as the site answers it, decoded, to be served again from memory. */
+export async function fetchDocument(url: string): Promise<ServedDocument> {
+  const response = await fetch(url)
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`)
+  // The body is answered decoded, so the encoding and length headers no longer apply.
+  const dropped = ['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']
+  const headers = Object.fromEntries([...response.headers].filter(([name]) => !dropped.includes(name)))
+  const { pathname, search } = new URL(url)
+  return { path: pathname + search, status: response.status, headers, body: await response.text() }
+}
+
+/** The same page without what runs: the scripts (the head's inline one, the inline boot script) and their preloads go; page state (JSON) and styles stay. */
+export function withoutScripts(document: ServedDocument): ServedDocument {
+  const body = document.body
+    .replace(/<script\b(?![^>]*\btype="application\/json")[^>]*>[\s\S]*?<\/script>/g, '')
+    .replace(/<link\b(?=[^>]*\brel="modulepreload")[^>]*>/g, '')
+  const left = [...body.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag).filter((tag) => !tag.includes('type="application/json"'))
+  if (left.length) throw new Error(`${document.path} has scripts this measurement does not remove: ${left.join(' ')}`)
+  return { ...document, body }
+}
