@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
 import * as esbuild from 'esbuild'
 import { build, type OutputChunk, type RolldownOutput } from 'rolldown'
-import { BROWSER_OUTPUT, BROWSER_TARGETS, browserInput, COMPILE_ALL_ON_LOAD, SERVER_ONLY_IMPORT, serverOnlyMessage } from './lib/client-build.js'
+import { BROWSER_OUTPUT, BROWSER_TARGETS, browserInput, SERVER_ONLY_IMPORT, serverOnlyMessage } from './lib/client-build.js'
 import { SERVER_BUILD_OPTIONS } from './lib/server-build.js'
 import { pages } from '../shared/pages.js'
 import { notInlineable } from '../server/ssr/manifest.js'
@@ -128,7 +128,6 @@ async function buildClient() {
       ...input,
       output: {
         ...BROWSER_OUTPUT,
-        ...COMPILE_ALL_ON_LOAD,
         dir: assetsDir,
         codeSplitting: {
           includeDependenciesRecursively: false,

@@ -10,7 +10,7 @@ import { renderToString } from 'react-dom/server'
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router'
 import { build } from 'rolldown'
 import { PREPARED_ERRORS_KEY, REACT_DOM_MODULE_ERRORS } from '../../client/react-dom-errors.js'
-import { BROWSER_OUTPUT, browserInput, COMPILE_ALL_ON_LOAD } from '../lib/client-build.js'
+import { BROWSER_OUTPUT, browserInput } from '../lib/client-build.js'
 import { BARE_PATH, bareRoutes } from './bare-app.js'
 
 export interface BarePage {
@@ -22,7 +22,7 @@ export interface BarePage {
 }
 
 async function buildEntry(outdir: string): Promise<string> {
-  const { output } = await build({ ...browserInput({ bare: 'scripts/bench-load/bare-entry.tsx' }), output: { ...BROWSER_OUTPUT, ...COMPILE_ALL_ON_LOAD, dir: outdir } })
+  const { output } = await build({ ...browserInput({ bare: 'scripts/bench-load/bare-entry.tsx' }), output: { ...BROWSER_OUTPUT, dir: outdir } })
   const script = output.find((item) => item.type === 'chunk')
   if (!script || output.filter((item) => item.type === 'chunk').length !== 1) throw new Error('the reference page must be built into one script')
   return path.resolve(outdir, script.fileName)

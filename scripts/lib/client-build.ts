@@ -60,19 +60,6 @@ export function browserInput(input: Record<string, string>): InputOptions {
   }
 }
 
-/**
- * V8's compile hint for a file whose functions nearly all run as the page loads (the app: React,
- * the router, the layout): it compiles them all as the file streams in, on a background thread,
- * instead of each on the main thread at its first call, in the middle of hydration. Measured at
- * 4× CPU on the email gallery, main-thread compiling after first paint fell from about 160 ms to
- * 10 ms. Not for the pages' own files: a small module is compiled on the main thread when it
- * arrives, so compiling all of it at once there makes one long task instead of a few short ones.
- * Browsers other than Chromium read it as a comment.
- */
-export const COMPILE_ALL_ON_LOAD: Pick<OutputOptions, 'postBanner'> = {
-  postBanner: (chunk) => (chunk.isEntry ? '//# allFunctionsCalledOnLoad' : ''),
-}
-
 /** Writing them: ES modules, minified, hashed names, linked source maps. */
 export const BROWSER_OUTPUT: OutputOptions = {
   format: 'esm',

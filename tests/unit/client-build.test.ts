@@ -3,17 +3,17 @@ import os from 'node:os'
 import path from 'node:path'
 import { build } from 'rolldown'
 import { afterAll, describe, expect, it } from 'vitest'
-import { BROWSER_OUTPUT, browserInput, COMPILE_ALL_ON_LOAD } from '../../scripts/lib/client-build.js'
+import { BROWSER_OUTPUT, browserInput } from '../../scripts/lib/client-build.js'
 import { root } from '../../scripts/lib/server-process.js'
 
 const dir = fs.mkdtempSync(path.join(root, 'client', '.client-build-test-'))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
 /** Bundles one browser entry, written for the test beside the client's own, as the build does. */
-async function bundle(source: string, output = BROWSER_OUTPUT) {
+async function bundle(source: string) {
   const file = path.join(dir, `entry-${Math.random().toString(36).slice(2)}.ts`)
   fs.writeFileSync(file, source)
-  return build({ ...browserInput({ entry: path.relative(root, file) }), logLevel: 'silent', write: false, output })
+  return build({ ...browserInput({ entry: path.relative(root, file) }), logLevel: 'silent', write: false, output: BROWSER_OUTPUT })
 }
 
 describe('the browser build', () => {
@@ -32,21 +32,5 @@ describe('the browser build', () => {
     const chunk = chunks[0]!
     expect(chunk.code.split('\n').filter(Boolean).length).toBeLessThanOrEqual(2)
     expect(chunk.code).not.toMatch(/process\.env|: number/)
-  })
-
-  it("asks V8 to compile the app's whole file as it streams in, and no file it imports on demand; the source map allows for the line", async () => {
-    const { output } = await bundle(
-      `import { groupDigits } from '../../shared/numbers.js'\ndocument.title = groupDigits(1234567)\nvoid import('../../shared/plural.js').then((module) => console.log(module))\n`,
-      { ...BROWSER_OUTPUT, ...COMPILE_ALL_ON_LOAD },
-    )
-    const chunks = output.filter((item) => item.type === 'chunk')
-    const entry = chunks.find((chunk) => chunk.isEntry)!
-    const onDemand = chunks.filter((chunk) => !chunk.isEntry)
-    expect(onDemand.length).toBeGreaterThan(0)
-    // The hint counts only as the file's first line, before any code.
-    expect(entry.code.split('\n')[0]).toBe('//# allFunctionsCalledOnLoad')
-    for (const chunk of onDemand) expect(chunk.code).not.toContain('allFunctionsCalledOnLoad')
-    // Each ';' in a source map's mappings is a generated line: the code's first mapped line is the second.
-    expect(entry.map!.mappings).toMatch(/^;[^;]/)
   })
 })
