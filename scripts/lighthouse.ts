@@ -19,7 +19,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as chromeLauncher from 'chrome-launcher'
@@ -126,6 +125,15 @@ function report(label: string, pathname: string, { result, scores: runScores }: 
   return misses.length === 0
 }
 
+/** A reference row: shown, never judged; one that cannot be measured is said so and the run goes on. */
+async function reference(label: string, pathname: string, measuring: () => ReturnType<typeof measure>): Promise<void> {
+  try {
+    report(label, pathname, await measuring(), false)
+  } catch (error) {
+    console.log(`${pathname.padEnd(38)} ${label.padEnd(22)} not measured: ${(error as Error).message}`)
+  }
+}
+
 fs.mkdirSync(reportDir, { recursive: true })
 let failed = false
 try {
@@ -133,10 +141,15 @@ try {
   sites.push(await startSite('this build', root, port))
   if (worktree) sites.push(await startSite(`before (${before})`, worktree.dir, port + 1))
   if (withReference) {
-    referenceProxy = await PageProxy.start()
+    // Compressed as the site sends its pages and scripts: Lighthouse's network counts the bytes.
+    referenceProxy = await PageProxy.start({ compress: true })
     referenceProxy.forward(`http://127.0.0.1:${port}`)
-    bareFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'lighthouse-bare-'))
-    const bare = await makeBarePage(bareFolder)
+    // Under node_modules, as bench:load's: a folder left by a run stopped at once stays out of the way.
+    fs.mkdirSync(path.join(root, 'node_modules/.cache'), { recursive: true })
+    bareFolder = fs.mkdtempSync(path.join(root, 'node_modules/.cache/lighthouse-bare-'))
+    const bare = await makeBarePage(bareFolder).catch((error: unknown) => {
+      throw new Error(`LIGHTHOUSE_REFERENCE=1: building the bare React + Router page failed: ${(error as Error).message}`, { cause: error })
+    })
     for (const [pathname, file] of bare.files) referenceProxy.serveFile(pathname, file)
     referenceProxy.serve({ path: bare.path, status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: bare.html })
     barePath = bare.path
@@ -144,7 +157,10 @@ try {
   chrome = await chromeLauncher.launch({ chromePath: browserPath() ?? chromium.executablePath(), chromeFlags: ['--headless=new', ...MEASURING_FLAGS] })
   const known = await pageTypes(`http://127.0.0.1:${port}`, wanted)
   const paths = [...known.map((page) => page.path), ...wanted.filter((item) => item.startsWith('/') && !known.some((page) => page.path === item))]
-  if (referenceProxy && barePath) report('bare React + Router', barePath, await measure(new URL(barePath, referenceProxy.origin.replace('127.0.0.1', 'localhost')).href), false)
+  if (referenceProxy && barePath) {
+    const url = new URL(barePath, referenceProxy.origin.replace('127.0.0.1', 'localhost')).href
+    await reference('bare React + Router', barePath, () => measure(url))
+  }
   for (const [index, pathname] of paths.entries()) {
     // Which build goes first alternates, so drift on the machine lands on both alike.
     for (const site of index % 2 ? [...sites].reverse() : sites) {
@@ -162,17 +178,29 @@ try {
       fs.writeFileSync(path.join(reportDir, `${name}.json`), json!)
     }
     if (referenceProxy) {
+      const proxy = referenceProxy
       // The page as this build serves it, its scripts taken out, answered from memory on the proxy's origin.
-      referenceProxy.serve(withoutScripts(await fetchDocument(`http://127.0.0.1:${port}${pathname}`)))
-      const url = new URL(pathname, referenceProxy.origin.replace('127.0.0.1', 'localhost')).href
-      await warm(url)
-      report('without scripts', pathname, await measure(url), false)
+      await reference('without scripts', pathname, async () => {
+        proxy.serve(withoutScripts(await fetchDocument(`http://127.0.0.1:${port}${pathname}`)))
+        const url = new URL(pathname, proxy.origin.replace('127.0.0.1', 'localhost')).href
+        await warm(url)
+        return measure(url)
+      })
     }
   }
 } finally {
-  chrome?.kill()
-  await referenceProxy?.close()
-  if (bareFolder) fs.rmSync(bareFolder, { recursive: true, force: true })
+  // Each step on its own, so that one failing leaves the others done.
+  try {
+    chrome?.kill()
+  } catch (error) {
+    console.error(`stopping Chromium: ${(error as Error).message}`)
+  }
+  await referenceProxy?.close().catch((error: unknown) => console.error(`stopping the reference proxy: ${(error as Error).message}`))
+  try {
+    if (bareFolder) fs.rmSync(bareFolder, { recursive: true, force: true })
+  } catch (error) {
+    console.error(`removing ${bareFolder}: ${(error as Error).message}`)
+  }
   // Each server stops at once (no shutdown delay); killed after ten seconds.
   const stops = await Promise.allSettled(sites.map(({ child }) => stopChild(child, 'SIGTERM', 10_000)))
   for (const stop of stops) if (stop.status === 'rejected') console.error(`stopping a site: ${(stop.reason as Error).message}`)

@@ -205,8 +205,8 @@ describe('render pool memory budget', () => {
 
 describe('render pool memory given back', () => {
   /**
-   * The most one scrolling-text job may draw (200 frames of 1200×232): about a fifth of a second
-   * on a warm thread here, a little less on a quick machine.
+   * The most one scrolling-text job may draw (200 frames of 1200×232): about a quarter to a
+   * third of a second on a warm thread here, a little less on a quick machine.
    */
   const longJob: ScrollingTextJob = {
     kind: 'scrolling-text',
@@ -227,13 +227,14 @@ describe('render pool memory given back', () => {
   }
 
   /**
-   * Draws small jobs until one comes back: a cold thread may take longer than a short limit, and
-   * a thread stopped for it is replaced once gone, so each try gives the next one time to start.
+   * Draws small jobs until one comes back: a thread stopped for a job out of time is replaced
+   * once gone, so each try gives the next one time to start. Each try has a limit of its own,
+   * three of them well inside the test's time, so a thread that never starts fails here.
    */
   async function untilDrawn(p: RenderPool): Promise<void> {
     let drawn = false
-    for (let attempt = 0; attempt < 10 && !drawn; attempt++) {
-      drawn = await p.run(smallCountdown(attempt)).then((r) => r.ok, () => false)
+    for (let attempt = 0; attempt < 3 && !drawn; attempt++) {
+      drawn = await p.run(smallCountdown(attempt), undefined, undefined, { timeoutMs: 5_000 }).then((r) => r.ok, () => false)
       if (!drawn) await new Promise((resolve) => setTimeout(resolve, 1_000))
     }
     expect(drawn).toBe(true)
