@@ -30,17 +30,24 @@ export interface PageProxyOptions {
   compress?: boolean
 }
 
-/** Brotli or gzip, as the request accepts, at the levels the site's own compression uses. */
-function compressed(request: http.IncomingMessage, body: Buffer): { encoding: string; body: Buffer } | null {
+/** Brotli or gzip, as the request accepts: the encodings and levels the site stores its pages in. */
+function encodingFor(request: http.IncomingMessage): 'br' | 'gzip' | null {
   const accepted = String(request.headers['accept-encoding'] ?? '')
-  if (/\bbr\b/.test(accepted)) return { encoding: 'br', body: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6 } }) }
-  if (/\bgzip\b/.test(accepted)) return { encoding: 'gzip', body: zlib.gzipSync(body, { level: 9 }) }
-  return null
+  return /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : null
 }
+
+function compress(body: Buffer, encoding: 'br' | 'gzip'): Buffer {
+  return encoding === 'br' ? zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6 } }) : zlib.gzipSync(body, { level: 9 })
+}
+
+/** Headers that describe the bytes sent, set again for the body actually sent. */
+const BODY_HEADERS = ['content-length', 'content-encoding', 'transfer-encoding']
 
 export class PageProxy {
   private readonly documents = new Map<string, ServedDocument>()
   private readonly files = new Map<string, string>()
+  /** Compressed bodies by encoding, then by the body itself, made once: the site, too, compresses a page once and keeps it. */
+  private readonly packed = new Map<string, Map<string, Buffer>>()
   private site: URL | undefined
 
   private constructor(
@@ -78,7 +85,17 @@ export class PageProxy {
   }
 
   private answer(request: http.IncomingMessage, response: http.ServerResponse) {
-    const document = request.method === 'GET' ? this.documents.get(request.url ?? '') : undefined
+    try {
+      this.answerOrThrow(request, response)
+    } catch (error) {
+      // A file gone or no site to forward to: this request fails, the measurement goes on.
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+      response.end(`page proxy: ${(error as Error).message}`)
+    }
+  }
+
+  private answerOrThrow(request: http.IncomingMessage, response: http.ServerResponse) {
+    const document = request.method === 'GET' || request.method === 'HEAD' ? this.documents.get(request.url ?? '') : undefined
     if (document) {
       this.send(request, response, document.status, document.headers, Buffer.from(document.body))
       return
@@ -97,14 +114,31 @@ export class PageProxy {
     request.pipe(upstream)
   }
 
-  private send(request: http.IncomingMessage, response: http.ServerResponse, status: number, headers: Record<string, string>, body: Buffer) {
-    const packed = this.options.compress ? compressed(request, body) : null
-    if (!packed) {
-      response.writeHead(status, headers).end(body)
-      return
+  private send(request: http.IncomingMessage, response: http.ServerResponse, status: number, stored: Record<string, string>, body: Buffer) {
+    const headers = Object.fromEntries(Object.entries(stored).filter(([name]) => !BODY_HEADERS.includes(name.toLowerCase())))
+    const encoding = this.options.compress ? encodingFor(request) : null
+    if (this.options.compress) {
+      // Every Vary the stored page has, whatever its case, as one list that names Accept-Encoding once.
+      const names = Object.keys(headers).filter((name) => name.toLowerCase() === 'vary')
+      const varies = names.flatMap((name) => headers[name]!.split(',')).map((value) => value.trim()).filter(Boolean)
+      for (const name of names) delete headers[name]
+      headers.vary = [...new Set([...varies, 'Accept-Encoding'].map((value) => (/^accept-encoding$/i.test(value) ? 'Accept-Encoding' : value)))].join(', ')
     }
-    const vary = headers.vary && !/accept-encoding/i.test(headers.vary) ? `${headers.vary}, Accept-Encoding` : (headers.vary ?? 'Accept-Encoding')
-    response.writeHead(status, { ...headers, 'content-encoding': packed.encoding, vary }).end(packed.body)
+    const sent = encoding ? this.compressed(body, encoding) : body
+    if (encoding) headers['content-encoding'] = encoding
+    headers['content-length'] = String(sent.length)
+    response.writeHead(status, headers).end(request.method === 'HEAD' ? undefined : sent)
+  }
+
+  private compressed(body: Buffer, encoding: 'br' | 'gzip'): Buffer {
+    const key = body.toString('latin1')
+    const made = this.packed.get(encoding) ?? new Map<string, Buffer>()
+    this.packed.set(encoding, made)
+    const found = made.get(key)
+    if (found) return found
+    const packed = compress(body, encoding)
+    made.set(key, packed)
+    return packed
   }
 
   async close(): Promise<void> {

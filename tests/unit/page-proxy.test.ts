@@ -2,9 +2,12 @@
  * The measuring proxy in front of the site (scripts/lib/page-proxy.ts): what it answers from
  * memory, compressed as the site's own pages are when asked to, and what it passes on.
  */
+import fs from 'node:fs'
 import http from 'node:http'
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
 import zlib from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PageProxy, withoutScripts, type ServedDocument } from '../../scripts/lib/page-proxy.js'
@@ -27,16 +30,17 @@ async function proxy(compress?: boolean): Promise<PageProxy> {
   return started
 }
 
-/** A GET through http (which, unlike fetch, leaves the body as sent), with the accepted encodings given. */
-function get(url: string, acceptEncoding?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+/** A request through http (which, unlike fetch, leaves the body as sent), with the accepted encodings given. */
+function get(url: string, acceptEncoding?: string, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (response) => {
+      .request(url, { method, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (response) => {
         const chunks: Buffer[] = []
         response.on('data', (chunk: Buffer) => chunks.push(chunk))
         response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }))
       })
       .on('error', reject)
+      .end()
   })
 }
 
@@ -65,6 +69,37 @@ describe('the measuring proxy', () => {
     const plain = await get(p.origin + page.path)
     expect(plain.headers['content-encoding']).toBeUndefined()
     expect(plain.body.toString()).toBe(page.body)
+  })
+
+  it('sends the length of what it sends, whatever length or encoding the stored page names, and no body to a HEAD', async () => {
+    const p = await proxy(true)
+    p.serve({ ...page, headers: { ...page.headers, 'Content-Length': String(page.body.length), 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding, Cookie' } })
+    const answer = await get(p.origin + page.path, 'br')
+    expect(answer.headers['content-encoding']).toBe('br')
+    expect(Number(answer.headers['content-length'])).toBe(answer.body.length)
+    expect(answer.headers.vary).toBe('Cookie, Accept-Encoding')
+    expect(zlib.brotliDecompressSync(answer.body).toString()).toBe(page.body)
+    const head = await get(p.origin + page.path, 'br', 'HEAD')
+    expect(head.status).toBe(200)
+    expect(head.body.length).toBe(0)
+  })
+
+  it('compresses a file it serves too, and answers 500 for one that is gone, going on serving', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'page-proxy-test-'))
+    closing.push(async () => fs.rmSync(folder, { recursive: true, force: true }))
+    const script = path.join(folder, 'bare.js')
+    fs.writeFileSync(script, `console.log(${JSON.stringify('a line of the bare page. '.repeat(100))})`)
+    const p = await proxy(true)
+    p.serveFile('/bare/bare.js', script)
+    p.serveFile('/bare/gone.js', path.join(folder, 'gone.js'))
+    const answer = await get(`${p.origin}/bare/bare.js`, 'gzip')
+    expect(answer.headers['content-type']).toBe('text/javascript; charset=utf-8')
+    expect(answer.headers['content-encoding']).toBe('gzip')
+    expect(zlib.gunzipSync(answer.body).toString()).toBe(fs.readFileSync(script, 'utf8'))
+    const gone = await get(`${p.origin}/bare/gone.js`, 'gzip')
+    expect(gone.status).toBe(500)
+    expect(gone.body.toString()).toMatch(/^page proxy: ENOENT/)
+    expect((await get(`${p.origin}/bare/bare.js`)).body.toString()).toBe(fs.readFileSync(script, 'utf8'))
   })
 
   it('passes what it does not hold to the site untouched', async () => {
