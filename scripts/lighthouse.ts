@@ -11,11 +11,12 @@
  * run on one machine.
  *
  * LIGHTHOUSE_REFERENCE=1 also measures, in the same run, what this machine gives pages that run
- * no script of ours: each page as this build serves it without its scripts (the inline ones and
+ * no script of ours: each page as this build renders it, its scripts taken out (the inline ones and
  * the app; page state and styles kept), and a bare React 19 + React Router 7 page built and
  * hydrated as the site's pages are (the reference of `npm run bench:load`). Both come through a
- * small server in front of this build, on an origin of their own. Their scores are shown, not
- * judged: they say how near the target this machine lets any page come.
+ * small server in front of this build, on an origin of their own, compressed as the site sends
+ * its pages. Their scores are shown, not judged: they say how near the target this machine lets
+ * any page come.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
