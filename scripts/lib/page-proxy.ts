@@ -46,8 +46,14 @@ const BODY_HEADERS = ['content-length', 'content-encoding', 'transfer-encoding']
 export class PageProxy {
   private readonly documents = new Map<string, ServedDocument>()
   private readonly files = new Map<string, string>()
-  /** Compressed bodies by encoding, then by the body itself, made once: the site, too, compresses a page once and keeps it. */
-  private readonly packed = new Map<string, Map<string, Buffer>>()
+  /**
+   * Compressed bodies, made once per document served (a replaced document is a new object, and
+   * the old one's entry goes with it) or per file, and per encoding: the site, too, compresses a
+   * page once and keeps it.
+   */
+  private readonly packed = new WeakMap<ServedDocument | { file: string }, Partial<Record<'br' | 'gzip', Buffer>>>()
+  /** One key object per file, so that its compressed bodies can be found again. */
+  private readonly fileKeys = new Map<string, { file: string }>()
   private site: URL | undefined
 
   private constructor(
@@ -97,12 +103,14 @@ export class PageProxy {
   private answerOrThrow(request: http.IncomingMessage, response: http.ServerResponse) {
     const document = request.method === 'GET' || request.method === 'HEAD' ? this.documents.get(request.url ?? '') : undefined
     if (document) {
-      this.send(request, response, document.status, document.headers, Buffer.from(document.body))
+      this.send(request, response, document.status, document.headers, document, () => Buffer.from(document.body))
       return
     }
     const file = this.files.get(request.url ?? '')
     if (file) {
-      this.send(request, response, 200, { 'content-type': CONTENT_TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream' }, fs.readFileSync(file))
+      const key = this.fileKeys.get(file) ?? { file }
+      this.fileKeys.set(file, key)
+      this.send(request, response, 200, { 'content-type': CONTENT_TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream' }, key, () => fs.readFileSync(file))
       return
     }
     if (!this.site) throw new Error('PageProxy.forward was not called')
@@ -114,7 +122,14 @@ export class PageProxy {
     request.pipe(upstream)
   }
 
-  private send(request: http.IncomingMessage, response: http.ServerResponse, status: number, stored: Record<string, string>, body: Buffer) {
+  private send(
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    status: number,
+    stored: Record<string, string>,
+    key: ServedDocument | { file: string },
+    read: () => Buffer,
+  ) {
     const headers = Object.fromEntries(Object.entries(stored).filter(([name]) => !BODY_HEADERS.includes(name.toLowerCase())))
     const encoding = this.options.compress ? encodingFor(request) : null
     if (this.options.compress) {
@@ -124,21 +139,16 @@ export class PageProxy {
       for (const name of names) delete headers[name]
       headers.vary = [...new Set([...varies, 'Accept-Encoding'].map((value) => (/^accept-encoding$/i.test(value) ? 'Accept-Encoding' : value)))].join(', ')
     }
-    const sent = encoding ? this.compressed(body, encoding) : body
+    const sent = encoding ? this.compressed(key, read, encoding) : read()
     if (encoding) headers['content-encoding'] = encoding
     headers['content-length'] = String(sent.length)
     response.writeHead(status, headers).end(request.method === 'HEAD' ? undefined : sent)
   }
 
-  private compressed(body: Buffer, encoding: 'br' | 'gzip'): Buffer {
-    const key = body.toString('latin1')
-    const made = this.packed.get(encoding) ?? new Map<string, Buffer>()
-    this.packed.set(encoding, made)
-    const found = made.get(key)
-    if (found) return found
-    const packed = compress(body, encoding)
-    made.set(key, packed)
-    return packed
+  private compressed(key: ServedDocument | { file: string }, read: () => Buffer, encoding: 'br' | 'gzip'): Buffer {
+    const made = this.packed.get(key) ?? {}
+    this.packed.set(key, made)
+    return (made[encoding] ??= compress(read(), encoding))
   }
 
   async close(): Promise<void> {

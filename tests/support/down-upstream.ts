@@ -1,7 +1,8 @@
 /**
  * An upstream that is down: it takes each connection and resets it at once, so a request to it
- * fails (ECONNRESET rather than a stopped service's ECONNREFUSED; the site treats both alike). A port that was closed after use would fail the same way
- * only until the system gives it to another test's server, which then answers instead.
+ * fails (ECONNRESET rather than a stopped service's ECONNREFUSED; the site treats both alike). A
+ * port that was closed after use would fail the same way only until the system gives it to
+ * another test's server, which then answers instead.
  */
 import net, { type AddressInfo } from 'node:net'
 

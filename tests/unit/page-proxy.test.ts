@@ -102,6 +102,16 @@ describe('the measuring proxy', () => {
     expect((await get(`${p.origin}/bare/bare.js`)).body.toString()).toBe(fs.readFileSync(script, 'utf8'))
   })
 
+  it('sends a page served again at the same address as it now is, not as it was compressed before', async () => {
+    const p = await proxy(true)
+    p.serve(page)
+    expect(zlib.brotliDecompressSync((await get(p.origin + page.path, 'br')).body).toString()).toBe(page.body)
+    const altered = withoutScripts(page)
+    p.serve(altered)
+    expect(zlib.brotliDecompressSync((await get(p.origin + page.path, 'br')).body).toString()).toBe(altered.body)
+    expect(zlib.gunzipSync((await get(p.origin + page.path, 'gzip')).body).toString()).toBe(altered.body)
+  })
+
   it('passes what it does not hold to the site untouched', async () => {
     const site = http.createServer((request, response) => response.writeHead(201, { 'x-from': 'site' }).end(`site ${request.url}`))
     site.listen(0, '127.0.0.1')
