@@ -74,9 +74,12 @@ let referenceProxy: PageProxy | undefined
 let bareFolder: string | undefined
 let barePath: string | undefined
 
+/** How long the page or one image may take to come while warming (a first encode included). */
+const WARM_TIMEOUT_MS = 60_000
+
 /** Loads a page and every image on demand it refers to (both card formats), four at a time. */
 async function warm(url: string): Promise<void> {
-  const html = await (await fetch(url)).text()
+  const html = await (await fetch(url, { signal: AbortSignal.timeout(WARM_TIMEOUT_MS) })).text()
   const found = new Set<string>()
   for (const [, value] of html.matchAll(/(?:src|srcSet|srcset)="([^"]+)"/g)) {
     for (const candidate of value!.replaceAll('&amp;', '&').split(',')) {
@@ -88,7 +91,7 @@ async function warm(url: string): Promise<void> {
   const queue = [...found]
   await Promise.all(
     Array.from({ length: 4 }, async () => {
-      for (let address = queue.shift(); address; address = queue.shift()) await fetch(new URL(address, url)).then((response) => response.arrayBuffer())
+      for (let address = queue.shift(); address; address = queue.shift()) await fetch(new URL(address, url), { signal: AbortSignal.timeout(WARM_TIMEOUT_MS) }).then((response) => response.arrayBuffer())
     }),
   )
 }

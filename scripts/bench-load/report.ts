@@ -133,9 +133,11 @@ export function printTable(pages: PageResult[], bare: PageResult, slowdown: stri
     }
     const rows = [...pages, bare].map((page) => {
       const ratio = added(page, measure) / bareAdds
-      // NaN (a figure not measured) or a bare page that gained nothing fails as well; the bare
-      // page itself, the reference, is not judged.
-      const over = page !== bare && (!(ratio <= GOAL_RATIO) || !(bareAdds > 0))
+      // NaN (a figure not measured) or a bare page that gained nothing fails as well, and so does
+      // a page whose own scripts gained nothing: they cannot have run (a file that did not load,
+      // a script that threw at once), and its other figures would pass for the wrong reason. The
+      // bare page itself, the reference, is not judged.
+      const over = page !== bare && (!(ratio <= GOAL_RATIO) || !(bareAdds > 0) || !(added(page, measure) > 0))
       if (over && !page.earlier) met = false
       const never = [...page.with, ...page.without].filter((run) => run.idle === undefined).length
       const row = [

@@ -40,8 +40,14 @@ function compress(body: Buffer, encoding: 'br' | 'gzip'): Buffer {
   return encoding === 'br' ? zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6 } }) : zlib.gzipSync(body, { level: 9 })
 }
 
-/** Headers that describe the bytes sent, set again for the body actually sent. */
-const BODY_HEADERS = ['content-length', 'content-encoding', 'transfer-encoding']
+/**
+ * Headers that describe the bytes sent, set again for the body actually sent; the site's ETag
+ * named its own body, which a page altered or compressed here no longer is.
+ */
+const BODY_HEADERS = ['content-length', 'content-encoding', 'transfer-encoding', 'etag']
+
+/** How long a page or a forwarded request may take from the site, which runs on this machine. */
+const SITE_TIMEOUT_MS = 30_000
 
 export class PageProxy {
   private readonly documents = new Map<string, ServedDocument>()
@@ -114,11 +120,16 @@ export class PageProxy {
       return
     }
     if (!this.site) throw new Error('PageProxy.forward was not called')
-    const upstream = http.request({ host: this.site.hostname, port: this.site.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+    const upstream = http.request({ host: this.site.hostname, port: this.site.port, method: request.method, path: request.url, headers: request.headers, timeout: SITE_TIMEOUT_MS }, (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.rawHeaders)
       answer.pipe(response)
     })
-    upstream.on('error', () => response.headersSent ? response.destroy() : response.writeHead(502).end())
+    upstream.on('timeout', () => upstream.destroy(new Error(`the site took over ${SITE_TIMEOUT_MS} ms`)))
+    upstream.on('error', () => (response.headersSent ? response.destroy() : response.writeHead(502).end()))
+    // A request the browser gave up on is given up on at the site too.
+    response.on('close', () => {
+      if (!response.writableFinished) upstream.destroy()
+    })
     request.pipe(upstream)
   }
 
@@ -159,7 +170,7 @@ export class PageProxy {
 
 /** A page as the site answers it, decoded, to be served again from memory. */
 export async function fetchDocument(url: string): Promise<ServedDocument> {
-  const response = await fetch(url)
+  const response = await fetch(url, { signal: AbortSignal.timeout(SITE_TIMEOUT_MS) })
   if (!response.ok) throw new Error(`${url} answered ${response.status}`)
   // The body is answered decoded, so the encoding and length headers no longer apply.
   const dropped = ['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']

@@ -4,9 +4,11 @@
  * limit gets fresh threads without losing a job.
  */
 import { pino } from 'pino'
+import sharp from 'sharp'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { CountdownJob, ScrollingTextJob, SlideshowJob } from '../../server/giffer/jobs.js'
 import { ClientGone } from '../../server/giffer/errors.js'
+import { headerOf } from '../../server/giffer/photo-header.js'
 import { RenderPool, urgentShare, type RenderPoolOptions } from '../../server/giffer/pool.js'
 import { renderMemory } from '../../server/giffer/render-memory.js'
 import { MemoryBudget } from '../../server/process/memory-budget.js'
@@ -35,6 +37,26 @@ const smallCountdown = (n: number): CountdownJob => ({
   captions: { days: '', hours: '', minutes: '', seconds: '' },
   scale: 1,
   format: 'gif',
+})
+
+/** A slideshow of one 100×100 photo of `size` bytes, sent with no way to read it. */
+const oneCardSlideshow = (size: number): SlideshowJob => ({
+  kind: 'slideshow',
+  mode: 'row',
+  photos: [{ type: 'image/jpeg', size, width: 100, height: 100, progressive: false, channels: 3, samples: 1.5, bitDepth: 8, alpha: false, palette: false, lossless: false }],
+  delayMs: 1000,
+  radius: 0,
+  width: 300,
+  background: null,
+  borderWidth: 0,
+  borderColor: [0, 0, 0],
+  spacing: 0,
+  count: 1,
+  tweak: 1,
+  overflow: 0,
+  height: 1,
+  overlayColor: [0, 0, 0],
+  overlayOpacity: 0,
 })
 
 describe('render pool queue', () => {
@@ -101,22 +123,29 @@ describe('render pool queue', () => {
   }, 60_000)
 
   it('times out a job that waits too long in the queue, without stopping the one drawing', async () => {
-    const p = startPool({ jobTimeoutMs: 600, queueMax: 64 })
+    const reached: string[] = []
+    const p = startPool({ jobTimeoutMs: 600, queueMax: 64, observer: { waited: (kind) => reached.push(kind), rendered: () => undefined } })
     // Threads started first: a cold start on a busy machine may itself take longer than the limit,
     // so the warm-up may take a few tries.
     let warm = false
     for (let attempt = 0; attempt < 10 && !warm; attempt++) warm = await p.run(smallCountdown(attempt)).then((r) => r.ok, () => false)
     expect(warm).toBe(true)
-    const big: CountdownJob = { ...smallCountdown(1), frames: 120, scale: 2, captions: { days: 'Days', hours: 'Hours', minutes: 'Minutes', seconds: 'Seconds' } }
-    // The first goes straight to the thread with time enough to draw even on a busy machine; the
-    // rest wait behind it with the pool's 600 ms.
-    const jobs = Array.from({ length: 60 }, (_, n) =>
-      p.run({ ...big, remainingSeconds: 86_400 + n }, undefined, undefined, n === 0 ? { timeoutMs: 30_000 } : {}).then(() => 'drawn', (e: { code?: string }) => e.code),
-    )
-    const outcomes = await Promise.all(jobs)
-    expect(outcomes[0]).toBe('drawn')
-    expect(outcomes).toContain('render_timeout')
-    // Whatever waited out its time never reached a thread: later jobs still draw.
+    reached.length = 0
+    // The one drawing is held on the thread, waiting for its photo, until the test lets it go:
+    // however quick the machine, every job behind it waits out its 600 ms.
+    const photo = await sharp({ create: { width: 120, height: 90, channels: 3, background: { r: 200, g: 80, b: 40 } } }).jpeg().toBuffer()
+    let release: () => void = () => undefined
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const held: SlideshowJob = { ...oneCardSlideshow(photo.length), photos: [(await headerOf(photo))!] }
+    const drawing = p.run(held, async () => (await gate, photo), undefined, { timeoutMs: 30_000 }).then(() => 'drawn', (e: { code?: string }) => e.code ?? String(e))
+    await vi.waitFor(() => expect(p.stats.running).toBe(1), { timeout: 5_000, interval: 5 })
+    const waiting = await Promise.all(Array.from({ length: 20 }, (_, n) => p.run(smallCountdown(100 + n)).then(() => 'drawn', (e: { code?: string }) => e.code)))
+    expect(waiting).toEqual(Array.from({ length: 20 }, () => 'render_timeout'))
+    // They never reached a thread, and the one drawing was not stopped for them.
+    expect(reached).toEqual(['slideshow'])
+    expect(p.stats.running).toBe(1)
+    release()
+    expect(await drawing).toBe('drawn')
     expect(await p.run(smallCountdown(99)).then((r) => r.ok)).toBe(true)
   })
 })
@@ -245,25 +274,6 @@ describe('render pool memory given back', () => {
     expect(drawn).toBe(true)
   }
 
-  /** A slideshow of one 100×100 photo of `size` bytes, sent with no way to read it. */
-  const oneCardSlideshow = (size: number): SlideshowJob => ({
-    kind: 'slideshow',
-    mode: 'row',
-    photos: [{ type: 'image/jpeg', size, width: 100, height: 100, progressive: false, channels: 3, samples: 1.5, bitDepth: 8, alpha: false, palette: false, lossless: false }],
-    delayMs: 1000,
-    radius: 0,
-    width: 300,
-    background: null,
-    borderWidth: 0,
-    borderColor: [0, 0, 0],
-    spacing: 0,
-    count: 1,
-    tweak: 1,
-    overflow: 0,
-    height: 1,
-    overlayColor: [0, 0, 0],
-    overlayOpacity: 0,
-  })
 
   async function warmPool(overrides: Partial<RenderPoolOptions>): Promise<RenderPool> {
     const p = startPool(overrides)

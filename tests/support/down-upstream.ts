@@ -20,7 +20,8 @@ export function downUpstream(): Promise<DownUpstream> {
     })
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => {
-      // Listening, a failed accept (out of file descriptors) fails the request that made it, not the test run.
+      // Listening, a failed accept (out of file descriptors) is no error of the test run's: the
+      // connection waits unaccepted and the request times out, as one to a stalled service would.
       server.off('error', reject)
       server.on('error', () => undefined)
       const { port } = server.address() as AddressInfo

@@ -112,6 +112,22 @@ describe('the load benchmark’s verdict', () => {
     expect(printed).toMatch(/^site\s+– ✗\s+0\s+0\s/m)
   })
 
+  it('fails a page whose scripts gained nothing, as if they never ran, however well its other figures read', () => {
+    expect(printTable([page('site', [500, 500, 500], [500, 500, 500])], bare(), '4×')).toBe(false)
+    expect(printed).toMatch(/^site .* 0\.00× ✗/m)
+    expect(printTable([page('site', [501, 501, 501], [500, 500, 500])], bare(), '4×')).toBe(true)
+  })
+
+  it('leaves out of the spread a round whose page figures were not measured, and counts it', () => {
+    const unmeasured = page('site', [NaN, NaN, NaN], [500, 500, 500])
+    printTable([unmeasured], bare(), '4×')
+    expect(printed).toMatch(/^site .*– \(3 left out\)/m)
+  })
+
+  it('fails a page with no loads at all', () => {
+    expect(printTable([page('site', [], [])], bare(), '4×')).toBe(false)
+  })
+
   it('fails a page whose time could not be measured, and shows it as –', () => {
     const unmeasured = page('site', [NaN, NaN, NaN], [500, 500, 500])
     expect(printTable([unmeasured], bare(), '4×')).toBe(false)
