@@ -18,9 +18,10 @@
  * Long Animation Frames observer saw it (goal: at most 150 ms in the median load, each load's
  * figure printed beside it). For the median
  * load, each long task after first paint is listed with what it spent its time on, and each long
- * frame with the scripts in it. The ratio goal is judged on both the elapsed and the CPU time. The
- * run exits 1 when a page misses a goal, or when the bare page's scripts add nothing (no ratio can
- * be judged then); the bare page's own figures are not judged.
+ * frame with the scripts in it. The ratio goal is judged on both the elapsed and the CPU time; a
+ * page whose own scripts add nothing misses it (they cannot have run). The run exits 1 when a
+ * page misses a goal, or when the bare page's scripts add nothing (no ratio can be judged then);
+ * the bare page's own figures are not judged.
  *
  * The loads are driven over the DevTools protocol, whose Runtime domain (which Playwright and
  * Lighthouse both turn on) makes Chromium look up every stack frame's position when an Error is
