@@ -1,13 +1,14 @@
 import { startTransition, StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
-import { createBrowserRouter, type RouteObject } from 'react-router'
+import { createBrowserRouter, createPath, type DataRouter, type RouteObject } from 'react-router'
 import { RouterProvider } from 'react-router/dom'
 import { beginHydration } from '../shared/components/StaticHtml.js'
+import { loadPageSheets } from '../shared/layout/page-sheets.js'
 import { ShellContext } from '../shared/layout/shell.js'
 import { pageIdAt } from '../shared/pages.js'
 import { createRoutes } from '../shared/routes.js'
 import { readPageState } from '../shared/router-state.js'
-import { ASSETS_ELEMENT_ID, HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID } from '../shared/site.js'
+import { ASSETS_ELEMENT_ID, HYDRATION_ELEMENT_ID, type InlineSheet, type SheetName } from '../shared/site.js'
 import { clientLoaderFor } from './loaders.js'
 import { routesOnDemand } from './route-discovery.js'
 
@@ -22,6 +23,30 @@ interface Scheduler {
 function yieldToBrowser(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: Scheduler }).scheduler
   return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0))
+}
+
+/** How long a page left for a full load waits before it gives up and shows its error (the browser is leaving meanwhile). */
+const FULL_LOAD_WAIT_MS = 10_000
+
+/**
+ * A page whose code or styles cannot be fetched on the way there (a deploy replaced them, the
+ * network dropped) is loaded in full instead: the server draws it whole, styles and all.
+ */
+function loadInFullOnFailure(routes: RouteObject[], navigatingTo: () => string | null) {
+  for (const route of routes[0]?.children ?? []) {
+    const lazy = route.lazy
+    if (typeof lazy !== 'function') continue
+    route.lazy = async () => {
+      try {
+        return await lazy()
+      } catch (error) {
+        const target = navigatingTo()
+        if (target === null) throw error
+        window.location.assign(target)
+        return new Promise((_, reject) => setTimeout(() => reject(error), FULL_LOAD_WAIT_MS))
+      }
+    }
+  }
 }
 
 /** Loads the code of the page on screen before hydrating, so the first render matches the server's. */
@@ -39,17 +64,23 @@ async function hydrate() {
   if (!element?.textContent) throw new Error('Page state is missing from the page')
   const pageState = element.textContent
   const hydrationData = readPageState(pageState)
-  // The document's inline stylesheet and module list render again as they are.
-  const css = document.getElementById(STYLESHEET_ELEMENT_ID)?.textContent ?? ''
+  // The document's inline stylesheet parts and module list render again as they are.
+  const css = [...document.head.querySelectorAll<HTMLStyleElement>('style[data-sheet]')].map((style): InlineSheet => ({ name: style.dataset.sheet as SheetName, text: style.textContent ?? '' }))
   const assets = { modules: JSON.parse(document.getElementById(ASSETS_ELEMENT_ID)?.textContent ?? '[]') as string[] }
 
   // Starting up is four tasks rather than one, so that a tap on a slow phone waits for a part of
   // it at most: the app's own code; the page state, routes and the page's code; the router;
   // then hydration (which itself yields, below).
-  const { initial: routes, patchRoutesOnNavigation } = routesOnDemand(createRoutes(clientLoaderFor), window.location.pathname)
+  let started: DataRouter | undefined
+  const every = createRoutes(clientLoaderFor, undefined, loadPageSheets)
+  loadInFullOnFailure(every, () => {
+    const to = started?.state.navigation.location
+    return to ? createPath(to) : null
+  })
+  const { initial: routes, patchRoutesOnNavigation } = routesOnDemand(every, window.location.pathname)
   await loadPageRoute(routes)
   await yieldToBrowser()
-  const router = createBrowserRouter(routes, { hydrationData, patchRoutesOnNavigation })
+  const router = (started = createBrowserRouter(routes, { hydrationData, patchRoutesOnNavigation }))
   await yieldToBrowser()
   // As a transition, hydration yields to the browser every few milliseconds instead of
   // blocking input for the whole page.

@@ -11,7 +11,9 @@ import * as esbuild from 'esbuild'
 import { build, type OutputChunk, type RolldownOutput } from 'rolldown'
 import { BROWSER_OUTPUT, BROWSER_TARGETS, browserInput, SERVER_ONLY_IMPORT, serverOnlyMessage } from './lib/client-build.js'
 import { SERVER_BUILD_OPTIONS } from './lib/server-build.js'
+import { componentOf, pageSheets, sheetSource } from './lib/page-sheets.js'
 import { pages } from '../shared/pages.js'
+import { SHEETS, type SheetMap } from '../shared/site.js'
 import { notInlineable } from '../server/ssr/manifest.js'
 import { DASHBOARD_STATIC_BUILD, DASHBOARD_STATIC_FILES, DASHBOARD_STATIC_MANIFEST, SCRIPT_BUILD_OPTIONS, sourceOf, type DashboardStaticFile } from '../server/dashboard/static-files.js'
 
@@ -97,9 +99,10 @@ function chunkGroups(probe: Chunks): Map<string, string> {
 
 async function buildClient() {
   // Earlier builds' files stay: a page rendered by the previous build may still ask for them.
+  // Each part of the stylesheet a file of its own (shared/site.ts).
   const styles = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { styles: 'client/styles.css' },
+    entryPoints: Object.fromEntries(SHEETS.map((name) => [name, path.relative(root, sheetSource(name))])),
     bundle: true,
     minify: true,
     target: BROWSER_TARGETS.filter((target) => !target.startsWith('es')),
@@ -109,8 +112,11 @@ async function buildClient() {
     metafile: true,
     logLevel: 'warning',
   })
-  const stylesheet = Object.keys(styles.metafile.outputs).find((file) => file.endsWith('.css'))
-  if (!stylesheet) throw new Error('esbuild produced no stylesheet')
+  const sheetHrefs = SHEETS.map((name) => {
+    const file = Object.entries(styles.metafile.outputs).find(([, output]) => output.entryPoint && path.resolve(root, output.entryPoint) === sheetSource(name))?.[0]
+    if (!file) throw new Error(`esbuild produced no stylesheet for ${path.relative(root, sheetSource(name))}`)
+    return PUBLIC_PREFIX + path.relative(assetsDir, path.join(root, file)).split(path.sep).join('/')
+  })
 
   // The slideshow's photo worker: a classic script (module workers are newer than some supported
   // browsers), whole in one file, whose hashed address the page's code is built with.
@@ -122,10 +128,15 @@ async function buildClient() {
     transform: { ...base.transform, define: { ...base.transform?.define, __PHOTO_WORKER_URL__: JSON.stringify(PUBLIC_PREFIX + photoWorker.output[0].fileName) } },
     preserveEntrySignatures: 'allow-extension' as const,
   }
-  const groups = chunkGroups(chunksOf(await build({ ...input, write: false, output: BROWSER_OUTPUT })))
+  const probe = chunksOf(await build({ ...input, write: false, output: BROWSER_OUTPUT }))
+  const groups = chunkGroups(probe)
+  const sheetsByPage = pageSheets(probe)
+  // The browser fetches the parts the next page needs before drawing it (client/page-sheets.ts).
+  const sheetMap: SheetMap = { hrefs: sheetHrefs, pages: Object.fromEntries(Object.entries(sheetsByPage).map(([module, sheets]) => [module, sheets.map((sheet) => SHEETS.indexOf(sheet))])) }
   const chunks = chunksOf(
     await build({
       ...input,
+      transform: { ...input.transform, define: { ...input.transform.define, __PAGE_SHEETS__: JSON.stringify(JSON.stringify(sheetMap)) } },
       output: {
         ...BROWSER_OUTPUT,
         dir: assetsDir,
@@ -156,7 +167,7 @@ async function buildClient() {
   const pageModules = new Set<string>(pages.map((page) => page.module))
   for (const chunk of chunks.values()) {
     // A page component is loaded on demand, so it is an entry point of its own, named by its file.
-    const name = chunk.isDynamicEntry ? chunk.facadeModuleId?.match(/\/shared\/(?:.+\/)?([A-Z]\w*)\.tsx$/)?.[1] : undefined
+    const name = componentOf(chunk)
     if (!name || !pageModules.has(name)) continue
     if (modules[name]) throw new Error(`two page components are named ${name}: page modules are known by file name, which must be unique`)
     modules[name] = [...staticClosure(chunks, chunk.fileName)].filter((file) => !app.includes(file)).map(toUrl)
@@ -165,7 +176,8 @@ async function buildClient() {
     bootScript: toUrl(bootFile),
     menus: toUrl(menusFile),
     app: app.map(toUrl),
-    stylesheets: [PUBLIC_PREFIX + path.relative(assetsDir, path.join(root, stylesheet)).split(path.sep).join('/')],
+    sheets: SHEETS.map((name, at) => ({ name, href: sheetHrefs[at]! })),
+    pageSheets: sheetsByPage,
     modules,
   }
   fs.writeFileSync(path.join(dist, 'manifest.json'), JSON.stringify(manifest, null, 2))

@@ -72,7 +72,7 @@ function securityHeaders(config: Config, client: ClientAssets | null): RequestHa
         // router state travels in a JSON script tag, which never runs.
         scriptSrc: ["'self'", ...(client?.scriptHashSources ?? [])],
         // The one inline stylesheet is allowed by its hash, nothing else inline.
-        styleSrc: ["'self'", ...(client ? [client.cssHashSource] : [])],
+        styleSrc: ["'self'", ...(client ? client.cssHashSources : [])],
         imgSrc: ["'self'", 'data:', 'blob:', ...giffer.images],
         fontSrc: ["'self'"],
         connectSrc: ["'self'", ...giffer.uploads],

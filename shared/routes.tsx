@@ -23,8 +23,14 @@ export type ActionFor = (routeId: RouteId) => ActionFunction | undefined
 const sameAddressKeepsData: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
   !formMethod && currentUrl.pathname === nextUrl.pathname && currentUrl.search === nextUrl.search ? false : defaultShouldRevalidate
 
+/**
+ * What the browser does, besides fetching a page's code, before it first draws that page: fetch
+ * the parts of the stylesheet it draws with (client/page-sheets.ts). Given the page's module name.
+ */
+export type BeforePage = (module: string) => Promise<void>
+
 /** The layout, every page under it: one route at the top (the browser's router relies on it, client/route-discovery.ts). */
-export function createRoutes(loaderFor: LoaderFor, actionFor: ActionFor = () => undefined): [RouteObject] {
+export function createRoutes(loaderFor: LoaderFor, actionFor: ActionFor = () => undefined, beforePage?: BeforePage): [RouteObject] {
   return [
     {
       id: 'root',
@@ -35,7 +41,10 @@ export function createRoutes(loaderFor: LoaderFor, actionFor: ActionFor = () => 
       // The navigation and footer never change between pages.
       shouldRevalidate: () => false,
       children: pages.map((page) => {
-        const lazy = async () => ({ Component: (await page.load()).default })
+        const lazy = async () => {
+          const [module] = await Promise.all([page.load(), beforePage?.(page.module)])
+          return { Component: module.default }
+        }
         const shared = { id: page.id, loader: loaderFor(page.id), action: actionFor(page.id), ErrorBoundary: PageErrorBoundary, handle: { module: page.module, private: 'private' in page && page.private, bare: 'bare' in page && page.bare }, lazy, shouldRevalidate: sameAddressKeepsData }
         return page.path === undefined ? { ...shared, index: true as const } : { ...shared, path: page.path }
       }),

@@ -3,8 +3,31 @@ export const SITE_NAME = 'Poplift'
 /** Id of the non-executable script tag that carries router state from the server to the browser. */
 export const HYDRATION_ELEMENT_ID = '__router_state'
 
-/** Id of the inline <style> that holds the site's stylesheet. */
-export const STYLESHEET_ELEMENT_ID = 'site-css'
+/**
+ * The site's stylesheet comes in parts (each beside the feature it styles, see
+ * scripts/lib/page-sheets.ts), listed here in the order the
+ * cascade reads them. A page carries, inline, only the parts its code draws with; the browser
+ * fetches a part the next page needs before drawing that page (client/page-sheets.ts). Each part
+ * is an inline <style data-sheet="{name}"> (or, once fetched, a <link data-sheet="{name}">).
+ */
+export const SHEETS = ['site', 'home', 'cards', 'long-form', 'pricing', 'footer', 'auth', 'galleries', 'generators', 'countdown', 'saved-timers', 'slideshow', 'subject-lines'] as const
+
+export type SheetName = (typeof SHEETS)[number]
+
+/** The parts every page has: type, colours, buttons, header and layout; error pages and the footer. */
+export const FRAME_SHEETS: readonly SheetName[] = ['site', 'footer']
+
+/** One part of the stylesheet, as the page carries it inline. */
+export interface InlineSheet {
+  name: SheetName
+  text: string
+}
+
+/** Where the browser finds each part, and which parts each page module needs (indexes into SHEETS). */
+export interface SheetMap {
+  hrefs: string[]
+  pages: Record<string, number[]>
+}
 
 /**
  * Id of the page's footer, the last thing a visitor sees. The head asks the browser not to paint

@@ -1,6 +1,6 @@
 import { Marked, type Tokens } from 'marked'
 import { parse as parseYaml } from 'yaml'
-import { ASSETS_ELEMENT_ID, CONTENT_END_ID, HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID } from '../../shared/site.js'
+import { ASSETS_ELEMENT_ID, CONTENT_END_ID, HYDRATION_ELEMENT_ID } from '../../shared/site.js'
 import { slugify } from '../../shared/slug.js'
 
 export interface RenderedMarkdown {
@@ -30,7 +30,7 @@ function escapeHtml(text: string): string {
  * takes the next free one, so a link to #site-footer still leads to the footer, and the first
  * paint, held until the footer is parsed, is not let go half-way through the page.
  */
-const PAGE_IDS = ['main', 'site-nav', 'footer-cta-title', CONTENT_END_ID, STYLESHEET_ELEMENT_ID, ASSETS_ELEMENT_ID, HYDRATION_ELEMENT_ID]
+const PAGE_IDS = ['main', 'site-nav', 'footer-cta-title', CONTENT_END_ID, ASSETS_ELEMENT_ID, HYDRATION_ELEMENT_ID]
 
 /**
  * Renders trusted Markdown from data/ to HTML. Raw HTML is escaped rather than passed through,

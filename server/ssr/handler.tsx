@@ -15,7 +15,7 @@ import { ShellContext } from '../../shared/layout/shell.js'
 import { createRoutes, type ActionFor, type LoaderFor } from '../../shared/routes.js'
 import { serializePageState } from '../../shared/router-state.js'
 import type { DocumentAssets } from '../../shared/site.js'
-import type { ClientAssets } from './manifest.js'
+import { sheetsFor, type ClientAssets } from './manifest.js'
 import { PERSONAL, setPageHeaders, type PageCache } from './page-cache.js'
 import { errorBody, HttpError } from '../process/errors.js'
 import { isDecodablePath } from '../../shared/pages.js'
@@ -189,13 +189,13 @@ function setPageResponseHeaders(res: ExpressResponse, context: StaticHandlerCont
   res.setHeader('Server-Timing', timing)
 }
 
+/** The page modules of the matched routes. */
+const pageModules = (context: StaticHandlerContext) => context.matches.flatMap((match) => (match.route.handle as { module?: string } | undefined)?.module ?? [])
+
 function assetsFor(pages: PageDependencies, context: StaticHandlerContext): DocumentAssets {
   const manifest = pages.client?.manifest
   if (!manifest) return { modules: [] }
-  const modules = context.matches.flatMap((match) => {
-    const module = (match.route.handle as { module?: string } | undefined)?.module
-    return module ? (manifest.modules[module] ?? []) : []
-  })
+  const modules = pageModules(context).flatMap((module) => manifest.modules[module] ?? [])
   return { menusScript: pages.client?.menusScript, modules: [...new Set([...manifest.app, ...modules])] }
 }
 
@@ -205,7 +205,7 @@ function assetsFor(pages: PageDependencies, context: StaticHandlerContext): Docu
  */
 function streamPage(pages: PageDependencies, req: ExpressRequest, res: ExpressResponse, context: StaticHandlerContext, personal: boolean, timing: PageTiming, signal: AbortSignal) {
   const { cache, client, logger } = pages
-  const shell = { assets: assetsFor(pages, context), css: client?.css ?? '', pageState: serializePageState(context) }
+  const shell = { assets: assetsFor(pages, context), css: client ? sheetsFor(client, pageModules(context)) : [], pageState: serializePageState(context) }
   const cacheKey = req.originalUrl
   const cacheable = cache.enabled && !personal && context.statusCode === 200 && cacheKey.length <= MAX_CACHED_URL_LENGTH
   let failed = false

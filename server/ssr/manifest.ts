@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { FRAME_SHEETS, SHEETS, type InlineSheet, type SheetName } from '../../shared/site.js'
 
 /** Written by scripts/build.ts: the hashed client files a page needs. */
 const manifestSchema = z.object({
@@ -14,7 +15,10 @@ const manifestSchema = z.object({
   menus: z.string().regex(/^\/assets\/[\w.-]+\.js$/),
   /** The app (client/entry.tsx) first, then every chunk it imports statically. */
   app: z.array(z.string().regex(/^\/assets\//)).min(1),
-  stylesheets: z.array(z.string().regex(/^\/assets\/[\w.-]+\.css$/)),
+  /** Every part of the stylesheet, in the cascade's order (shared/site.ts). */
+  sheets: z.array(z.object({ name: z.enum(SHEETS), href: z.string().regex(/^\/assets\/[\w.-]+\.css$/) })),
+  /** Per page module: the parts of the stylesheet its code draws with, besides the frame's. */
+  pageSheets: z.record(z.string(), z.array(z.enum(SHEETS))),
   /** Per page module (its component's file name under shared/): its chunk and every chunk it imports statically. */
   modules: z.record(z.string(), z.array(z.string().regex(/^\/assets\//))),
 })
@@ -23,10 +27,10 @@ export type ClientManifest = z.infer<typeof manifestSchema>
 
 export interface ClientAssets {
   manifest: ClientManifest
-  /** The stylesheets' text, inlined into every page. */
-  css: string
-  /** CSP source allowing exactly that inline stylesheet. */
-  cssHashSource: string
+  /** Each part of the stylesheet, in the cascade's order: a page inlines the parts it draws with (`sheetsFor`). */
+  sheets: InlineSheet[]
+  /** CSP sources allowing exactly those parts inline. */
+  cssHashSources: string[]
   /** The menus script's text, inlined into every page's head: no request stands between the page and a working menu. */
   menusScript: string
   /** The boot script's text, inlined at the end of every page: no request stands between the page and its app. */
@@ -65,9 +69,23 @@ export function loadClientAssets(rootDir: string): ClientAssets | null {
   const parsed = manifestSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')))
   if (!parsed.success) throw new Error(`${file} is not a build manifest of this version of the site (run npm run build): ${parsed.error.message}`)
   const manifest = parsed.data
-  const css = manifest.stylesheets.map((href) => fs.readFileSync(path.join(rootDir, 'dist', 'public', href), 'utf8')).join('\n')
-  if (css.includes('</')) throw new Error('The stylesheet contains "</" and cannot be inlined')
+  const sheets = manifest.sheets.map(({ name, href }): InlineSheet => {
+    const text = fs.readFileSync(path.join(rootDir, 'dist', 'public', href), 'utf8')
+    if (text.includes('</')) throw new Error(`The stylesheet ${href} contains "</" and cannot be inlined`)
+    return { name, text }
+  })
+  if (sheets.map(({ name }) => name).join() !== SHEETS.join()) throw new Error(`${file} lists the stylesheet's parts as ${sheets.map(({ name }) => name).join(', ')}, not ${SHEETS.join(', ')} (run npm run build)`)
   const menusScript = inlineScript(rootDir, 'menus', manifest.menus)
   const bootScript = inlineScript(rootDir, 'boot', manifest.bootScript)
-  return { manifest, css, cssHashSource: cspHashSource(css), menusScript, bootScript, scriptHashSources: [cspHashSource(menusScript), cspHashSource(bootScript)] }
+  return { manifest, sheets, cssHashSources: sheets.map(({ text }) => cspHashSource(text)), menusScript, bootScript, scriptHashSources: [cspHashSource(menusScript), cspHashSource(bootScript)] }
+}
+
+/**
+ * The parts of the stylesheet a page carries: the frame's and those of every page module drawn,
+ * in the cascade's order. A module the build does not know (or none: the layout's own error)
+ * gets the frame's alone.
+ */
+export function sheetsFor(client: ClientAssets, modules: readonly string[]): InlineSheet[] {
+  const wanted = new Set<SheetName>([...FRAME_SHEETS, ...modules.flatMap((module) => client.manifest.pageSheets[module] ?? [])])
+  return client.sheets.filter(({ name }) => wanted.has(name))
 }

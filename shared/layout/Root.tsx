@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react'
 import { Outlet, useLocation, useMatches, useNavigationType } from 'react-router'
 import { usePageData } from '../page-data.js'
-import { ASSETS_ELEMENT_ID, CONTENT_END_ID, HYDRATION_ELEMENT_ID, STYLESHEET_ELEMENT_ID } from '../site.js'
+import { ASSETS_ELEMENT_ID, CONTENT_END_ID, HYDRATION_ELEMENT_ID } from '../site.js'
 import { reportVisit, VISIT_PIXEL_PATH } from '../tracking/tracking.js'
 import { useShell } from './shell.js'
 import { SiteFooter } from './SiteFooter.js'
@@ -27,7 +27,10 @@ function Document({ children, holdsPaint = false }: { children: React.ReactNode;
             later and is not busy drawing itself when the visitor begins. The head's script lets
             go of the hold if the footer is slow to come (client/menus.ts). */}
         {holdsPaint && <link rel="expect" href={`#${CONTENT_END_ID}`} blocking="render" />}
-        {css && <style id={STYLESHEET_ELEMENT_ID} dangerouslySetInnerHTML={{ __html: css }} />}
+        {/* The parts of the stylesheet this page draws with, in the cascade's order (shared/site.ts). */}
+        {css.map(({ name, text }) => (
+          <style key={name} data-sheet={name} dangerouslySetInnerHTML={{ __html: text }} />
+        ))}
         {/* Runs before the body is parsed, so the header's menus answer a tap from the first paint on.
             The browser renders no copy: hydration passes over what the server added to the head. */}
         {assets.menusScript && <script dangerouslySetInnerHTML={{ __html: assets.menusScript }} />}

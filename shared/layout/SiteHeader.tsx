@@ -8,6 +8,7 @@ import type { NavGroup, SiteNav } from '../content/schema.js'
 import { SITE_NAME } from '../site.js'
 import { AUTH_PATHS } from '../accounts/paths.js'
 import { takeEarlyMenus } from './early-menus.js'
+import { loadPageSheets } from './page-sheets.js'
 
 function menuLinks(panel: HTMLElement | null): HTMLAnchorElement[] {
   return panel ? Array.from(panel.querySelectorAll('a')) : []
@@ -99,8 +100,8 @@ function NavMenu({ group, open, onToggle }: MenuProps) {
   )
 }
 
-/** The log-in and sign-up overlay, fetched the first time it opens. */
-const AuthDialog = lazy(() => import('../accounts/AuthDialog.js'))
+/** The log-in and sign-up overlay, fetched the first time it opens, with the styles it draws with. */
+const AuthDialog = lazy(async () => (await Promise.all([import('../accounts/AuthDialog.js'), loadPageSheets('AuthDialog')]))[0])
 
 /** The marker on <html> that says a visitor is logged in (styles and scripts may read it). */
 export const HAS_USER_ATTRIBUTE = 'data-has-user'

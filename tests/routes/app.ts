@@ -10,6 +10,7 @@ import { loadConfig } from '../../server/process/config.js'
 import { loadSiteData, type SiteData } from '../../server/site-data.js'
 
 import { projectRoot } from '../../server/project-root.js'
+import { SHEETS, type SheetName } from '../../shared/site.js'
 
 /** The checkout, found from the sources (never from the working directory). */
 export const ROOT = projectRoot
@@ -43,6 +44,9 @@ export function testApp(env: Record<string, string> = {}, overrides: AppOverride
   return testSite(env, overrides, rootDir).app
 }
 
+/** The fake build's frame parts of the stylesheet; every other part is one rule naming itself. */
+export const FAKE_SHEETS: Partial<Record<SheetName, string>> = { site: 'body{color:#111}', footer: '.site-footer{color:#eee}' }
+
 /**
  * A project root with the real data/ and public/ and a small fake build, so asset handling can
  * be tested without running the bundler.
@@ -54,7 +58,8 @@ export function rootWithFakeBuild() {
   const assets = path.join(dir, 'dist', 'public', 'assets')
   fs.mkdirSync(assets, { recursive: true })
   fs.writeFileSync(path.join(assets, 'entry-TEST1234.js'), 'console.log("entry")')
-  fs.writeFileSync(path.join(assets, 'styles-TEST1234.css'), 'body{color:#111}')
+  // Each part of the stylesheet: the frame's two, the others a rule each (FAKE_SHEETS).
+  for (const name of SHEETS) fs.writeFileSync(path.join(assets, `${name}-TEST1234.css`), FAKE_SHEETS[name] ?? `.${name}-part{color:#222}`)
   // As a build writes it, with a line end the page leaves out.
   fs.writeFileSync(path.join(assets, 'boot-TEST1234.js'), 'import("/assets/entry-TEST1234.js")\n')
   fs.writeFileSync(path.join(assets, 'menus-TEST1234.js'), '(() => {})()')
@@ -66,7 +71,8 @@ export function rootWithFakeBuild() {
       bootScript: '/assets/boot-TEST1234.js',
       menus: '/assets/menus-TEST1234.js',
       app: ['/assets/entry-TEST1234.js', '/assets/chunk-SHARED12.js'],
-      stylesheets: ['/assets/styles-TEST1234.css'],
+      sheets: SHEETS.map((name) => ({ name, href: `/assets/${name}-TEST1234.css` })),
+      pageSheets: { Pricing: ['home', 'pricing'], Faq: ['long-form'] },
       modules: { Pricing: ['/assets/Pricing-PRICE123.js'] },
     }),
   )

@@ -10,7 +10,8 @@ import request from 'supertest'
 import { pino } from 'pino'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadClientAssets } from '../../server/ssr/manifest.js'
-import { rootWithFakeBuild, testApp } from './app.js'
+import { SHEETS } from '../../shared/site.js'
+import { FAKE_SHEETS, rootWithFakeBuild, testApp } from './app.js'
 
 const app = testApp()
 
@@ -180,9 +181,13 @@ describe('built assets', () => {
   const built = testApp({}, {}, builtRoot)
   afterAll(() => fs.rmSync(builtRoot, { recursive: true, force: true }))
 
-  it('inlines the stylesheet, the menus script and the boot script, lists the app and the page chunk for the boot script, and loads no script file', async () => {
+  it('inlines the parts of the stylesheet the page draws with, the menus script and the boot script, lists the app and the page chunk for the boot script, and loads no script file', async () => {
     const html = (await request(built).get('/pricing/').expect(200)).text
-    expect(html).toContain('<style id="site-css">body{color:#111}</style>')
+    // The frame's parts and the page's own, in the cascade's order; no other part, and no stylesheet file.
+    const sheets = [...html.matchAll(/<style data-sheet="([\w-]+)">([^<]*)<\/style>/g)].map(([, name, text]) => `${name}: ${text}`)
+    expect(sheets).toEqual(['site: body{color:#111}', 'home: .home-part{color:#222}', 'pricing: .pricing-part{color:#222}', 'footer: .site-footer{color:#eee}'])
+    expect(html.match(/<style/g)).toHaveLength(4)
+    expect(html).not.toMatch(/<link[^>]+stylesheet/)
     expect(html).toContain('<script type="application/json" id="__assets">["/assets/entry-TEST1234.js","/assets/chunk-SHARED12.js","/assets/Pricing-PRICE123.js"]</script>')
     // The menus script runs before the body is parsed: inline, last in the head.
     expect(html).toContain('<script>(() => {})()</script></head>')
@@ -193,12 +198,18 @@ describe('built assets', () => {
     expect(html).not.toMatch(/<script[^>]+src=/)
     const home = (await request(built).get('/').expect(200)).text
     expect(home).not.toContain('Pricing-PRICE123.js')
+    // A page the build lists no parts for has the frame's alone.
+    expect([...home.matchAll(/<style data-sheet="([\w-]+)"/g)].map(([, name]) => name)).toEqual(['site', 'footer'])
   })
 
-  it('allows exactly that inline stylesheet and those inline scripts in the CSP, by the hashes of the text the page holds', async () => {
+  it('allows exactly the parts of the stylesheet and those inline scripts in the CSP, by the hashes of the text the page holds', async () => {
     const response = await request(built).get('/faq/').expect(200)
     const hash = (text: string) => createHash('sha256').update(text).digest('base64')
-    expect(response.headers['content-security-policy']).toContain(`style-src 'self' 'sha256-${hash('body{color:#111}')}'`)
+    // Every part (the same header on every page); the page's own are among them. 'self': a part the next page needs is fetched as a file.
+    const parts = SHEETS.map((name) => FAKE_SHEETS[name] ?? `.${name}-part{color:#222}`)
+    expect(response.headers['content-security-policy']).toContain(`style-src 'self' ${parts.map((text) => `'sha256-${hash(text)}'`).join(' ')};`)
+    const inlineSheets = [...response.text.matchAll(/<style data-sheet="[\w-]+">([^<]*)<\/style>/g)].map(([, text]) => text!)
+    expect(inlineSheets).toEqual(['body{color:#111}', '.long-form-part{color:#222}', '.site-footer{color:#eee}'])
     // Each inline script that runs, as the browser reads it from the page (the boot file's line end left out).
     const inline = [...response.text.matchAll(/<script(?: id="[^"]+")?>([^<]*)<\/script>/g)].map(([, text]) => text!)
     expect(inline).toEqual(['(() => {})()', 'import("/assets/entry-TEST1234.js")'])
@@ -213,7 +224,15 @@ describe('built assets', () => {
       // Builds that loaded the boot script as a module listed it as `boot`.
       fs.writeFileSync(manifestFile(root), JSON.stringify({ ...manifest, bootScript: undefined, boot: manifest.bootScript }))
       expect(() => loadClientAssets(root)).toThrow(/not a build manifest of this version of the site \(run npm run build\)/)
+      // A manifest of the single stylesheet, or with the parts out of the cascade's order.
+      fs.writeFileSync(manifestFile(root), JSON.stringify({ ...manifest, sheets: undefined, stylesheets: ['/assets/site-TEST1234.css'] }))
+      expect(() => loadClientAssets(root)).toThrow(/not a build manifest of this version of the site \(run npm run build\)/)
+      fs.writeFileSync(manifestFile(root), JSON.stringify({ ...manifest, sheets: (manifest.sheets as unknown[]).toReversed() }))
+      expect(() => loadClientAssets(root)).toThrow(/lists the stylesheet's parts as subject-lines, .* not site, home, .*\(run npm run build\)/)
       fs.writeFileSync(manifestFile(root), JSON.stringify(manifest))
+      fs.writeFileSync(path.join(root, 'dist', 'public', 'assets', 'pricing-TEST1234.css'), '.a{content:"</style>"}')
+      expect(() => loadClientAssets(root)).toThrow('The stylesheet /assets/pricing-TEST1234.css contains "</" and cannot be inlined')
+      fs.writeFileSync(path.join(root, 'dist', 'public', 'assets', 'pricing-TEST1234.css'), '.pricing-part{color:#222}')
       for (const text of ['document.write("</script><script>alert(1)")', 'a\r\nb', 'a<!--b', 'a\0b']) {
         fs.writeFileSync(path.join(root, 'dist', 'public', 'assets', 'boot-TEST1234.js'), text)
         expect(() => loadClientAssets(root), JSON.stringify(text)).toThrow(/The boot script contains .* and cannot be inlined/)

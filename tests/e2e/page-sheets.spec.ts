@@ -1,0 +1,86 @@
+import type { Page } from '@playwright/test'
+import { SHEETS } from '../../shared/site.js'
+import { expect, gotoHydrated, isSameDocument, markDocument, test, waitForHydration } from './fixtures.js'
+
+/** The parts of the stylesheet in the head, in document order, each as `name (style|link)`. */
+const sheetsIn = (page: Page) => page.evaluate(() => [...document.head.querySelectorAll<HTMLElement>('[data-sheet]')].map((element) => `${element.dataset.sheet} (${element.tagName.toLowerCase()})`))
+
+/** Whether the parts in the head come in the cascade's order, each once. */
+function inCascadeOrder(sheets: string[]): boolean {
+  const order = sheets.map((entry) => SHEETS.indexOf(entry.split(' ')[0] as (typeof SHEETS)[number]))
+  return order.every((at, index) => at >= 0 && (index === 0 || at > order[index - 1]!))
+}
+
+test.describe('the parts of the stylesheet a page draws with', () => {
+  test('a page carries its own parts inline; the next page fetches the parts it lacks, in the cascade\'s order, before it is drawn', async ({ page }) => {
+    await gotoHydrated(page, '/pricing/')
+    const first = await sheetsIn(page)
+    expect(first).toEqual(['site (style)', 'home (style)', 'pricing (style)', 'footer (style)'])
+    await markDocument(page)
+    // Fetching a part takes a while, so the new page is drawn only once it has come.
+    await page.route(/\/assets\/galleries-[\w-]+\.css$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      await route.continue()
+    })
+    const galleryDrawn = page.waitForFunction(() => {
+      const track = document.querySelector('.gallery-track')
+      return track ? { display: getComputedStyle(track).display, sheet: document.querySelector('link[data-sheet="galleries"]') !== null } : false
+    })
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Templates', exact: true }).click()
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^All widget templates/ }).click()
+    await expect(page).toHaveURL(/\/p\/$/)
+    expect(await isSameDocument(page), 'a client-side navigation').toBe(true)
+    // The first frame with the gallery has its styles: each row of templates a grid (galleries.css), not a list.
+    expect(await (await galleryDrawn).jsonValue()).toEqual({ display: 'grid', sheet: true })
+    const second = await sheetsIn(page)
+    expect(inCascadeOrder(second), second.join(', ')).toBe(true)
+    expect(second).toEqual(expect.arrayContaining(['site (style)', 'home (style)', 'pricing (style)', 'footer (style)', 'cards (link)', 'galleries (link)']))
+    // Back, and on again: nothing fetched twice.
+    await page.goBack()
+    await expect(page).toHaveURL(/\/pricing\/$/)
+    await page.goForward()
+    await expect(page).toHaveURL(/\/p\/$/)
+    expect(await sheetsIn(page)).toEqual(second)
+  })
+
+  test('the log-in dialog fetches its parts as it opens, on a page without them', async ({ page }) => {
+    await gotoHydrated(page, '/pricing/')
+    expect(await sheetsIn(page)).not.toContain('auth (style)')
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Log in to Poplift' })
+    await expect(dialog).toBeVisible()
+    expect(await sheetsIn(page)).toContain('auth (link)')
+    // Styled from its first frame: auth.css gives the card its padding.
+    expect(await dialog.locator('.auth-card').evaluate((card) => getComputedStyle(card).paddingTop)).toBe('40px')
+  })
+
+  for (const [what, file] of [
+    ['styles', /\/assets\/galleries-[\w-]+\.css$/],
+    ['code', /\/assets\/Gallery-[\w-]+\.js$/],
+  ] as const) {
+    test(`a page whose ${what} cannot be fetched on the way there is loaded in full, and works`, async ({ page, consoleGuard }) => {
+      consoleGuard.allow(/Failed to load resource|could not be loaded|Failed to fetch dynamically imported module/)
+      await gotoHydrated(page, '/pricing/')
+      await markDocument(page)
+      let refused = 0
+      // Once: the full load then finds it.
+      await page.route(
+        file,
+        async (route) => {
+          refused++
+          await route.abort()
+        },
+        { times: 1 },
+      )
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Templates', exact: true }).click()
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^All widget templates/ }).click()
+      await expect(page.getByRole('heading', { name: 'Widget templates', level: 1 })).toBeVisible()
+      await expect(page).toHaveURL(/\/p\/$/)
+      expect(refused).toBe(1)
+      expect(await isSameDocument(page), 'a full page load').toBe(false)
+      expect(await sheetsIn(page)).toContain('galleries (style)')
+      expect(await page.locator('.gallery-track').first().evaluate((track) => getComputedStyle(track).display)).toBe('grid')
+      await waitForHydration(page)
+    })
+  }
+})
