@@ -1,6 +1,6 @@
-import { startTransition, StrictMode } from 'react'
+import { startTransition, StrictMode, useEffect } from 'react'
 import { hydrateRoot } from 'react-dom/client'
-import { createBrowserRouter, createPath, type DataRouter, type RouteObject } from 'react-router'
+import { createBrowserRouter, type RouteObject } from 'react-router'
 import { RouterProvider } from 'react-router/dom'
 import { beginHydration } from '../shared/components/StaticHtml.js'
 import { loadPageSheets } from '../shared/layout/page-sheets.js'
@@ -25,25 +25,29 @@ function yieldToBrowser(): Promise<void> {
   return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0))
 }
 
-/** How long a page left for a full load waits before it gives up and shows its error (the browser is leaving meanwhile). */
-const FULL_LOAD_WAIT_MS = 10_000
+/** Takes the place of a page whose code or styles could not be fetched: loads its address in full. */
+function LoadInFull() {
+  useEffect(() => window.location.reload(), [])
+  return null
+}
 
 /**
  * A page whose code or styles cannot be fetched on the way there (a deploy replaced them, the
- * network dropped) is loaded in full instead: the server draws it whole, styles and all.
+ * network dropped) is loaded in full instead, once the router is at its address: the server draws
+ * it whole, styles and all. (The router keeps what a page's `lazy` gave for the rest of the
+ * visit; the full load starts a new one.) On the first page, before any navigation, the failure
+ * stands: the server's HTML stays, unhydrated.
  */
-function loadInFullOnFailure(routes: RouteObject[], navigatingTo: () => string | null) {
-  for (const route of routes[0]?.children ?? []) {
+function loadInFullOnFailure([root]: RouteObject[], routerStarted: () => boolean) {
+  for (const route of root?.children ?? []) {
     const lazy = route.lazy
     if (typeof lazy !== 'function') continue
     route.lazy = async () => {
       try {
         return await lazy()
       } catch (error) {
-        const target = navigatingTo()
-        if (target === null) throw error
-        window.location.assign(target)
-        return new Promise((_, reject) => setTimeout(() => reject(error), FULL_LOAD_WAIT_MS))
+        if (!routerStarted()) throw error
+        return { Component: LoadInFull }
       }
     }
   }
@@ -71,16 +75,14 @@ async function hydrate() {
   // Starting up is four tasks rather than one, so that a tap on a slow phone waits for a part of
   // it at most: the app's own code; the page state, routes and the page's code; the router;
   // then hydration (which itself yields, below).
-  let started: DataRouter | undefined
+  let routerStarted = false
   const every = createRoutes(clientLoaderFor, undefined, loadPageSheets)
-  loadInFullOnFailure(every, () => {
-    const to = started?.state.navigation.location
-    return to ? createPath(to) : null
-  })
+  loadInFullOnFailure(every, () => routerStarted)
   const { initial: routes, patchRoutesOnNavigation } = routesOnDemand(every, window.location.pathname)
   await loadPageRoute(routes)
   await yieldToBrowser()
-  const router = (started = createBrowserRouter(routes, { hydrationData, patchRoutesOnNavigation }))
+  const router = createBrowserRouter(routes, { hydrationData, patchRoutesOnNavigation })
+  routerStarted = true
   await yieldToBrowser()
   // As a transition, hydration yields to the browser every few milliseconds instead of
   // blocking input for the whole page.

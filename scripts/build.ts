@@ -131,7 +131,7 @@ async function buildClient() {
   const probe = chunksOf(await build({ ...input, write: false, output: BROWSER_OUTPUT }))
   const groups = chunkGroups(probe)
   const sheetsByPage = pageSheets(probe)
-  // The browser fetches the parts the next page needs before drawing it (client/page-sheets.ts).
+  // The browser fetches the parts the next page needs before drawing it (shared/layout/page-sheets.ts).
   const sheetMap: SheetMap = { hrefs: sheetHrefs, pages: Object.fromEntries(Object.entries(sheetsByPage).map(([module, sheets]) => [module, sheets.map((sheet) => SHEETS.indexOf(sheet))])) }
   const chunks = chunksOf(
     await build({

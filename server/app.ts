@@ -71,7 +71,8 @@ function securityHeaders(config: Config, client: ClientAssets | null): RequestHa
         // Two inline scripts, the header's menus and the boot script, allowed by their hashes;
         // router state travels in a JSON script tag, which never runs.
         scriptSrc: ["'self'", ...(client?.scriptHashSources ?? [])],
-        // The one inline stylesheet is allowed by its hash, nothing else inline.
+        // Each part of the stylesheet a page may inline is allowed by its hash (the same header
+        // for every page), nothing else inline; 'self' for the parts the next page fetches.
         styleSrc: ["'self'", ...(client ? client.cssHashSources : [])],
         imgSrc: ["'self'", 'data:', 'blob:', ...giffer.images],
         fontSrc: ["'self'"],

@@ -25,7 +25,7 @@ const sameAddressKeepsData: ShouldRevalidateFunction = ({ currentUrl, nextUrl, f
 
 /**
  * What the browser does, besides fetching a page's code, before it first draws that page: fetch
- * the parts of the stylesheet it draws with (client/page-sheets.ts). Given the page's module name.
+ * the parts of the stylesheet it draws with (shared/layout/page-sheets.ts). Given the page's module name.
  */
 export type BeforePage = (module: string) => Promise<void>
 

@@ -7,7 +7,7 @@ export const HYDRATION_ELEMENT_ID = '__router_state'
  * The site's stylesheet comes in parts (each beside the feature it styles, see
  * scripts/lib/page-sheets.ts), listed here in the order the
  * cascade reads them. A page carries, inline, only the parts its code draws with; the browser
- * fetches a part the next page needs before drawing that page (client/page-sheets.ts). Each part
+ * fetches a part the next page needs before drawing that page (shared/layout/page-sheets.ts). Each part
  * is an inline <style data-sheet="{name}"> (or, once fetched, a <link data-sheet="{name}">).
  */
 export const SHEETS = ['site', 'home', 'cards', 'long-form', 'pricing', 'footer', 'auth', 'galleries', 'generators', 'countdown', 'saved-timers', 'slideshow', 'subject-lines'] as const

@@ -6,8 +6,10 @@
  * literal it starts with (`card--${kind}` names every `card--…`); none is made with a variable first.
  *
  * It errs on the side of sending a part: a word in any string counts. A class that no code names
- * (one only in data, such as Markdown's HTML) must be in a frame part; the route tests render
- * every page and check that each class on it comes with the page.
+ * (one only in data, such as Markdown's HTML) must be in a frame part. A route test renders a
+ * sample of every page module and checks that each rule matching something on it comes with the
+ * page; a browser test compares every element's computed style on a page, and in its dialogs and
+ * menus, with what the whole stylesheet gives.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -36,6 +38,24 @@ const SHEET_SOURCES: Record<SheetName, string> = {
 
 export const sheetSource = (name: SheetName) => path.join(root, SHEET_SOURCES[name])
 
+/** A selector list's selectors: split at its commas, not at those inside `:is(…)`, `:not(…)` and the like. */
+export function splitSelectorList(list: string): string[] {
+  const selectors: string[] = []
+  let depth = 0
+  let current = ''
+  for (const char of list) {
+    if (char === ',' && depth === 0) {
+      selectors.push(current.trim())
+      current = ''
+      continue
+    }
+    if (char === '(') depth++
+    else if (char === ')') depth = Math.max(0, depth - 1)
+    current += char
+  }
+  return [...selectors, current.trim()]
+}
+
 /**
  * A stylesheet's selectors. Plain CSS: a rule's selector is what comes before its `{`, after the
  * last `;`, `{` or `}`; inside @keyframes the steps (`from`, `to`, `50%`) are no selectors.
@@ -48,7 +68,7 @@ export function selectorsOf(css: string): string[] {
   for (const char of css.replace(/\/\*[\s\S]*?\*\//g, '')) {
     if (char === '{') {
       const text = prelude.trim()
-      if (!text.startsWith('@') && !open.at(-1)) selectors.push(...text.split(',').map((selector) => selector.trim()))
+      if (!text.startsWith('@') && !open.at(-1)) selectors.push(...splitSelectorList(text))
       open.push(/^@(-\w+-)?keyframes\b/.test(text))
       prelude = ''
     } else if (char === '}' || char === ';') {
@@ -158,7 +178,9 @@ function reachableModules(chunks: Chunks, file: string, stops: ReadonlySet<strin
   if (seen.has(file)) return []
   seen.add(file)
   const chunk = chunks.get(file)!
-  return [...chunk.moduleIds, ...[...chunk.imports, ...chunk.dynamicImports].filter((next) => !stops.has(next)).flatMap((next) => reachableModules(chunks, next, stops, seen))]
+  // What it imports runs with it, even from another page's file; what it fetches later, short of another page.
+  const next = [...chunk.imports, ...chunk.dynamicImports.filter((file) => !stops.has(file))]
+  return [...chunk.moduleIds, ...next.flatMap((file) => reachableModules(chunks, file, stops, seen))]
 }
 
 /** The chunks a chunk can run (as `reachableModules`), itself included. */
@@ -172,10 +194,11 @@ function reachableChunks(chunks: Chunks, file: string, stops: ReadonlySet<string
 export const componentOf = (chunk: OutputChunk) => (chunk.isDynamicEntry ? chunk.facadeModuleId?.match(/\/shared\/(?:.+\/)?([A-Z]\w*)\.tsx$/)?.[1] : undefined)
 
 /**
- * The parts of the stylesheet each page draws with, besides the frame's (see
- * scripts/lib/page-sheets.ts): those its own code names, with what it fetches on demand and
+ * The parts of the stylesheet each page draws with, besides the frame's: those its own code
+ * names (with what it imports from another page's file), with what it fetches on demand and
  * what the app names. The app's own components fetched on demand (the log-in dialog) are listed
- * too: they fetch their parts as they come (`loadPageSheets`), and the app's parts leave them out.
+ * too, from their code and what it imports: they fetch their parts as they come
+ * (`loadPageSheets`), so the app's list, and so every page's, leaves their code out.
  */
 export function pageSheets(probe: Chunks): Record<string, SheetName[]> {
   const names = sheetNames()

@@ -82,10 +82,11 @@ export function loadClientAssets(rootDir: string): ClientAssets | null {
 
 /**
  * The parts of the stylesheet a page carries: the frame's and those of every page module drawn,
- * in the cascade's order. A module the build does not know (or none: the layout's own error)
- * gets the frame's alone.
+ * in the cascade's order. No module (the layout's own error page) draws with the frame's alone; a
+ * module the build does not know (a build older than the sources) gets every part.
  */
 export function sheetsFor(client: ClientAssets, modules: readonly string[]): InlineSheet[] {
-  const wanted = new Set<SheetName>([...FRAME_SHEETS, ...modules.flatMap((module) => client.manifest.pageSheets[module] ?? [])])
+  if (modules.some((module) => !client.manifest.pageSheets[module])) return client.sheets
+  const wanted = new Set<SheetName>([...FRAME_SHEETS, ...modules.flatMap((module) => client.manifest.pageSheets[module]!)])
   return client.sheets.filter(({ name }) => wanted.has(name))
 }

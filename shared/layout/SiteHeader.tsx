@@ -100,8 +100,23 @@ function NavMenu({ group, open, onToggle }: MenuProps) {
   )
 }
 
-/** The log-in and sign-up overlay, fetched the first time it opens, with the styles it draws with. */
-const AuthDialog = lazy(async () => (await Promise.all([import('../accounts/AuthDialog.js'), loadPageSheets('AuthDialog')]))[0])
+type AuthDialogModule = typeof import('../accounts/AuthDialog.js')
+let authDialog: Promise<AuthDialogModule> | null = null
+
+/**
+ * The log-in and sign-up overlay's code and the styles it draws with, fetched the first time it
+ * opens; asked for again after a failure.
+ */
+function loadAuthDialog(): Promise<AuthDialogModule> {
+  if (!authDialog) {
+    authDialog = Promise.all([import('../accounts/AuthDialog.js'), loadPageSheets('AuthDialog')]).then(([module]) => module)
+    authDialog.catch(() => (authDialog = null))
+  }
+  return authDialog
+}
+
+/** Drawn once `loadAuthDialog` has brought it: React keeps what this first resolves to. */
+const AuthDialog = lazy(loadAuthDialog)
 
 /** The marker on <html> that says a visitor is logged in (styles and scripts may read it). */
 export const HAS_USER_ATTRIBUTE = 'data-has-user'
@@ -163,7 +178,12 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
     if (AUTH_PAGES.has(location.pathname) || !isPlainClick(event)) return
     event.preventDefault()
     setMobileOpen(false)
-    setDialog(kind)
+    // Opened once its code and styles have come; if they cannot come, the link's own page does it.
+    const page = (event.currentTarget as HTMLAnchorElement).href
+    loadAuthDialog().then(
+      () => setDialog(kind),
+      () => window.location.assign(page),
+    )
   }
 
   // A click or tap outside the header closes an open menu.

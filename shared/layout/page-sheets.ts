@@ -22,10 +22,12 @@ function loadSheet(name: SheetName, href: string): Promise<void> {
   link.rel = 'stylesheet'
   link.href = href
   link.dataset.sheet = name
+  // After the last part that comes before it (the head may hold a part twice, if React drew the
+  // document again after a failed hydration), else before the first part.
   const parts = [...document.head.querySelectorAll('[data-sheet]')]
-  const next = parts.find((part) => orderOf(part) > SHEETS.indexOf(name))
-  if (next) next.before(link)
-  else if (parts.length) parts.at(-1)!.after(link)
+  const previous = parts.findLast((part) => orderOf(part) < SHEETS.indexOf(name))
+  if (previous) previous.after(link)
+  else if (parts[0]) parts[0].before(link)
   else document.head.append(link)
   return new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, SHEET_WAIT_MS)
@@ -48,11 +50,13 @@ function loadSheet(name: SheetName, href: string): Promise<void> {
  * `AuthDialog`) has every part of the stylesheet it draws with: parts already in the page (inline
  * from the server, or fetched earlier) at once, others once fetched. Rejects if one cannot be
  * fetched, as a page whose code cannot be does. Does nothing where the app runs from sources.
+ * Parts are never taken out: a later page may need them, and none styles what it does not name.
  */
 export function loadPageSheets(module: string): Promise<void> {
   const known = sheetMap()
-  const wanted = known?.pages[module]
-  if (!known || !wanted || typeof document === 'undefined') return Promise.resolve()
+  if (!known || typeof document === 'undefined') return Promise.resolve()
+  // A module the build does not know gets every part.
+  const wanted = known.pages[module] ?? SHEETS.map((_, index) => index)
   return Promise.all(
     wanted.map((index) => {
       const name = SHEETS[index]!

@@ -4,8 +4,19 @@ import type { Page } from '@playwright/test'
 import { SHEETS } from '../../shared/site.js'
 import { expect, gotoHydrated, test } from './fixtures.js'
 
+const root = path.join(import.meta.dirname, '..', '..')
+const json = <T,>(...file: string[]) => JSON.parse(fs.readFileSync(path.join(root, ...file), 'utf8')) as T
+
 /** The built stylesheet's parts, by name (the browser tests run the built site). */
-const manifest = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'dist', 'manifest.json'), 'utf8')) as { sheets: { name: string; href: string }[] }
+const manifest = json<{ sheets: { name: string; href: string }[] }>('dist', 'manifest.json')
+
+/** A page of each kind the data has: a template on its own, an email group, a blog theme and post, a help section. */
+const widget = json<{ id: string }[]>('data', 'generated', 'widget-templates.json')[0]!.id
+const email = json<{ templates: { id: string }[] }>('data', 'generated', 'email-templates.json').templates[0]!.id
+const emailGroup = json<{ groups: { slug: string }[] }>('data', 'generated', 'email-groups.json').groups[1]!.slug
+const theme = json<{ slug: string }[]>('data', 'content', 'blog', 'themes.json')[0]!.slug
+const post = fs.readdirSync(path.join(root, 'data', 'content', 'blog', theme)).find((file) => file.endsWith('.md'))!.replace(/\.md$/, '')
+const helpSection = json<{ slug: string }[]>('data', 'content', 'help', 'sections.json')[0]!.slug
 
 /**
  * The computed style of every element there was at the first call (and of its ::before and
@@ -14,7 +25,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '..',
  */
 function computedStyles(): string[] {
   const page = window as Window & { __e2eStyled?: Element[] }
-  const elements = (page.__e2eStyled ??= [...document.body.querySelectorAll('*')])
+  const elements = (page.__e2eStyled ??= [document.documentElement, document.body, ...document.body.querySelectorAll('*')])
   const lines: string[] = []
   elements.forEach((element, at) => {
     const name = `${at} ${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.classList.length ? `.${[...element.classList].join('.')}` : ''}`
@@ -92,9 +103,15 @@ const PAGES = [
   '/p/',
   '/p/forms/',
   '/e/',
+  `/e/${emailGroup}/`,
   '/email-templates/',
+  `/widget-preview/?id=${widget}`,
+  `/email-preview/?id=${email}`,
   '/blog/',
+  `/blog/${theme}/`,
+  `/blog/${theme}/${post}/`,
   '/help/',
+  `/help/${helpSection}/`,
   '/faq/',
   '/about/',
   '/usecase/build-email-list/',
@@ -103,9 +120,12 @@ const PAGES = [
   '/calligraphy-text-generator/',
   '/email-countdown-timer-generator/',
   '/image-slideshow-gif-generator/',
+  '/email-countdown-timer-generator/timers/abcdefghijklmnop/',
+  '/email-marketing-holiday-calendar/',
   '/login/',
   '/start/',
   '/reset/',
+  '/reset/new/?token=abc',
   MISSING,
 ]
 
@@ -118,7 +138,9 @@ test.describe('a page drawn with only its parts of the stylesheet', () => {
       test(`${pathname} looks as with the whole stylesheet, on a ${viewport.name}`, async ({ page, consoleGuard }) => {
         await page.setViewportSize(viewport)
         if (pathname === MISSING) consoleGuard.allow(/status of 404/)
-        await gotoHydrated(page, pathname, pathname === MISSING ? 404 : 200)
+        // The previews made to be framed carry no page state of the site's: loaded, they are drawn.
+        if (pathname.includes('-preview/')) await page.goto(pathname, { waitUntil: 'networkidle' })
+        else await gotoHydrated(page, pathname, pathname === MISSING ? 404 : 200)
         await expectDrawnAsWithEveryPart(page, pathname)
       })
     }

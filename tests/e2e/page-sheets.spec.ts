@@ -36,22 +36,45 @@ test.describe('the parts of the stylesheet a page draws with', () => {
     expect(inCascadeOrder(second), second.join(', ')).toBe(true)
     expect(second).toEqual(expect.arrayContaining(['site (style)', 'home (style)', 'pricing (style)', 'footer (style)', 'cards (link)', 'galleries (link)']))
     // Back, and on again: nothing fetched twice.
+    const fetched: string[] = []
+    page.on('request', (request) => {
+      if (request.url().endsWith('.css')) fetched.push(request.url())
+    })
     await page.goBack()
     await expect(page).toHaveURL(/\/pricing\/$/)
     await page.goForward()
     await expect(page).toHaveURL(/\/p\/$/)
+    await expect(page.locator('.gallery-track').first()).toBeVisible()
     expect(await sheetsIn(page)).toEqual(second)
+    expect(fetched).toEqual([])
   })
 
-  test('the log-in dialog fetches its parts as it opens, on a page without them', async ({ page }) => {
+  test('the log-in dialog fetches its parts as it opens, on a page without them, and is styled from its first frame', async ({ page }) => {
     await gotoHydrated(page, '/pricing/')
     expect(await sheetsIn(page)).not.toContain('auth (style)')
+    await page.route(/\/assets\/auth-[\w-]+\.css$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      await route.continue()
+    })
+    // auth.css gives the dialog's card its padding.
+    const firstFrame = page.waitForFunction(() => {
+      const card = document.querySelector('dialog .auth-card')
+      return card ? getComputedStyle(card).paddingTop : false
+    })
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' }).click()
-    const dialog = page.getByRole('dialog', { name: 'Log in to Poplift' })
-    await expect(dialog).toBeVisible()
+    expect(await (await firstFrame).jsonValue()).toBe('40px')
+    await expect(page.getByRole('dialog', { name: 'Log in to Poplift' })).toBeVisible()
     expect(await sheetsIn(page)).toContain('auth (link)')
-    // Styled from its first frame: auth.css gives the card its padding.
-    expect(await dialog.locator('.auth-card').evaluate((card) => getComputedStyle(card).paddingTop)).toBe('40px')
+  })
+
+  test('the log-in link leads to the log-in page when the dialog\'s styles cannot be fetched', async ({ page, consoleGuard }) => {
+    consoleGuard.allow(/Failed to load resource|could not be loaded/)
+    await gotoHydrated(page, '/pricing/')
+    await page.route(/\/assets\/auth-[\w-]+\.css$/, (route) => route.abort(), { times: 1 })
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' }).click()
+    await expect(page).toHaveURL(/\/login\/$/)
+    await expect(page.getByRole('heading', { name: 'Log in to Poplift', level: 1 })).toBeVisible()
+    expect(await sheetsIn(page)).toContain('auth (style)')
   })
 
   for (const [what, file] of [

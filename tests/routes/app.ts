@@ -72,7 +72,7 @@ export function rootWithFakeBuild() {
       menus: '/assets/menus-TEST1234.js',
       app: ['/assets/entry-TEST1234.js', '/assets/chunk-SHARED12.js'],
       sheets: SHEETS.map((name) => ({ name, href: `/assets/${name}-TEST1234.css` })),
-      pageSheets: { Pricing: ['home', 'pricing'], Faq: ['long-form'] },
+      pageSheets: { Pricing: ['home', 'pricing'], Faq: ['long-form'], Home: [] },
       modules: { Pricing: ['/assets/Pricing-PRICE123.js'] },
     }),
   )

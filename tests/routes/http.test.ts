@@ -198,8 +198,10 @@ describe('built assets', () => {
     expect(html).not.toMatch(/<script[^>]+src=/)
     const home = (await request(built).get('/').expect(200)).text
     expect(home).not.toContain('Pricing-PRICE123.js')
-    // A page the build lists no parts for has the frame's alone.
+    // A page that draws with no part of its own has the frame's alone; one the build does not know (a build older than the sources), every part.
     expect([...home.matchAll(/<style data-sheet="([\w-]+)"/g)].map(([, name]) => name)).toEqual(['site', 'footer'])
+    const blog = (await request(built).get('/blog/').expect(200)).text
+    expect([...blog.matchAll(/<style data-sheet="([\w-]+)"/g)].map(([, name]) => name)).toEqual([...SHEETS])
   })
 
   it('allows exactly the parts of the stylesheet and those inline scripts in the CSP, by the hashes of the text the page holds', async () => {

@@ -17,18 +17,25 @@ async function samplePaths(): Promise<Map<string, string[]>> {
   // A template of each gallery on its own, as the previews frame it; the forms' pages; a saved timer's; missing pages.
   const widget = listed.find((pathname) => /^\/p\/[a-z0-9]{8}$/.test(pathname))?.slice(3)
   const email = listed.find((pathname) => /^\/e\/[a-z0-9]{8}$/.test(pathname))?.slice(3)
+  expect(widget && email, 'the sitemap lists widget and email templates').toBeTruthy()
   const unlisted = ['/login/', '/start/', '/reset/', '/reset/new/?token=abc', '/email-countdown-timer-generator/timers/abcdefghijklmnop/', '/no-such-page/', '/blog/no-such-theme/']
   unlisted.push(`/widget-preview/?id=${widget}`, `/email-preview/?id=${email}`)
-  const byModule = new Map<string, string[]>()
+  const all = new Map<string, string[]>()
   for (const pathname of [...unlisted, ...listed]) {
     const id = pageIdAt(new URL(pathname, 'http://x').pathname)
     const module = pages.find((page) => page.id === id)?.module
-    if (!module) continue
-    const paths = byModule.get(module) ?? []
-    // Every page of a module is drawn by the same code; a few of each, spread over the list, carry its data's variety.
-    if (paths.length < 6) byModule.set(module, [...paths, pathname])
+    if (module) all.set(module, [...(all.get(module) ?? []), pathname])
   }
-  return byModule
+  // Every page of a module is drawn by the same code; a few of each, spread over its pages (every
+  // kind of page it draws: a group, a template, an email group), carry its data's variety.
+  const kindOf = (pathname: string) => `${pageIdAt(new URL(pathname, 'http://x').pathname)}`
+  return new Map(
+    [...all].map(([module, paths]) => {
+      const firstOfEachKind = [...new Map(paths.map((pathname) => [kindOf(pathname), pathname])).values()]
+      const spread = Array.from({ length: Math.min(6, paths.length) }, (_, at) => paths[Math.floor((at * paths.length) / Math.min(6, paths.length))]!)
+      return [module, [...new Set([...firstOfEachKind, ...spread])]]
+    }),
+  )
 }
 
 describe('the parts of the stylesheet a page carries', () => {
@@ -73,6 +80,8 @@ describe('reading a stylesheet', () => {
   it('finds each selector, leaving out at-rules and keyframe steps', () => {
     const css = '/* a { b } */ .a, .b > p { color: red; } @media (min-width: 40rem) { .c:hover { x: y } } @keyframes spin { from { a: b } to { a: c } } #d{}'
     expect(selectorsOf(css)).toEqual(['.a', '.b > p', '.c:hover', '#d'])
+    // A list's commas, not those inside a pseudo-class's list.
+    expect(selectorsOf('.x:not(.a, .b), .y :is(a, b) {}')).toEqual(['.x:not(.a, .b)', '.y :is(a, b)'])
   })
 
   it('requires the names a selector matches only with, not those under :not() or :is()', () => {
