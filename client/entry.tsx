@@ -4,6 +4,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router'
 import { RouterProvider } from 'react-router/dom'
 import { beginHydration } from '../shared/components/StaticHtml.js'
 import { loadPageSheets } from '../shared/layout/page-sheets.js'
+import { PageErrorBoundary } from '../shared/layout/PageError.js'
 import { ShellContext } from '../shared/layout/shell.js'
 import { pageIdAt } from '../shared/pages.js'
 import { createRoutes } from '../shared/routes.js'
@@ -25,28 +26,58 @@ function yieldToBrowser(): Promise<void> {
   return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0))
 }
 
-/** Takes the place of a page whose code or styles could not be fetched: loads its address in full. */
+/** Where the address last loaded in full is noted, with when: the same address failing again soon after is not loaded again. */
+const FULL_LOAD_KEY = 'poplift:loaded-in-full'
+const FULL_LOAD_AGAIN_MS = 60_000
+
+/** Whether this address was loaded in full a moment ago (and so failing again is no passing fault). */
+function loadedInFullJustNow(): boolean {
+  try {
+    const [address, at] = JSON.parse(sessionStorage.getItem(FULL_LOAD_KEY) ?? '[]') as [string?, number?]
+    return address === window.location.href && typeof at === 'number' && Date.now() - at < FULL_LOAD_AGAIN_MS
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Takes the place of a page whose code or styles could not be fetched: loads its address in
+ * full, or, if that was just done and it failed again, says the page could not be loaded.
+ */
 function LoadInFull() {
-  useEffect(() => window.location.reload(), [])
-  return null
+  const again = loadedInFullJustNow()
+  useEffect(() => {
+    if (again) return
+    try {
+      sessionStorage.setItem(FULL_LOAD_KEY, JSON.stringify([window.location.href, Date.now()]))
+    } catch {
+      // Storage refused (private mode, full): the full load still happens, once per navigation.
+    }
+    window.location.reload()
+  }, [again])
+  return again ? <PageErrorBoundary /> : null
 }
 
 /**
  * A page whose code or styles cannot be fetched on the way there (a deploy replaced them, the
  * network dropped) is loaded in full instead, once the router is at its address: the server draws
  * it whole, styles and all. (The router keeps what a page's `lazy` gave for the rest of the
- * visit; the full load starts a new one.) On the first page, before any navigation, the failure
- * stands: the server's HTML stays, unhydrated.
+ * visit; the full load starts a new one.) A page the router fetches as it starts, before any
+ * navigation, fails as before: the server's HTML stays, unhydrated. A page whose data cannot be
+ * loaded shows its error, as before.
  */
 function loadInFullOnFailure([root]: RouteObject[], routerStarted: () => boolean) {
   for (const route of root?.children ?? []) {
     const lazy = route.lazy
     if (typeof lazy !== 'function') continue
     route.lazy = async () => {
+      // Asked for by a navigation, or by the page's own start-up (whose failure must not reload it).
+      const navigating = routerStarted()
       try {
         return await lazy()
       } catch (error) {
-        if (!routerStarted()) throw error
+        if (!navigating) throw error
+        console.error(error)
         return { Component: LoadInFull }
       }
     }

@@ -207,6 +207,18 @@ export function pageSheets(probe: Chunks): Record<string, SheetName[]> {
   const pageChunks = new Set(components.filter((chunk) => pageModules.has(componentOf(chunk)!)).map((chunk) => chunk.fileName))
   const entry = [...probe.values()].find((chunk) => chunk.isEntry)!
   const componentFiles = new Set(components.map((chunk) => chunk.fileName))
+  // The app imports no page or dialog outright: its parts would then be every page's.
+  const imported = new Set<string>()
+  const importedBy = (file: string): void => {
+    for (const next of probe.get(file)!.imports) {
+      if (imported.has(next)) continue
+      imported.add(next)
+      importedBy(next)
+    }
+  }
+  importedBy(entry.fileName)
+  const outright = components.filter((chunk) => imported.has(chunk.fileName)).map(componentOf)
+  if (outright.length) throw new Error(`the app imports ${outright.join(', ')} outright, not on demand: their parts of the stylesheet would be every page's`)
   const app = reachableModules(probe, entry.fileName, componentFiles)
   const appFetches = new Set([...reachableChunks(probe, entry.fileName, componentFiles)].flatMap((file) => probe.get(file)!.dynamicImports))
   const appComponents = components.filter((chunk) => !pageChunks.has(chunk.fileName) && appFetches.has(chunk.fileName))

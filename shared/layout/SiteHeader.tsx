@@ -105,7 +105,8 @@ let authDialog: Promise<AuthDialogModule> | null = null
 
 /**
  * The log-in and sign-up overlay's code and the styles it draws with, fetched the first time it
- * opens; asked for again after a failure.
+ * opens. (After a failure the styles are asked for again; the browser keeps a failed module's
+ * failure for the page's life.)
  */
 function loadAuthDialog(): Promise<AuthDialogModule> {
   if (!authDialog) {
@@ -117,6 +118,9 @@ function loadAuthDialog(): Promise<AuthDialogModule> {
 
 /** Drawn once `loadAuthDialog` has brought it: React keeps what this first resolves to. */
 const AuthDialog = lazy(loadAuthDialog)
+
+/** How long a click on Log in or Get started waits for the dialog before following its link. */
+const DIALOG_WAIT_MS = 2000
 
 /** The marker on <html> that says a visitor is logged in (styles and scripts may read it). */
 export const HAS_USER_ATTRIBUTE = 'data-has-user'
@@ -145,10 +149,50 @@ function useLoggedIn(): boolean {
 /** On the auth forms' own pages the header's log-in and sign-up links navigate instead of opening the dialog. */
 const AUTH_PAGES = new Set(Object.values(AUTH_PATHS))
 
+type DialogKind = 'login' | 'signup'
+
+/**
+ * The log-in or sign-up dialog the header's links open (`open(kind, onOpening)` makes a link's
+ * click handler). It opens once its code and styles have come, unless the visitor has moved on
+ * meanwhile (a navigation, or the header leaving, forgets it); if they cannot come, or take
+ * long, the link's own page opens, its styles inline. A navigation closes it.
+ */
+function useAuthDialog() {
+  const [dialog, setDialog] = useState<DialogKind | null>(null)
+  const location = useLocation()
+  const shownKey = useRef(location.key)
+  const asked = useRef(0)
+  useEffect(() => {
+    if (shownKey.current === location.key) return
+    shownKey.current = location.key
+    asked.current++
+    setDialog(null)
+  }, [location.key])
+  useEffect(() => () => void asked.current++, [])
+
+  // On the auth pages themselves the links lead to the pages; elsewhere they open the overlay.
+  const open = (kind: DialogKind, onOpening: () => void) => (event: MouseEvent) => {
+    if (AUTH_PAGES.has(location.pathname) || !isPlainClick(event)) return
+    event.preventDefault()
+    onOpening()
+    const page = (event.currentTarget as HTMLAnchorElement).href
+    const request = ++asked.current
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const slow = new Promise<never>((_, reject) => (timer = setTimeout(reject, DIALOG_WAIT_MS)))
+    Promise.race([loadAuthDialog(), slow])
+      .then(
+        () => request === asked.current && setDialog(kind),
+        () => request === asked.current && window.location.assign(page),
+      )
+      .finally(() => clearTimeout(timer))
+  }
+  return { dialog, open, close: () => setDialog(null) }
+}
+
 export function SiteHeader({ nav }: { nav: SiteNav }) {
   const { origin, appBase } = usePageData('root')
   const loggedIn = useLoggedIn()
-  const [dialog, setDialog] = useState<'login' | 'signup' | null>(null)
+  const authDialog = useAuthDialog()
   const [openGroup, setOpenGroup] = useState<string | null>(null)
   const [mobileOpen, setMobileOpen] = useState(false)
   const headerRef = useRef<HTMLElement>(null)
@@ -170,21 +214,8 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
     shownKey.current = location.key
     setOpenGroup(null)
     setMobileOpen(false)
-    setDialog(null)
   }, [location.key])
-
-  // On the auth pages themselves the links lead to the pages; elsewhere they open the overlay.
-  const openDialog = (kind: 'login' | 'signup') => (event: MouseEvent) => {
-    if (AUTH_PAGES.has(location.pathname) || !isPlainClick(event)) return
-    event.preventDefault()
-    setMobileOpen(false)
-    // Opened once its code and styles have come; if they cannot come, the link's own page does it.
-    const page = (event.currentTarget as HTMLAnchorElement).href
-    loadAuthDialog().then(
-      () => setDialog(kind),
-      () => window.location.assign(page),
-    )
-  }
+  const openDialog = (kind: DialogKind) => authDialog.open(kind, () => setMobileOpen(false))
 
   // A click or tap outside the header closes an open menu.
   useEffect(() => {
@@ -279,9 +310,9 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
           </div>
         </nav>
       </div>
-      {dialog && (
+      {authDialog.dialog && (
         <Suspense fallback={null}>
-          <AuthDialog kind={dialog} siteOrigin={origin} appOrigin={new URL(appBase, origin).origin} onClose={() => setDialog(null)} />
+          <AuthDialog kind={authDialog.dialog} siteOrigin={origin} appOrigin={new URL(appBase, origin).origin} onClose={authDialog.close} />
         </Suspense>
       )}
     </header>

@@ -94,6 +94,19 @@ async function expectDrawnAsWithEveryPart(page: Page, what: string) {
   expect(changed, `${what}: elements styled otherwise by the parts it lacks`).toEqual([])
 }
 
+/**
+ * Opens a preview made to be framed (no site header, so not `gotoHydrated`) and waits until it
+ * has hydrated: React has taken its "Use this template" button.
+ */
+async function gotoBarePreview(page: Page, pathname: string) {
+  const response = await page.goto(pathname)
+  expect(response?.status(), `status of ${pathname}`).toBe(200)
+  await page.waitForFunction(() => {
+    const button = [...document.querySelectorAll('button')].find((candidate) => candidate.textContent?.includes('Use this template'))
+    return button !== undefined && Object.keys(button).some((key) => key.startsWith('__reactProps$'))
+  })
+}
+
 /** A page that is not there: the not-found page, answered with 404. */
 const MISSING = '/no-such-page/'
 
@@ -138,8 +151,7 @@ test.describe('a page drawn with only its parts of the stylesheet', () => {
       test(`${pathname} looks as with the whole stylesheet, on a ${viewport.name}`, async ({ page, consoleGuard }) => {
         await page.setViewportSize(viewport)
         if (pathname === MISSING) consoleGuard.allow(/status of 404/)
-        // The previews made to be framed carry no page state of the site's: loaded, they are drawn.
-        if (pathname.includes('-preview/')) await page.goto(pathname, { waitUntil: 'networkidle' })
+        if (pathname.includes('-preview/')) await gotoBarePreview(page, pathname)
         else await gotoHydrated(page, pathname, pathname === MISSING ? 404 : 200)
         await expectDrawnAsWithEveryPart(page, pathname)
       })

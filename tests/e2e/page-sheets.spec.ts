@@ -42,6 +42,7 @@ test.describe('the parts of the stylesheet a page draws with', () => {
     })
     await page.goBack()
     await expect(page).toHaveURL(/\/pricing\/$/)
+    await expect(page.locator('.pricing-controls')).toBeVisible()
     await page.goForward()
     await expect(page).toHaveURL(/\/p\/$/)
     await expect(page.locator('.gallery-track').first()).toBeVisible()
@@ -65,6 +66,34 @@ test.describe('the parts of the stylesheet a page draws with', () => {
     expect(await (await firstFrame).jsonValue()).toBe('40px')
     await expect(page.getByRole('dialog', { name: 'Log in to Poplift' })).toBeVisible()
     expect(await sheetsIn(page)).toContain('auth (link)')
+  })
+
+  test('a dialog that comes after the visitor has moved on stays shut', async ({ page }) => {
+    await gotoHydrated(page, '/pricing/')
+    await markDocument(page)
+    await page.route(/\/assets\/auth-[\w-]+\.css$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      await route.continue().catch(() => undefined)
+    })
+    // Moved on before it came: the FAQ, and no dialog over it.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' }).click()
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Resources', exact: true }).click()
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^FAQ/ }).click()
+    await expect(page).toHaveURL(/\/faq\/$/)
+    await page.waitForTimeout(1500)
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    expect(await isSameDocument(page)).toBe(true)
+  })
+
+  test('the log-in link leads to the log-in page when the dialog is slow to come', async ({ page }) => {
+    await gotoHydrated(page, '/pricing/')
+    await page.route(/\/assets\/auth-[\w-]+\.css$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 4000))
+      await route.continue().catch(() => undefined)
+    })
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' }).click()
+    await expect(page).toHaveURL(/\/login\/$/, { timeout: 3500 })
+    await expect(page.getByRole('heading', { name: 'Log in to Poplift', level: 1 })).toBeVisible()
   })
 
   test('the log-in link leads to the log-in page when the dialog\'s styles cannot be fetched', async ({ page, consoleGuard }) => {

@@ -28,10 +28,10 @@ async function samplePaths(): Promise<Map<string, string[]>> {
   }
   // Every page of a module is drawn by the same code; a few of each, spread over its pages (every
   // kind of page it draws: a group, a template, an email group), carry its data's variety.
-  const kindOf = (pathname: string) => `${pageIdAt(new URL(pathname, 'http://x').pathname)}`
+  const kindOf = (pathname: string) => `${pageIdAt(new URL(pathname, 'http://x').pathname)}${/^\/[pe]\/[a-z0-9]{8}$/.test(pathname) ? ' template' : ''}`
   return new Map(
     [...all].map(([module, paths]) => {
-      const firstOfEachKind = [...new Map(paths.map((pathname) => [kindOf(pathname), pathname])).values()]
+      const firstOfEachKind = [...new Map(paths.toReversed().map((pathname) => [kindOf(pathname), pathname])).values()]
       const spread = Array.from({ length: Math.min(6, paths.length) }, (_, at) => paths[Math.floor((at * paths.length) / Math.min(6, paths.length))]!)
       return [module, [...new Set([...firstOfEachKind, ...spread])]]
     }),
