@@ -12,6 +12,7 @@ import { headerOf } from '../../server/giffer/photo-header.js'
 import { RenderPool, urgentShare, type RenderPoolOptions } from '../../server/giffer/pool.js'
 import { renderMemory } from '../../server/giffer/render-memory.js'
 import { MemoryBudget } from '../../server/process/memory-budget.js'
+import { oneCardJob } from './setup.js'
 
 const logger = pino({ level: 'silent' })
 let pool: RenderPool | null = null
@@ -40,24 +41,8 @@ const smallCountdown = (n: number): CountdownJob => ({
 })
 
 /** A slideshow of one 100×100 photo of `size` bytes, sent with no way to read it. */
-const oneCardSlideshow = (size: number): SlideshowJob => ({
-  kind: 'slideshow',
-  mode: 'row',
-  photos: [{ type: 'image/jpeg', size, width: 100, height: 100, progressive: false, channels: 3, samples: 1.5, bitDepth: 8, alpha: false, palette: false, lossless: false }],
-  delayMs: 1000,
-  radius: 0,
-  width: 300,
-  background: null,
-  borderWidth: 0,
-  borderColor: [0, 0, 0],
-  spacing: 0,
-  count: 1,
-  tweak: 1,
-  overflow: 0,
-  height: 1,
-  overlayColor: [0, 0, 0],
-  overlayOpacity: 0,
-})
+const oneCardSlideshow = (size: number): SlideshowJob =>
+  oneCardJob({ type: 'image/jpeg', size, width: 100, height: 100, progressive: false, channels: 3, samples: 1.5, bitDepth: 8, alpha: false, palette: false, lossless: false }, null)
 
 describe('render pool queue', () => {
   it('draws queued jobs in the order they arrived', async () => {

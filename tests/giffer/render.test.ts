@@ -4,7 +4,7 @@ import sharp from 'sharp'
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { fontCatalogue, fontFilePath, fontsInGroup, findFont, nearestWeight } from '../../server/giffer/fonts.js'
 import { projectRoot } from '../../server/project-root.js'
-import { RenderRefused, type PhotoHeader, type ScrollingTextJob, type SlideshowJob } from '../../server/giffer/jobs.js'
+import { RenderRefused, type ScrollingTextJob, type SlideshowJob } from '../../server/giffer/jobs.js'
 import { changedSince, headerOf } from '../../server/giffer/photo-header.js'
 import { countdownParts } from '../../server/giffer/render/countdown.js'
 import { renderScrollingText } from '../../server/giffer/render/scrolling-text.js'
@@ -13,7 +13,7 @@ import { renderSlideshow } from '../../server/giffer/render/slideshow.js'
 import { memoryPhotoReader } from '../../server/giffer/photo-source.js'
 import { slideshowLayout } from '../../server/giffer/render/slideshow-layout.js'
 import { decodeCharacterReferences, parseFlickerPattern, textLines } from '../../server/giffer/schemas.js'
-import { makePhoto, makeProgressivePhoto } from './setup.js'
+import { makePhoto, makeProgressivePhoto, oneCardJob } from './setup.js'
 
 describe('fonts', () => {
   it('has the text-image groups Calligraphy 36, Gothic 42, Themed 39', () => {
@@ -188,28 +188,6 @@ describe('hard limits in the workers', () => {
     await expect(renderSlideshow(job, memoryPhotoReader([new Uint8Array(png)]))).rejects.toSatisfy((error: unknown) => error instanceof RenderRefused && [413, 422].includes(error.refusal.status))
   })
 })
-
-/** A one-photo slideshow job, its photo as `header` describes it. */
-function oneCardJob(header: PhotoHeader): SlideshowJob {
-  return {
-    kind: 'slideshow',
-    mode: 'row',
-    photos: [header],
-    delayMs: 1000,
-    radius: 0,
-    width: 300,
-    background: [255, 255, 255],
-    borderWidth: 0,
-    borderColor: [0, 0, 0],
-    spacing: 0,
-    count: 1,
-    tweak: 1,
-    overflow: 0,
-    height: 1,
-    overlayColor: [0, 0, 0],
-    overlayOpacity: 0,
-  }
-}
 
 describe('a photo that is not the one its header described', () => {
   const cheap = () => sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a7' } }).jpeg().toBuffer()

@@ -9,6 +9,7 @@ import sharp from 'sharp'
 import type { Response as SuperagentResponse } from 'superagent'
 import request from 'supertest'
 import type { GifferOptions } from '../../server/giffer/config.js'
+import type { PhotoHeader, SlideshowJob } from '../../server/giffer/jobs.js'
 import { createGifferRouter, type GifferRouter } from '../../server/giffer/router.js'
 import { sizeProcess, type ProcessRole, type ProcessSizing } from '../../server/process/sizing.js'
 
@@ -175,4 +176,26 @@ export function binary(res: SuperagentResponse, done: (error: Error | null, body
 /** A photo-like progressive JPEG (quality 60), which sharp decodes whole: the dearest kind to draw for its size. */
 export async function makeProgressivePhoto(seed: number, width: number, height: number): Promise<Buffer> {
   return sharp(await makePhoto(seed, width, height)).jpeg({ quality: 60, progressive: true }).toBuffer()
+}
+
+/** A one-photo slideshow job, its photo as `header` describes it, on `background` (white unless given). */
+export function oneCardJob(header: PhotoHeader, background: SlideshowJob['background'] = [255, 255, 255]): SlideshowJob {
+  return {
+    kind: 'slideshow',
+    mode: 'row',
+    photos: [header],
+    delayMs: 1000,
+    radius: 0,
+    width: 300,
+    background,
+    borderWidth: 0,
+    borderColor: [0, 0, 0],
+    spacing: 0,
+    count: 1,
+    tweak: 1,
+    overflow: 0,
+    height: 1,
+    overlayColor: [0, 0, 0],
+    overlayOpacity: 0,
+  }
 }
