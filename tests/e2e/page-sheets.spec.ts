@@ -71,16 +71,27 @@ test.describe('the parts of the stylesheet a page draws with', () => {
   test('a dialog that comes after the visitor has moved on stays shut', async ({ page }) => {
     await gotoHydrated(page, '/pricing/')
     await markDocument(page)
+    // The dialog's styles are held until the visitor has moved on: its arrival comes after, for sure.
+    let release!: () => void
+    const movedOn = new Promise<void>((resolve) => (release = resolve))
     await page.route(/\/assets\/auth-[\w-]+\.css$/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1000))
+      await movedOn
       await route.continue().catch(() => undefined)
     })
-    // Moved on before it came: the FAQ, and no dialog over it.
+    const clicked = Date.now()
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' }).click()
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Resources', exact: true }).click()
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^FAQ/ }).click()
     await expect(page).toHaveURL(/\/faq\/$/)
-    await page.waitForTimeout(1500)
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    const arrived = page.waitForResponse(/\/assets\/auth-[\w-]+\.css$/)
+    release()
+    await arrived
+    // Within the dialog's 2 s: what is checked is a dialog that came, not one given up on.
+    expect(Date.now() - clicked).toBeLessThan(2000)
+    // The styles applied, and a moment for a dialog to open after them.
+    await page.waitForFunction(() => (document.querySelector('link[data-sheet="auth"]') as HTMLLinkElement | null)?.sheet)
+    await page.waitForTimeout(500)
     await expect(page.getByRole('dialog')).toHaveCount(0)
     expect(await isSameDocument(page)).toBe(true)
   })
