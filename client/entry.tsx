@@ -30,11 +30,14 @@ function yieldToBrowser(): Promise<void> {
 const FULL_LOAD_KEY = 'poplift:loaded-in-full'
 const FULL_LOAD_AGAIN_MS = 60_000
 
-/** Whether this address was loaded in full a moment ago (and so failing again is no passing fault). */
+/**
+ * Whether this page was loaded in full a moment ago (and so failing again is no passing fault).
+ * Noted by path alone: a query may hold what is the visitor's own (a reset link's token).
+ */
 function loadedInFullJustNow(): boolean {
   try {
-    const [address, at] = JSON.parse(sessionStorage.getItem(FULL_LOAD_KEY) ?? '[]') as [string?, number?]
-    return address === window.location.href && typeof at === 'number' && Date.now() - at < FULL_LOAD_AGAIN_MS
+    const [path, at] = JSON.parse(sessionStorage.getItem(FULL_LOAD_KEY) ?? '[]') as [string?, number?]
+    return path === window.location.pathname && typeof at === 'number' && Date.now() - at < FULL_LOAD_AGAIN_MS
   } catch {
     return false
   }
@@ -42,20 +45,22 @@ function loadedInFullJustNow(): boolean {
 
 /**
  * Takes the place of a page whose code or styles could not be fetched: loads its address in
- * full, or, if that was just done and it failed again, says the page could not be loaded.
+ * full. Offline, or if that was just done and it failed again, it says the page could not be
+ * loaded instead, and the visitor stays on the site (a reload offline would leave it for the
+ * browser's own error page).
  */
 function LoadInFull() {
-  const again = loadedInFullJustNow()
+  const stay = !navigator.onLine || loadedInFullJustNow()
   useEffect(() => {
-    if (again) return
+    if (stay) return
     try {
-      sessionStorage.setItem(FULL_LOAD_KEY, JSON.stringify([window.location.href, Date.now()]))
+      sessionStorage.setItem(FULL_LOAD_KEY, JSON.stringify([window.location.pathname, Date.now()]))
     } catch {
       // Storage refused (private mode, full): the full load still happens, once per navigation.
     }
     window.location.reload()
-  }, [again])
-  return again ? <PageErrorBoundary /> : null
+  }, [stay])
+  return stay ? <PageErrorBoundary /> : null
 }
 
 /**
@@ -63,8 +68,8 @@ function LoadInFull() {
  * network dropped) is loaded in full instead, once the router is at its address: the server draws
  * it whole, styles and all. (The router keeps what a page's `lazy` gave for the rest of the
  * visit; the full load starts a new one.) A page the router fetches as it starts, before any
- * navigation, fails as before: the server's HTML stays, unhydrated. A page whose data cannot be
- * loaded shows its error, as before.
+ * navigation, fails as before: the server's HTML stays, unhydrated (so a full load that fails
+ * again ends there). A page whose data cannot be loaded shows its error, as before.
  */
 function loadInFullOnFailure([root]: RouteObject[], routerStarted: () => boolean) {
   for (const route of root?.children ?? []) {

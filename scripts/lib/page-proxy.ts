@@ -46,7 +46,10 @@ function compress(body: Buffer, encoding: 'br' | 'gzip'): Buffer {
  */
 const BODY_HEADERS = ['content-length', 'content-encoding', 'transfer-encoding', 'etag']
 
-/** How long a page or a forwarded request may take from the site, which runs on this machine. */
+/**
+ * How long fetching a page may take from the site, which runs on this machine; for a forwarded
+ * request, how long it may sit with nothing coming (a socket's idle limit, not a bound on the whole).
+ */
 const SITE_TIMEOUT_MS = 30_000
 
 export class PageProxy {

@@ -119,8 +119,14 @@ function loadAuthDialog(): Promise<AuthDialogModule> {
 /** Drawn once `loadAuthDialog` has brought it: React keeps what this first resolves to. */
 const AuthDialog = lazy(loadAuthDialog)
 
-/** How long a click on Log in or Get started waits for the dialog before following its link. */
-const DIALOG_WAIT_MS = 2000
+/**
+ * How long a click on Log in or Get started waits for the dialog before following its link. Its
+ * code and styles are asked for as soon as a pointer comes over a link or one takes the focus.
+ */
+const DIALOG_WAIT_MS = 3000
+
+/** Starts fetching the dialog ahead of a click; a failure is the click's to handle. */
+const prefetchAuthDialog = () => void loadAuthDialog().catch(() => undefined)
 
 /** The marker on <html> that says a visitor is logged in (styles and scripts may read it). */
 export const HAS_USER_ATTRIBUTE = 'data-has-user'
@@ -299,10 +305,10 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
               </a>
             ) : (
               <>
-                <a href="/login/" className="button button-ghost" onClick={openDialog('login')}>
+                <a href="/login/" className="button button-ghost" onClick={openDialog('login')} onPointerEnter={prefetchAuthDialog} onFocus={prefetchAuthDialog}>
                   Log in
                 </a>
-                <a href="/start/" className="button button-primary" onClick={openDialog('signup')}>
+                <a href="/start/" className="button button-primary" onClick={openDialog('signup')} onPointerEnter={prefetchAuthDialog} onFocus={prefetchAuthDialog}>
                   Get started free
                 </a>
               </>

@@ -6,7 +6,10 @@ import { SHEETS, type SheetMap, type SheetName } from '../site.js'
  */
 declare const __PAGE_SHEETS__: string | undefined
 
-/** How long a page waits for a part before it is drawn anyway; the part applies when it comes. */
+/**
+ * How long a page waits for a part. Past it the part counts as failed (the page is then loaded
+ * in full, styles inline): a page drawn without it would jump when it came, if ever.
+ */
 const SHEET_WAIT_MS = 10_000
 
 let map: SheetMap | null | undefined
@@ -30,18 +33,20 @@ function loadSheet(name: SheetName, href: string): Promise<void> {
   else if (parts[0]) parts[0].before(link)
   else document.head.append(link)
   return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, SHEET_WAIT_MS)
+    const fail = (why: string) => {
+      clearTimeout(timer)
+      link.onload = link.onerror = null
+      // Gone, so that the next page needing it asks again.
+      link.remove()
+      loading.delete(name)
+      reject(new Error(`The page's styles (${href}) ${why}`))
+    }
+    const timer = setTimeout(() => fail(`did not come within ${SHEET_WAIT_MS / 1000} s`), SHEET_WAIT_MS)
     link.onload = () => {
       clearTimeout(timer)
       resolve()
     }
-    link.onerror = () => {
-      clearTimeout(timer)
-      // Gone, so that the next page needing it asks again.
-      link.remove()
-      loading.delete(name)
-      reject(new Error(`The page's styles (${href}) could not be loaded`))
-    }
+    link.onerror = () => fail('could not be loaded')
   })
 }
 
