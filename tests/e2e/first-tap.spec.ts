@@ -6,7 +6,7 @@ import { expect, expectEscapeClosesMenu, gotoHydrated, hasReactStarted, isDocume
 const CPU_SLOWDOWN = 4
 /** A visitor's first tap comes this soon after the page paints... */
 const PAINT_TO_TAP_MS = 100
-/** ...and the menu it opens is drawn this soon after. */
+/** ...and the menu it opens is drawn this soon after the tap reaches the page. */
 const TAP_TO_OPEN_MS = 200
 /**
  * Loads the test may make to land its tap in time (see tapAfterFirstPaint). A load whose tap came
@@ -18,7 +18,10 @@ const ATTEMPTS = 12
 /** What the page notes about its first tap, in its own clock (ms since the navigation began). */
 interface FirstTap {
   paint: number | null
+  /** When the tap was made (the pointerdown's time stamp)... */
   tap: number | null
+  /** ...and when the browser passed it to the page (see heldByBrowserMs). */
+  reached: number | null
   hydratedAtTap: boolean | null
   /** Whether the page had hydrated when the menu opened: then React opened it, replaying the tap. */
   hydratedAtOpen: boolean | null
@@ -27,6 +30,8 @@ interface FirstTap {
   shown: boolean | null
   /** Every attribute of the header in that frame (see __e2eHeaderAttributes). */
   header: string[] | null
+  /** The long animation frames the page drew (what held a late menu up, should one be late). */
+  frames: string[]
 }
 
 interface Watch {
@@ -48,7 +53,7 @@ type WatchedWindow = Window & {
  */
 function watchFirstTap({ open, shown, stateId }: Watch & { stateId: string }) {
   const page = window as unknown as WatchedWindow
-  const record: FirstTap = { paint: null, tap: null, hydratedAtTap: null, hydratedAtOpen: null, openFrame: null, shown: null, header: null }
+  const record: FirstTap = { paint: null, tap: null, reached: null, hydratedAtTap: null, hydratedAtOpen: null, openFrame: null, shown: null, header: null, frames: [] }
   page.__e2eFirstTap = record
   // The menu's texts (its label and icon) are React's to change once it has hydrated; the rest
   // of the header must already read as React renders it.
@@ -61,6 +66,16 @@ function watchFirstTap({ open, shown, stateId }: Watch & { stateId: string }) {
   new PerformanceObserver((list) => {
     record.paint ??= list.getEntriesByName('first-paint')[0]?.startTime ?? null
   }).observe({ type: 'paint', buffered: true })
+  new PerformanceObserver((list) => {
+    type Script = { invoker: string; sourceURL: string; sourceFunctionName: string; sourceCharPosition: number; startTime: number; duration: number }
+    for (const frame of list.getEntries() as PerformanceEntry[] & { renderStart: number; scripts: Script[] }[]) {
+      const scripts = frame.scripts.map(
+        (script) =>
+          `${script.invoker} [${script.sourceURL.split('/').pop()} ${script.sourceFunctionName}@${script.sourceCharPosition}] at ${Math.round(script.startTime)} for ${Math.round(script.duration)}`,
+      )
+      record.frames.push(`${Math.round(frame.startTime)}+${Math.round(frame.duration)} ms (render from ${Math.round(frame.renderStart - frame.startTime)}${scripts.length ? `; ${scripts.join(', ')}` : ''})`)
+    }
+  }).observe({ type: 'long-animation-frame', buffered: true })
   addEventListener(
     'pointerdown',
     (event) => {
@@ -100,6 +115,29 @@ function nextFirstPaint(cdp: CDPSession): Promise<void> {
   })
 }
 
+interface LatencyComponent {
+  component_type: string
+  time_us: number
+}
+
+/**
+ * How long the browser held the tap (its first pointer press) before passing it to the page, in
+ * ms, from Chromium's own record of the input's latency: from the press's time stamp (what the page
+ * sees as the event's timeStamp) to its reaching the page's widget. A touch sent through the
+ * DevTools protocol, as Playwright taps, is held until the page has drawn its next frame (the
+ * protocol's way of making sure newly added listeners see it) but keeps the time it was sent;
+ * on a page still starting up on a slowed CPU that wait was 0–190 ms. A finger's touch goes to the page at once, so the test
+ * counts the page's answer from when the tap reached it. A mouse press is not held.
+ */
+function heldByBrowserMs(trace: { traceEvents: { name: string; args?: { chrome_latency_info?: { component_info?: LatencyComponent[] } } }[] }): number {
+  const press = trace.traceEvents.find(({ name, args }) => (name === 'InputLatency::TouchStart' || name === 'InputLatency::MouseDown') && args?.chrome_latency_info?.component_info)
+  const components = press?.args?.chrome_latency_info?.component_info ?? []
+  const time = (type: string) => components.find(({ component_type }) => component_type === `COMPONENT_INPUT_EVENT_LATENCY_${type}`)?.time_us
+  const [made, reached] = [time('ORIGINAL'), time('BEGIN_RWH')]
+  if (made === undefined || reached === undefined) throw new Error('the browser kept no record of when the tap reached the page')
+  return (reached - made) / 1000
+}
+
 /**
  * Loads `url` once to find the target, then again as a first visit on a phone's CPU, and taps or
  * clicks the target as soon as the page has painted. The test learns of the paint from the
@@ -107,8 +145,8 @@ function nextFirstPaint(cdp: CDPSession): Promise<void> {
  * after the paint, the load does not count and the test loads the page again. So does a load in
  * which the page hydrated between the tap and the menu opening (the app's start-up task held the
  * tap until then, and React opened the menu): it says nothing of the page before hydration, and
- * every load must still open the menu within TAP_TO_OPEN_MS. Resolves, once the page has
- * hydrated, with what the page noted on each load.
+ * every load must still open the menu within TAP_TO_OPEN_MS of the tap reaching it. Resolves,
+ * once the page has hydrated, with what the page noted on each load.
  */
 async function tapAfterFirstPaint(page: Page, url: string, target: Locator, watch: Watch, tap: (x: number, y: number) => Promise<void>) {
   await page.addInitScript({ content: `window.__e2eIsHydrated = ${isDocumentHydrated.toString()}` })
@@ -124,21 +162,32 @@ async function tapAfterFirstPaint(page: Page, url: string, target: Locator, watc
   // A first visit: nothing of the page in the browser's cache.
   await cdp.send('Network.enable')
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true })
+  const browser = page.context().browser()!
   const loads: FirstTap[] = []
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const painted = nextFirstPaint(cdp)
-    await page.goto(url, { waitUntil: 'commit' })
-    await painted
-    await tap(box!.x + box!.width / 2, box!.y + box!.height / 2)
-    await waitForHydration(page)
+    // Only the input's latency record: nothing else of the page is traced.
+    await browser.startTracing(page, { categories: ['latencyInfo'] })
+    let trace: Buffer
+    try {
+      const painted = nextFirstPaint(cdp)
+      await page.goto(url, { waitUntil: 'commit' })
+      await painted
+      await tap(box!.x + box!.width / 2, box!.y + box!.height / 2)
+      await waitForHydration(page)
+    } finally {
+      trace = await browser.stopTracing()
+    }
+    const held = heldByBrowserMs(JSON.parse(trace.toString()))
     const record = await page.evaluate(() => (window as unknown as WatchedWindow).__e2eFirstTap)
-    loads.push(record)
+    loads.push({ ...record, reached: record.tap === null ? null : record.tap + held })
     if (tappedInTime(record) && record.hydratedAtOpen === false) break
   }
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 })
   const hydratedHeader = await page.evaluate(() => (window as unknown as WatchedWindow).__e2eHeaderAttributes())
   const ms = (from: number | null, to: number | null) => (from === null || to === null ? '?' : Math.round(to - from))
-  const described = loads.map(({ paint, tap, openFrame }) => `tap ${ms(paint, tap)} ms after the first paint, open ${ms(tap, openFrame)} ms later`)
+  const described = loads.map(
+    ({ paint, tap, reached, openFrame }) => `tap ${ms(paint, tap)} ms after the first paint, reached the page ${ms(tap, reached)} ms later, open ${ms(reached, openFrame)} ms after that`,
+  )
   test.info().annotations.push({ type: 'first tap', description: described.join('; ') })
   // Whoever opened it, the menu opened at once on every load whose tap came in time.
   for (const record of loads.filter(tappedInTime)) expectOpenedInTime(record)
@@ -148,10 +197,11 @@ async function tapAfterFirstPaint(page: Page, url: string, target: Locator, watc
 /** Whether the tap came within PAINT_TO_TAP_MS of the first paint, as the test means it to. */
 const tappedInTime = ({ paint, tap }: FirstTap) => paint !== null && tap !== null && tap - paint <= PAINT_TO_TAP_MS
 
-/** The menu was drawn open within TAP_TO_OPEN_MS of the tap. */
-function expectOpenedInTime({ tap, openFrame }: FirstTap) {
+/** The menu was drawn open within TAP_TO_OPEN_MS of the tap reaching the page. */
+function expectOpenedInTime({ reached, openFrame, frames }: FirstTap) {
   expect(openFrame, 'the menu opened').not.toBeNull()
-  expect(openFrame! - tap!, 'ms from the tap to the first frame with the menu open').toBeLessThanOrEqual(TAP_TO_OPEN_MS)
+  const what = `ms from the tap reaching the page at ${Math.round(reached!)} ms to the first frame with the menu open (long frames: ${frames.join(' | ') || 'none'})`
+  expect(openFrame! - reached!, what).toBeLessThanOrEqual(TAP_TO_OPEN_MS)
 }
 
 /** The page was tapped soon after its first paint, before it hydrated, and drew the open menu soon after. */
