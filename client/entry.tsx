@@ -37,7 +37,9 @@ const FULL_LOAD_AGAIN_MS = 60_000
 function loadedInFullJustNow(): boolean {
   try {
     const [path, at] = JSON.parse(sessionStorage.getItem(FULL_LOAD_KEY) ?? '[]') as [string?, number?]
-    return path === window.location.pathname && typeof at === 'number' && Date.now() - at < FULL_LOAD_AGAIN_MS
+    const since = typeof at === 'number' ? Date.now() - at : NaN
+    // A clock set back since then reads as long ago.
+    return path === window.location.pathname && since >= 0 && since < FULL_LOAD_AGAIN_MS
   } catch {
     return false
   }

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
-import { useLocation } from 'react-router'
+import { useLocation, useNavigation } from 'react-router'
 import { checkLogin, isLoggedIn } from '../accounts/session.js'
 import { isPlainClick, SiteLink } from '../components/SiteLink.js'
 import { StaticHtml } from '../components/StaticHtml.js'
@@ -175,6 +175,11 @@ function useAuthDialog() {
     setDialog(null)
   }, [location.key])
   useEffect(() => () => void asked.current++, [])
+  // A navigation under way forgets it too: the visitor has moved on before the next page is drawn.
+  const navigating = useNavigation().state !== 'idle'
+  useEffect(() => {
+    if (navigating) asked.current++
+  }, [navigating])
 
   // On the auth pages themselves the links lead to the pages; elsewhere they open the overlay.
   const open = (kind: DialogKind, onOpening: () => void) => (event: MouseEvent) => {
@@ -188,7 +193,8 @@ function useAuthDialog() {
     Promise.race([loadAuthDialog(), slow])
       .then(
         () => request === asked.current && setDialog(kind),
-        () => request === asked.current && window.location.assign(page),
+        // Offline, the link's page could not come either: the browser's own error page would take the visitor off the site.
+        () => request === asked.current && navigator.onLine && window.location.assign(page),
       )
       .finally(() => clearTimeout(timer))
   }

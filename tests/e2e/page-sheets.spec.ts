@@ -93,6 +93,39 @@ test.describe('the parts of the stylesheet a page draws with', () => {
     expect(await isSameDocument(page)).toBe(true)
   })
 
+  test('a dialog that comes while the next page is still on its way stays shut', async ({ page }) => {
+    await gotoHydrated(page, '/pricing/')
+    await markDocument(page)
+    // The dialog's styles come only once the visitor has followed the FAQ link, and the FAQ's code
+    // only once the dialog's styles have applied: the dialog arrives mid-navigation, for sure.
+    let releaseDialog!: () => void
+    const dialogHeld = new Promise<void>((resolve) => (releaseDialog = resolve))
+    let releasePage!: () => void
+    const pageHeld = new Promise<void>((resolve) => (releasePage = resolve))
+    await page.route(/\/assets\/auth-[\w-]+\.css$/, async (route) => {
+      await dialogHeld
+      await route.continue().catch(() => undefined)
+    })
+    await page.route(/\/assets\/Faq-[\w-]+\.js$/, async (route) => {
+      await pageHeld
+      await route.continue().catch(() => undefined)
+    })
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' }).click()
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Resources', exact: true }).click()
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^FAQ/ }).click()
+    releaseDialog()
+    await page.waitForFunction(() => (document.querySelector('link[data-sheet="auth"]') as HTMLLinkElement | null)?.sheet)
+    expect(page.url(), 'the FAQ is still on its way').toMatch(/\/pricing\/$/)
+    // A moment for a dialog to open after its styles, the next page still held.
+    await page.waitForTimeout(500)
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    releasePage()
+    await expect(page).toHaveURL(/\/faq\/$/)
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    expect(await isSameDocument(page)).toBe(true)
+  })
+
   test('the log-in link leads to the log-in page when the dialog is slow to come', async ({ page }) => {
     await gotoHydrated(page, '/pricing/')
     await page.route(/\/assets\/auth-[\w-]+\.css$/, async (route) => {
