@@ -16,8 +16,8 @@
  * top-level task's time past 50 ms from first contentful paint to idle; goal: at most 100 ms above
  * the bare page's) and the longest animation frame that began after first paint, as the page's own
  * Long Animation Frames observer saw it (goal: at most 150 ms in the median load, each load's
- * figure printed beside it). For the median
- * load, each long task after first paint is listed with what it spent its time on, and each long
+ * figure printed beside it), with the largest contentful paint beside them (shown, not judged).
+ * For the median load, each long task after first paint is listed with what it spent its time on, and each long
  * frame with the scripts in it. The ratio goal is judged on both the elapsed and the CPU time; a
  * page whose own scripts add nothing misses it (they cannot have run). The run exits 1 when a
  * page misses a goal, or when the bare page's scripts add nothing (no ratio can be judged then);
@@ -147,6 +147,7 @@ function measure({ events, timeline, framesAfterPaint }: Load, origins: SourceOr
     framesAfterPaint,
     ...busyMs(timeline, timeline.navigationStart, end),
     firstPaint: (timeline.firstPaint - timeline.navigationStart) / 1000,
+    largestPaint: timeline.largestContentfulPaint === undefined ? NaN : (timeline.largestContentfulPaint - timeline.navigationStart) / 1000,
     idle: idle === undefined ? undefined : (idle - timeline.navigationStart) / 1000,
     work: selfTimes(timeline, breakdownFrom === 'navigation' ? timeline.navigationStart : timeline.firstPaint, end, origins),
     tasks: taskCount(timeline, timeline.firstPaint, end),

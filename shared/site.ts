@@ -38,6 +38,12 @@ export const CONTENT_END_ID = 'site-footer'
 /** Id of the JSON script tag listing the modules a page needs, for the boot script. */
 export const ASSETS_ELEMENT_ID = '__assets'
 
+/**
+ * The `elementtiming` name of the image a page expects to be its largest paint: the app starts
+ * once the browser reports it drawn.
+ */
+export const LARGEST_IMAGE_MARK = 'largest-image'
+
 /** Code a page needs, from the build manifest: the app and the page's own chunks. */
 export interface DocumentAssets {
   /** The script the head runs inline for the header's menus; given on the server only (the browser has run it already). */

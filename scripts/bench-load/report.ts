@@ -12,6 +12,8 @@ export interface Measurement {
   cpu: number
   /** Since navigation start, ms. */
   firstPaint: number
+  /** The largest contentful paint, since navigation start, ms; NaN when none was traced. */
+  largestPaint: number
   /** Since navigation start, ms; undefined when the page never fell idle while recorded. */
   idle: number | undefined
   /** Self time per kind of work to idle, ms: from first paint, or from navigation start (BENCH_LOAD_BREAKDOWN_FROM). */
@@ -164,7 +166,8 @@ export function printTable(pages: PageResult[], bare: PageResult, slowdown: stri
 
   console.log(
     `\nResponsiveness at load, ${slowdown}, median of ${runs}: total blocking time (each task's time past 50 ms, first contentful paint → idle)` +
-      ` and the longest animation frame that began after first paint (Long Animation Frames API; 0: none of 50 ms or more)`,
+      ` and the longest animation frame that began after first paint (Long Animation Frames API; 0: none of 50 ms or more);` +
+      ' the largest contentful paint, ms after navigation start, shown and not judged',
   )
   const bareBlocking = median(bare.with.map((run) => run.blocking))
   const rows = [...pages, bare].map((page) => {
@@ -183,9 +186,11 @@ export function printTable(pages: PageResult[], bare: PageResult, slowdown: stri
       `${round(frame)}${long ? ' ✗' : ''}`,
       page.with.map((run) => round(longestFrame(run))).join(', '),
       round(median(page.without.map(longestFrame))),
+      round(median(page.with.map((run) => run.largestPaint))),
+      round(median(page.without.map((run) => run.largestPaint))),
     ]
   })
-  printColumns(['page', 'TBT ms', 'without scripts', 'longest frame ms', 'each load', 'without scripts'], rows, [0, 4])
+  printColumns(['page', 'TBT ms', 'without scripts', 'longest frame ms', 'each load', 'without scripts', 'largest paint ms', 'without scripts'], rows, [0, 4])
   console.log(
     `goals: TBT at most ${GOAL_BLOCKING_OVER_BARE_MS} ms above the bare page's (${round(bareBlocking)} ms); the median load's longest frame after first paint at most ${GOAL_LONGEST_FRAME_MS} ms (✗: missed);` +
       ' the bare page is the reference, its own figures not judged',

@@ -22,6 +22,8 @@ export interface LoadTimeline {
   firstPaint: number
   /** First contentful paint: where total blocking time starts counting. */
   firstContentfulPaint: number
+  /** The last largest contentful paint candidate of the main frame; undefined when none was traced. */
+  largestContentfulPaint: number | undefined
   /** The main thread's events not nested in another one, in order. */
   roots: TaskNode[]
   /** The last moment the trace covers. */
@@ -64,12 +66,16 @@ export function locateLoad(events: TraceEvent[], url: string): LoadTimeline {
   const paint = events.find((event) => event.name === 'firstPaint' && event.pid === pid && event.args?.data?.navigationId === navigationId)
   if (!paint) throw new Error(`no first paint of ${url} in the trace`)
   const contentfulPaint = events.find((event) => event.name === 'firstContentfulPaint' && event.pid === pid && event.args?.data?.navigationId === navigationId)
+  const largestPaint = events.findLast(
+    (event) => event.name === 'largestContentfulPaint::Candidate' && event.pid === pid && event.args?.frame === navigation.args!.frame && event.args?.data?.navigationId === navigationId,
+  )
   return {
     pid,
     tid,
     navigationStart: navigation.ts,
     firstPaint: paint.ts,
     firstContentfulPaint: contentfulPaint?.ts ?? paint.ts,
+    largestContentfulPaint: largestPaint?.ts,
     roots: nest(events.filter((event) => event.pid === pid && event.tid === tid)),
     traceEnd: events.reduce((end, event) => Math.max(end, event.ts + (event.dur ?? 0)), 0),
   }

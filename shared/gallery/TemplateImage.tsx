@@ -5,6 +5,7 @@
 import { thumbnailSrcSet, thumbnailUrl, type GalleryKind } from './paths.js'
 import { THUMBNAIL_ASPECT, THUMBNAIL_WIDTHS } from './thumbnail-sizes.js'
 import type { TemplateCard } from './gallery.route.js'
+import { LARGEST_IMAGE_MARK } from '../site.js'
 
 /**
  * How an image is fetched: `lcp` for the one image that is likely the largest paint (at once,
@@ -13,7 +14,7 @@ import type { TemplateCard } from './gallery.route.js'
 export type ImageLoading = 'lcp' | 'eager' | 'lazy'
 
 const LOADING_ATTRIBUTES = {
-  lcp: { loading: 'eager', fetchPriority: 'high' },
+  lcp: { loading: 'eager', fetchPriority: 'high', elementtiming: LARGEST_IMAGE_MARK },
   eager: { loading: 'eager' },
   lazy: { loading: 'lazy', decoding: 'async' },
 } as const

@@ -20,13 +20,34 @@ const task = (start: number, ownMs: number, postedFrom: string, inside: TraceEve
 function loadOf(events: TraceEvent[]) {
   return locateLoad(
     [
-      { name: 'navigationStart', cat: 'blink.user_timing', ph: 'R', ts: at(0), pid: 1, tid: 2, args: { data: { documentLoaderURL: URL, isLoadingMainFrame: true, navigationId: 'n' } } },
+      { name: 'navigationStart', cat: 'blink.user_timing', ph: 'R', ts: at(0), pid: 1, tid: 2, args: { frame: 'F', data: { documentLoaderURL: URL, isLoadingMainFrame: true, navigationId: 'n' } } },
       { name: 'firstPaint', cat: 'loading', ph: 'R', ts: at(10), pid: 1, tid: 2, args: { data: { navigationId: 'n' } } },
       ...events,
     ],
     URL,
   )
 }
+
+describe('finding the load in its trace', () => {
+  const candidate = (ms: number, frame: string, navigationId = 'n'): TraceEvent => ({
+    name: 'largestContentfulPaint::Candidate',
+    cat: 'loading',
+    ph: 'R',
+    ts: at(ms),
+    pid: 1,
+    tid: 2,
+    args: { frame, data: { navigationId } },
+  })
+
+  it('takes the largest paint from the last candidate of the page itself, not of a frame in it or of another navigation', () => {
+    const load = loadOf([candidate(40, 'F'), candidate(90, 'F'), candidate(120, 'IFRAME'), candidate(150, 'F', 'other')])
+    expect((load.largestContentfulPaint! - load.navigationStart) / 1000).toBe(90)
+  })
+
+  it('leaves the largest paint unknown when the trace has none', () => {
+    expect(loadOf([]).largestContentfulPaint).toBeUndefined()
+  })
+})
 
 describe('what the main thread spent its time on', () => {
   it('names script resumed after scheduler.yield() as such, not as microtasks in general or network callbacks', () => {
