@@ -22,34 +22,62 @@ function loadApp() {
   for (const url of rest) setTimeout(() => void import(url).catch(() => undefined), 0)
 }
 
-let started = false
-const start = () => {
-  if (started) return
-  started = true
-  loadApp()
-  // The page view sets the traffic cookies: pages themselves carry none, so caches can keep them.
-  // Sent from a task of its own: the request takes a while to set up on a slow phone, and a tap
-  // waiting meanwhile is answered first.
-  const visit = { url: window.location.pathname + window.location.search, referrer: document.referrer }
-  setTimeout(() => reportVisit(visit), 0)
-}
 /**
- * How long the app waits for the page to be shown at most: a hidden tab draws nothing, and a
- * slow or stalled image no longer holds the page's controls back past it.
+ * The page view sets the traffic cookies: pages themselves carry none, so caches can keep them.
+ * It goes once the next frame has been drawn (from a task of its own: the request takes a while
+ * to set up on a slow phone, and a tap waiting meanwhile is answered first), not when the app
+ * starts, which may be up to 2 s later: a visitor who follows a link before then still counts,
+ * with where they came from. A hidden tab draws no frames, so a timer backs it up, and leaving
+ * the page sends it at the latest.
+ */
+function reportVisitSoon() {
+  const visit = { url: location.pathname + location.search, referrer: document.referrer }
+  let sent = false
+  const send = () => {
+    if (sent) return
+    sent = true
+    removeEventListener('pagehide', send)
+    reportVisit(visit)
+  }
+  requestAnimationFrame(() => setTimeout(send, 0))
+  setTimeout(send, 1000)
+  addEventListener('pagehide', send)
+}
+
+/**
+ * The longest the app waits for the page to be drawn: a hidden tab draws nothing, and an image
+ * may stall. Past it the app starts all the same, for the page's controls.
  */
 const SHOWN_WAIT_MS = 2000
 
 /**
- * Calls `then` once the page has been drawn on the screen, not only laid out: its first paint,
- * and on a page that marks its largest image (the one fetched first), that image drawn too.
- * Until then the page's own bytes have the connection and the main thread to themselves: on a
- * slow phone the app's download and start would hold that paint back by a second or more, while
- * the page's links and menus work without the app. Where the browser reports neither paint, the
- * image decoded (or failed) and one frame after it stand in.
+ * The page's marked largest image, when it is where it will be drawn at once: inside the first
+ * screen. One scrolled past (a reload or a return that restores the scroll, a link to a part of
+ * the page) may not be drawn at all, its row skipped as out of sight.
+ */
+function largestImageInView(): HTMLImageElement | null {
+  const image = document.querySelector<HTMLImageElement>(`img[elementtiming="${LARGEST_IMAGE_MARK}"]`)
+  if (!image) return null
+  // The page is laid out by now: its first paint waits for it to be parsed to the end.
+  const { top, bottom } = image.getBoundingClientRect()
+  return bottom > 0 && top < innerHeight ? image : null
+}
+
+/**
+ * Calls `then` once the page has been drawn on the screen, not only laid out: the page's largest
+ * image, where it marks one in view, else its first contentful paint, as the browser reports
+ * them. Until then the page's own bytes have the connection and the main thread to themselves:
+ * on a slow phone the app's download and start would hold that paint back by a second or more.
+ * Links and the header's menus work without the app; the rest of the page's controls wait for
+ * it. A browser that reports no such paint (Element Timing is Chromium's) waits for the image
+ * to be decoded, or to fail, and then for one frame; without an image, for one frame.
  */
 function afterShown(then: () => void) {
-  const image = document.querySelector<HTMLImageElement>(`img[elementtiming="${LARGEST_IMAGE_MARK}"]`)
+  const image = largestImageInView()
   const type = image ? 'element' : 'paint'
+  const drawn = image
+    ? (entry: PerformanceEntry) => (entry as PerformanceEntry & { identifier?: string }).identifier === LARGEST_IMAGE_MARK
+    : (entry: PerformanceEntry) => entry.name === 'first-contentful-paint'
   let waiting = true
   let observer: PerformanceObserver | undefined
   const done = () => {
@@ -57,24 +85,32 @@ function afterShown(then: () => void) {
     waiting = false
     clearTimeout(timer)
     observer?.disconnect()
+    image?.removeEventListener('error', afterNextFrame)
     then()
   }
   const timer = setTimeout(done, SHOWN_WAIT_MS)
   const afterNextFrame = () => requestAnimationFrame(() => setTimeout(done, 0))
-  // A broken image is never drawn; it fails its decode instead.
-  const drawable = image ? image.decode() : Promise.resolve()
   if (typeof PerformanceObserver === 'undefined' || !PerformanceObserver.supportedEntryTypes?.includes(type)) {
-    drawable.then(afterNextFrame, afterNextFrame)
+    if (image) image.decode().then(afterNextFrame, afterNextFrame)
+    else afterNextFrame()
     return
   }
-  drawable.catch(afterNextFrame)
+  // A broken image is never drawn.
+  if (image?.complete && !image.naturalWidth) return afterNextFrame()
+  image?.addEventListener('error', afterNextFrame)
   observer = new PerformanceObserver((list) => {
-    const drawn = list.getEntries().some((entry) =>
-      image ? (entry as PerformanceEntry & { identifier?: string }).identifier === LARGEST_IMAGE_MARK : entry.name === 'first-contentful-paint',
-    )
-    if (drawn) done()
+    if (list.getEntries().some(drawn)) done()
   })
   observer.observe({ type, buffered: true })
 }
 
-afterShown(start)
+/** Runs `then` now, or, on a page the browser renders ahead of a click (prerendering), once it is shown. */
+function whenShown(then: () => void) {
+  if ((document as Document & { prerendering?: boolean }).prerendering) document.addEventListener('prerenderingchange', then, { once: true })
+  else then()
+}
+
+whenShown(() => {
+  reportVisitSoon()
+  afterShown(loadApp)
+})

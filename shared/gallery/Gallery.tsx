@@ -47,7 +47,9 @@ function TemplateSeo({ kind, card }: { kind: GalleryKind; card: TemplateCard }) 
  * How a card image is fetched by its place: the page's first card is likely its largest paint,
  * the rest of the first row or grid fill the first screen, and everything below waits until it
  * scrolls near. Only the first row counts: eager images in every row of a gallery would all
- * download, and share the connection, before the one the visitor is looking at.
+ * download, and share the connection, before the one the visitor is looking at. A listing
+ * covered by a preview has no first row in this sense: its cards are not what the visitor sees,
+ * and the app would wait for the first card to be drawn (see `ImageLoading`).
  */
 function cardLoading(firstRow: boolean, index: number): ImageLoading {
   if (!firstRow || index >= FIRST_SCREEN_CARDS) return 'lazy'
@@ -201,7 +203,15 @@ function ListingResults({ data, onOpen }: { data: GalleryListingData; onOpen: (h
       )}
       <StaticHtml as="ul" className="gallery-grid" onLinkClick={openCardLink(data.gallery, onOpen)}>
         {section.cards.map((card, index) => (
-          <TemplateCardView key={card.hid} kind={data.gallery} card={card} sizes={GRID_CARD_SIZES} loading={cardLoading(sectionIndex === 0, index)} onOpen={onOpen} />
+          <TemplateCardView
+            key={card.hid}
+            kind={data.gallery}
+            card={card}
+            sizes={GRID_CARD_SIZES}
+            // A template's own page draws its preview over the listing, which is then out of sight.
+            loading={cardLoading(sectionIndex === 0 && !data.open, index)}
+            onOpen={onOpen}
+          />
         ))}
       </StaticHtml>
     </section>

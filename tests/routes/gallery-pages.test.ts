@@ -1,6 +1,7 @@
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import type { WidgetGroupsFile, WidgetTemplate } from '../../shared/gallery/widget-schema.js'
+import { LARGEST_IMAGE_MARK } from '../../shared/site.js'
 import { breadcrumbTexts, fetchPage, readDataFile, testApp, textOf } from './app.js'
 
 const app = testApp()
@@ -41,12 +42,29 @@ describe('widget gallery pages', () => {
         ['eager', null],
         ['eager', null],
       ])
+      // The first card is the one the app waits to see drawn before it starts.
+      expect(images.filter((image) => image.hasAttribute('elementtiming')).map((image) => image.getAttribute('elementtiming')), pathname).toEqual([LARGEST_IMAGE_MARK])
+      expect(first[0]!.getAttribute('elementtiming'), pathname).toBe(LARGEST_IMAGE_MARK)
       const rest = images.filter((image) => !first.slice(0, 4).includes(image))
       for (const image of rest) expect(loading(image), `${pathname} ${image.getAttribute('src')}`).toEqual(['lazy', null])
       // Every card is one image whose cuts the browser chooses by the width the layout draws it.
       for (const image of images) {
         expect(image.getAttribute('srcset')?.split(', ')).toHaveLength(4)
         expect(image.getAttribute('sizes')).toBe(pathname.split('/').length > 3 ? '(max-width: 600px) 92vw, (max-width: 1230px) 45vw, 376px' : 'min(80vw, 300px)')
+      }
+    }
+  })
+
+  it('fetches no card ahead on a template page, whose preview covers the listing, and marks none as the largest image', async () => {
+    const [widget] = (await page('/p/')).root.querySelectorAll('.gallery-row .template-card a')
+    const [email] = (await page('/e/')).root.querySelectorAll('.gallery-row .template-card a')
+    for (const pathname of [widget!.getAttribute('href')!, email!.getAttribute('href')!]) {
+      const { root } = await page(pathname)
+      expect(root.querySelector('dialog'), `${pathname} draws its preview`).not.toBeNull()
+      const images = root.querySelectorAll('.gallery-grid .template-card img')
+      expect(images.length, pathname).toBeGreaterThan(4)
+      for (const image of images) {
+        expect([image.getAttribute('loading'), image.getAttribute('fetchpriority') ?? null, image.getAttribute('elementtiming') ?? null], `${pathname} ${image.getAttribute('src')}`).toEqual(['lazy', null, null])
       }
     }
   })
