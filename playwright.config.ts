@@ -11,8 +11,8 @@ import { testBrowserPath } from './scripts/lib/browser.js'
 const PORT = Number(process.env.E2E_PORT ?? 3210)
 /** A fresh local dashboard for every run: accounts and mail start empty. */
 const DATA_DIR = path.join(os.tmpdir(), `site-e2e-${PORT}`)
-/** Tests that measure the page's main thread on a slowed-down CPU (see the `timing` project). */
-const TIMING = /(first-tap|photo-prepare-timing)\.spec\.ts$/
+/** Tests that measure the page's main thread on a slowed-down CPU, or bound times in the page (see the `timing` project). */
+const TIMING = /(first-tap|photo-prepare-timing|app-start)\.spec\.ts$/
 
 export default defineConfig({
   testDir: 'tests/e2e',

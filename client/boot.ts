@@ -58,9 +58,9 @@ const SHOWN_WAIT_MS = 2000
 function largestImageInView(): HTMLImageElement | null {
   const image = document.querySelector<HTMLImageElement>(`img[elementtiming="${LARGEST_IMAGE_MARK}"]`)
   if (!image) return null
-  // The page is laid out by now: its first paint waits for it to be parsed to the end.
+  // Lays the page out (the first paint then uses this layout), with the scroll a reload restores.
   const { top, bottom } = image.getBoundingClientRect()
-  return bottom > 0 && top < innerHeight ? image : null
+  return bottom > 0 && top < document.documentElement.clientHeight ? image : null
 }
 
 /**
@@ -68,9 +68,9 @@ function largestImageInView(): HTMLImageElement | null {
  * image, where it marks one in view, else its first contentful paint, as the browser reports
  * them. Until then the page's own bytes have the connection and the main thread to themselves:
  * on a slow phone the app's download and start would hold that paint back by a second or more.
- * Links and the header's menus work without the app; the rest of the page's controls wait for
- * it. A browser that reports no such paint (Element Timing is Chromium's) waits for the image
- * to be decoded, or to fail, and then for one frame; without an image, for one frame.
+ * Links, forms and the header's menus work without the app; the rest of the page's controls
+ * wait for it. A browser that reports no such paint (Element Timing is Chromium's) waits for the
+ * image to be decoded, or to fail, and then for one frame; without an image, for one frame.
  */
 function afterShown(then: () => void) {
   const image = largestImageInView()
@@ -104,13 +104,8 @@ function afterShown(then: () => void) {
   observer.observe({ type, buffered: true })
 }
 
-/** Runs `then` now, or, on a page the browser renders ahead of a click (prerendering), once it is shown. */
-function whenShown(then: () => void) {
-  if ((document as Document & { prerendering?: boolean }).prerendering) document.addEventListener('prerenderingchange', then, { once: true })
-  else then()
-}
-
-whenShown(() => {
-  reportVisitSoon()
-  afterShown(loadApp)
-})
+// A page the browser renders ahead of a click (prerendering) counts as viewed once it is shown;
+// its app starts meanwhile, as the 2 s limit lets it.
+if ((document as Document & { prerendering?: boolean }).prerendering) document.addEventListener('prerenderingchange', reportVisitSoon, { once: true })
+else reportVisitSoon()
+afterShown(loadApp)

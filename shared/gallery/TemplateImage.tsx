@@ -9,9 +9,9 @@ import { LARGEST_IMAGE_MARK } from '../site.js'
 
 /**
  * How an image is fetched: `lcp` for the one image that is likely the largest paint (at once,
- * ahead of the others), `eager` for the rest of the first screen, `lazy` below it. The app starts
- * only once the `lcp` image has been drawn (or 2 s have passed), so it must be one the visitor
- * sees: never one under a dialog.
+ * ahead of the others), `eager` for the rest of the first screen, `lazy` below it. Where the `lcp`
+ * image is in the first screen as the page loads, the app starts only once it has been drawn (or
+ * 2 s have passed), so it must be one the visitor sees: never one under a dialog.
  */
 export type ImageLoading = 'lcp' | 'eager' | 'lazy'
 

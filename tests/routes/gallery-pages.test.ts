@@ -61,6 +61,7 @@ describe('widget gallery pages', () => {
     for (const pathname of [widget!.getAttribute('href')!, email!.getAttribute('href')!]) {
       const { root } = await page(pathname)
       expect(root.querySelector('dialog'), `${pathname} draws its preview`).not.toBeNull()
+      expect(root.querySelectorAll('[elementtiming]'), pathname).toHaveLength(0)
       const images = root.querySelectorAll('.gallery-grid .template-card img')
       expect(images.length, pathname).toBeGreaterThan(4)
       for (const image of images) {
