@@ -17,8 +17,8 @@
  * the bare page's) and the longest animation frame that began after first paint, as the page's own
  * Long Animation Frames observer saw it (goal: at most 150 ms in the median load, each load's
  * figure printed beside it), with the largest contentful paint beside them (shown, not judged).
- * For the median load, each long task after first paint is listed with what it spent its time on, and each long
- * frame with the scripts in it. The ratio goal is judged on both the elapsed and the CPU time; a
+ * For the median load, each long task after first paint is listed with what it spent its time
+ * on, and each long frame with the scripts in it. The ratio goal is judged on both the elapsed and the CPU time; a
  * page whose own scripts add nothing misses it (they cannot have run). The run exits 1 when a
  * page misses a goal, or when the bare page's scripts add nothing (no ratio can be judged then);
  * the bare page's own figures are not judged.

@@ -6,6 +6,19 @@ import { expect, gotoHydrated, isSameDocument, markDocument, test, waitForHydrat
 const sheetsIn = (page: Page) => page.evaluate(() => [...document.head.querySelectorAll<HTMLElement>('[data-sheet]')].map((element) => `${element.dataset.sheet} (${element.tagName.toLowerCase()})`))
 
 /** Whether the parts in the head come in the cascade's order, each once. */
+/**
+ * Waits until the page holds all the log-in dialog needs to open: its code has come and its
+ * styles have applied. What a test then sees after a moment is the header's choice, not a slow
+ * download.
+ */
+async function dialogReady(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      performance.getEntriesByType('resource').some((entry) => /\/assets\/AuthDialog-[\w-]+\.js$/.test(new URL(entry.name).pathname)) &&
+      Boolean((document.querySelector('link[data-sheet="auth"]') as HTMLLinkElement | null)?.sheet),
+  )
+}
+
 function inCascadeOrder(sheets: string[]): boolean {
   const order = sheets.map((entry) => SHEETS.indexOf(entry.split(' ')[0] as (typeof SHEETS)[number]))
   return order.every((at, index) => at >= 0 && (index === 0 || at > order[index - 1]!))
@@ -87,7 +100,7 @@ test.describe('the parts of the stylesheet a page draws with', () => {
     release()
     await arrived
     // The styles applied, and a moment for a dialog to open after them.
-    await page.waitForFunction(() => (document.querySelector('link[data-sheet="auth"]') as HTMLLinkElement | null)?.sheet)
+    await dialogReady(page)
     await page.waitForTimeout(500)
     await expect(page.getByRole('dialog')).toHaveCount(0)
     expect(await isSameDocument(page)).toBe(true)
@@ -114,7 +127,7 @@ test.describe('the parts of the stylesheet a page draws with', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Resources', exact: true }).click()
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^FAQ/ }).click()
     releaseDialog()
-    await page.waitForFunction(() => (document.querySelector('link[data-sheet="auth"]') as HTMLLinkElement | null)?.sheet)
+    await dialogReady(page)
     expect(page.url(), 'the FAQ is still on its way').toMatch(/\/pricing\/$/)
     // A moment for a dialog to open after its styles, the next page still held.
     await page.waitForTimeout(500)
