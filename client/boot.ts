@@ -7,7 +7,7 @@ import { prepareReactDomErrors } from './react-dom-errors.js'
  * that starting the app costs the page no request of its own. It waits until the server's HTML
  * (and the page's largest image) is on the screen, then fetches the app and the page's own code
  * in parallel and runs the app, which hydrates. Until then the page's bytes have the connection
- * to themselves.
+ * to themselves, but for the small page-view report after the first frame.
  */
 prepareReactDomErrors()
 
@@ -52,13 +52,15 @@ const SHOWN_WAIT_MS = 2000
 
 /**
  * The page's marked largest image, when it is where it will be drawn at once: inside the first
- * screen. One scrolled past (a reload or a return that restores the scroll, a link to a part of
- * the page) may not be drawn at all, its row skipped as out of sight.
+ * screen. One scrolled past (a link to a part of the page, a scroll already restored) may not be
+ * drawn at all, its row skipped as out of sight. Where the browser restores a reload's scroll
+ * only after the page has been parsed, this still sees the top of the page, and the app then
+ * waits out its limit.
  */
 function largestImageInView(): HTMLImageElement | null {
   const image = document.querySelector<HTMLImageElement>(`img[elementtiming="${LARGEST_IMAGE_MARK}"]`)
   if (!image) return null
-  // Lays the page out (the first paint then uses this layout), with the scroll a reload restores.
+  // Lays the page out; the first paint then uses this layout.
   const { top, bottom } = image.getBoundingClientRect()
   return bottom > 0 && top < document.documentElement.clientHeight ? image : null
 }

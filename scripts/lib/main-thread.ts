@@ -66,9 +66,10 @@ export function locateLoad(events: TraceEvent[], url: string): LoadTimeline {
   const paint = events.find((event) => event.name === 'firstPaint' && event.pid === pid && event.args?.data?.navigationId === navigationId)
   if (!paint) throw new Error(`no first paint of ${url} in the trace`)
   const contentfulPaint = events.find((event) => event.name === 'firstContentfulPaint' && event.pid === pid && event.args?.data?.navigationId === navigationId)
-  const largestPaint = events.findLast(
-    (event) => event.name === 'largestContentfulPaint::Candidate' && event.pid === pid && event.args?.frame === navigation.args!.frame && event.args?.data?.navigationId === navigationId,
-  )
+  // The newest candidate by its own count (the trace's order is not guaranteed), the later one on a tie.
+  const largestPaint = events
+    .filter((event) => event.name === 'largestContentfulPaint::Candidate' && event.pid === pid && event.args?.frame === navigation.args!.frame && event.args?.data?.navigationId === navigationId)
+    .reduce<TraceEvent | undefined>((newest, event) => (newest && (newest.args!.data.candidateIndex ?? -1) > (event.args!.data.candidateIndex ?? -1) ? newest : event), undefined)
   return {
     pid,
     tid,

@@ -5,7 +5,6 @@ import { expect, gotoHydrated, isSameDocument, markDocument, test, waitForHydrat
 /** The parts of the stylesheet in the head, in document order, each as `name (style|link)`. */
 const sheetsIn = (page: Page) => page.evaluate(() => [...document.head.querySelectorAll<HTMLElement>('[data-sheet]')].map((element) => `${element.dataset.sheet} (${element.tagName.toLowerCase()})`))
 
-/** Whether the parts in the head come in the cascade's order, each once. */
 /**
  * Waits until the page holds all the log-in dialog needs to open: its code has come and its
  * styles have applied. What a test then sees after a moment is the header's choice, not a slow
@@ -19,6 +18,7 @@ async function dialogReady(page: Page): Promise<void> {
   )
 }
 
+/** Whether the parts in the head come in the cascade's order, each once. */
 function inCascadeOrder(sheets: string[]): boolean {
   const order = sheets.map((entry) => SHEETS.indexOf(entry.split(' ')[0] as (typeof SHEETS)[number]))
   return order.every((at, index) => at >= 0 && (index === 0 || at > order[index - 1]!))

@@ -29,18 +29,23 @@ function loadOf(events: TraceEvent[]) {
 }
 
 describe('finding the load in its trace', () => {
-  const candidate = (ms: number, frame: string, navigationId = 'n'): TraceEvent => ({
+  const candidate = (ms: number, frame: string, navigationId = 'n', candidateIndex?: number): TraceEvent => ({
     name: 'largestContentfulPaint::Candidate',
     cat: 'loading',
     ph: 'R',
     ts: at(ms),
     pid: 1,
     tid: 2,
-    args: { frame, data: { navigationId } },
+    args: { frame, data: { navigationId, candidateIndex } },
   })
 
   it('takes the largest paint from the last candidate of the page itself, not of a frame in it or of another navigation', () => {
     const load = loadOf([candidate(40, 'F'), candidate(90, 'F'), candidate(120, 'IFRAME'), candidate(150, 'F', 'other')])
+    expect((load.largestContentfulPaint! - load.navigationStart) / 1000).toBe(90)
+  })
+
+  it('takes the candidate the browser counted last, whatever the order of the trace', () => {
+    const load = loadOf([candidate(90, 'F', 'n', 2), candidate(40, 'F', 'n', 1)])
     expect((load.largestContentfulPaint! - load.navigationStart) / 1000).toBe(90)
   })
 
