@@ -39,6 +39,12 @@ function readBuild(): Record<DashboardStaticFile, string> | null {
   return missing.length ? null : (names as Record<DashboardStaticFile, string>)
 }
 
+/**
+ * Public code and styles, and the widget preview's sandboxed document (an origin of its own) loads
+ * them: a same-origin resource policy would keep them from it.
+ */
+const ANY_ORIGIN_MAY_LOAD = 'cross-origin'
+
 /** Without a build: stylesheets as they are, scripts bundled from their source once (esbuild is a development tool). */
 function fromSources(): RequestHandler {
   const styles = express.static(DASHBOARD_STATIC_SOURCES, { index: false, fallthrough: false, maxAge: '1h' })
@@ -49,6 +55,7 @@ function fromSources(): RequestHandler {
     return result.outputFiles![0]!.text
   }
   return (req, res, next) => {
+    res.setHeader('Cross-Origin-Resource-Policy', ANY_ORIGIN_MAY_LOAD)
     const name = req.path.slice(1) as DashboardStaticFile
     if (!name.endsWith('.js')) return styles(req, res, next)
     if (!DASHBOARD_STATIC_FILES.includes(name)) return res.status(404).json({ message: 'Not found.' })
@@ -69,7 +76,11 @@ export function dashboardStaticFiles(): StaticFiles {
   files = built
     ? {
         url: (name) => `/app/static/${built[name]}`,
-        router: express.static(DASHBOARD_STATIC_BUILD, { index: false, fallthrough: false, setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE) }),
+        router: express.static(DASHBOARD_STATIC_BUILD, {
+          index: false,
+          fallthrough: false,
+          setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE).setHeader('Cross-Origin-Resource-Policy', ANY_ORIGIN_MAY_LOAD),
+        }),
       }
     : { url: (name) => `/app/static/${name}`, router: fromSources() }
   return files

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import type { Response, Router } from 'express'
 import { z } from 'zod'
-import { TEMPLATE_ID } from '../../shared/gallery/paths.js'
+import { TEMPLATE_ID, WIDGET_PREVIEW_SANDBOX } from '../../shared/gallery/paths.js'
 import type { CatalogTemplate } from './widget-catalog.js'
 import { renderWidget } from './widget-render.js'
 import type { DashboardContext } from '../dashboard/context.js'
@@ -15,7 +15,16 @@ import { dashboardStaticFiles } from '../dashboard/static-files.js'
 
 const previewQuery = z.object({ theme: z.enum(['light', 'dark']).optional() })
 
-/** The page's own policy: its one stylesheet by hash, scripts from this origin only, framed by the site only. */
+/**
+ * A sandboxed page has an opaque origin, always an agent cluster of its own: asking for origin
+ * keying as well (helmet's default) only makes Chromium warn that it cannot.
+ */
+const NO_ORIGIN_KEYING = { 'Origin-Agent-Cluster': '?0' }
+
+/**
+ * The page's own policy: its one stylesheet by hash, scripts from this origin only, framed by the
+ * site only, and sandboxed (an origin of its own, so scripts, forms and nothing more).
+ */
 function contentSecurityPolicy(css: string): string {
   const hash = createHash('sha256').update(css).digest('base64')
   return [
@@ -27,6 +36,7 @@ function contentSecurityPolicy(css: string): string {
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'self'",
+    `sandbox ${WIDGET_PREVIEW_SANDBOX}`,
   ].join('; ')
 }
 
@@ -67,7 +77,7 @@ function missingPage(res: Response, status: number, title: string, text: string)
   const body = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title} · Poplift</title><link rel="stylesheet" href="${dashboardStaticFiles().url('preview.css')}"></head><body><main class="preview-missing"><h1>${title}</h1><p>${text}</p><p><a href="/p/">Browse the widget templates</a></p></main></body></html>`
   res
     .status(status)
-    .set({ 'Content-Security-Policy': contentSecurityPolicy(css), 'X-Frame-Options': 'SAMEORIGIN', 'Cache-Control': 'no-store' })
+    .set({ 'Content-Security-Policy': contentSecurityPolicy(css), ...NO_ORIGIN_KEYING, 'X-Frame-Options': 'SAMEORIGIN', 'Cache-Control': 'no-store' })
     .type('html')
     .send(body.value)
 }
@@ -87,6 +97,7 @@ export function previewRoutes(router: Router, context: DashboardContext): void {
     res
       .set({
         'Content-Security-Policy': contentSecurityPolicy(page.css),
+        ...NO_ORIGIN_KEYING,
         'X-Frame-Options': 'SAMEORIGIN',
         'Cache-Control': 'public, max-age=300',
         Vary: 'Accept-Encoding',

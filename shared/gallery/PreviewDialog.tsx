@@ -11,7 +11,7 @@ import { checkLogin, isLoggedIn } from '../accounts/session.js'
 import { FOCUSABLE, trapTab } from '../components/focus-trap.js'
 import { usePageData } from '../page-data.js'
 import type { TemplateCard } from './gallery.route.js'
-import { previewFramePath, type GalleryKind } from './paths.js'
+import { previewFramePath, WIDGET_PREVIEW_SANDBOX, type GalleryKind } from './paths.js'
 import { PreviewBar } from './PreviewBar.js'
 import { PreviewPanel } from './PreviewPanel.js'
 import { usePreviewView, type ColourView, type Device } from './preview-view.js'
@@ -71,6 +71,7 @@ function PreviewFrames({ kind, card, device, colour }: { kind: GalleryKind; card
           className={`preview-frame frame-${frame}${colour === 'dark' && kind === 'emails' ? ' frame-dark' : ''}`}
           title={`${card.name}, ${frame} preview`}
           src={src}
+          sandbox={kind === 'widgets' ? WIDGET_PREVIEW_SANDBOX : undefined}
         />
       ))}
     </div>

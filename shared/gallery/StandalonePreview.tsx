@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Seo } from '../components/Seo.js'
-import { clonePath, previewFramePath } from './paths.js'
+import { clonePath, previewFramePath, WIDGET_PREVIEW_SANDBOX } from './paths.js'
 import { usePageData } from '../page-data.js'
 
 /**
@@ -55,7 +55,12 @@ export default function StandalonePreview() {
           Use this template
         </button>
       </header>
-      <iframe className="preview-frame" title={`${card.name}, live preview`} src={previewFramePath(gallery, card.hid)} />
+      <iframe
+        className="preview-frame"
+        title={`${card.name}, live preview`}
+        src={previewFramePath(gallery, card.hid)}
+        sandbox={gallery === 'widgets' ? WIDGET_PREVIEW_SANDBOX : undefined}
+      />
     </div>
   )
 }

@@ -23,6 +23,14 @@ export const clonePath = (kind: GalleryKind, hid: string) => (kind === 'widgets'
 export const appClonePath = (kind: GalleryKind, hid: string) => (kind === 'widgets' ? `/app/clone/${hid}` : `/app/clone-email/${hid}`)
 
 /**
+ * What a widget's live preview may do: run its script and take its form; nothing else. Without
+ * `allow-same-origin` the frame has an origin of its own, so the site's cookies and storage are
+ * out of its reach, and the browser may run it in a process of its own, off the embedding page's
+ * main thread. The preview's own response carries the same sandbox, for any page that frames it.
+ */
+export const WIDGET_PREVIEW_SANDBOX = 'allow-scripts allow-forms'
+
+/**
  * The live preview frame of a template: a widget light or dark; an email as sent, darkened by
  * forced inversion (`inverted`), or its plain-text part.
  */

@@ -106,18 +106,19 @@ test.describe('live widget preview', () => {
       frame.height = '600'
       const received: unknown[] = []
       ;(window as Window & { received?: unknown[] }).received = received
+      // The preview's origin is its own (sandboxed): its messages are known by their window.
       window.addEventListener('message', (event) => {
-        if (event.origin === location.origin) received.push(event.data)
+        if (event.source === frame.contentWindow) received.push({ origin: event.origin, ...event.data })
       })
       document.body.append(frame)
     }, `/app/preview/${welcome.id}`)
     const frame = page.frameLocator('#preview-frame')
     await expect(frame.getByRole('heading', { name: welcome.copy.headline })).toBeVisible()
-    await expect.poll(() => page.evaluate(() => (window as Window & { received?: unknown[] }).received)).toContainEqual({ type: 'preview:ready', hid: welcome.id, theme: 'light' })
+    await expect.poll(() => page.evaluate(() => (window as Window & { received?: unknown[] }).received)).toContainEqual({ origin: 'null', type: 'preview:ready', hid: welcome.id, theme: 'light' })
     const historyLength = await page.evaluate(() => history.length)
 
     const post = (url: string) =>
-      page.evaluate((target) => (document.getElementById('preview-frame') as HTMLIFrameElement).contentWindow!.postMessage({ type: 'navigate', url: target }, location.origin), url)
+      page.evaluate((target) => (document.getElementById('preview-frame') as HTMLIFrameElement).contentWindow!.postMessage({ type: 'navigate', url: target }, '*'), url)
 
     await post(`/app/preview/${themed.id}`)
     await expect(frame.getByRole('heading', { name: themed.copy.headline })).toBeVisible()
@@ -129,6 +130,6 @@ test.describe('live widget preview', () => {
     await post('/login/')
     await expect(frame.locator('[data-plw]')).toHaveAttribute('data-hid', themed.id)
     expect(await page.evaluate(() => history.length)).toBe(historyLength)
-    await expect.poll(() => page.evaluate(() => (window as Window & { received?: unknown[] }).received)).toContainEqual({ type: 'preview:ready', hid: themed.id, theme: 'dark' })
+    await expect.poll(() => page.evaluate(() => (window as Window & { received?: unknown[] }).received)).toContainEqual({ origin: 'null', type: 'preview:ready', hid: themed.id, theme: 'dark' })
   })
 })
