@@ -11,7 +11,7 @@ import { checkLogin, isLoggedIn } from '../accounts/session.js'
 import { FOCUSABLE, trapTab } from '../components/focus-trap.js'
 import { usePageData } from '../page-data.js'
 import type { TemplateCard } from './gallery.route.js'
-import { previewFramePath, WIDGET_PREVIEW_SANDBOX, type GalleryKind } from './paths.js'
+import { previewFramePath, WIDGET_PREVIEW_ALLOW, WIDGET_PREVIEW_SANDBOX, type GalleryKind } from './paths.js'
 import { PreviewBar } from './PreviewBar.js'
 import { PreviewPanel } from './PreviewPanel.js'
 import { usePreviewView, type ColourView, type Device } from './preview-view.js'
@@ -72,6 +72,7 @@ function PreviewFrames({ kind, card, device, colour }: { kind: GalleryKind; card
           title={`${card.name}, ${frame} preview`}
           src={src}
           sandbox={kind === 'widgets' ? WIDGET_PREVIEW_SANDBOX : undefined}
+          allow={kind === 'widgets' ? WIDGET_PREVIEW_ALLOW : undefined}
         />
       ))}
     </div>

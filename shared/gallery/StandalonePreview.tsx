@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Seo } from '../components/Seo.js'
-import { clonePath, previewFramePath, WIDGET_PREVIEW_SANDBOX } from './paths.js'
+import { clonePath, previewFramePath, WIDGET_PREVIEW_ALLOW, WIDGET_PREVIEW_SANDBOX } from './paths.js'
 import { usePageData } from '../page-data.js'
 
 /**
@@ -60,6 +60,7 @@ export default function StandalonePreview() {
         title={`${card.name}, live preview`}
         src={previewFramePath(gallery, card.hid)}
         sandbox={gallery === 'widgets' ? WIDGET_PREVIEW_SANDBOX : undefined}
+        allow={gallery === 'widgets' ? WIDGET_PREVIEW_ALLOW : undefined}
       />
     </div>
   )

@@ -30,6 +30,9 @@ export const appClonePath = (kind: GalleryKind, hid: string) => (kind === 'widge
  */
 export const WIDGET_PREVIEW_SANDBOX = 'allow-scripts allow-forms'
 
+/** What a widget's preview frame is let use of the browser: the clipboard, for its discount code's Copy. */
+export const WIDGET_PREVIEW_ALLOW = 'clipboard-write'
+
 /**
  * The live preview frame of a template: a widget light or dark; an email as sent, darkened by
  * forced inversion (`inverted`), or its plain-text part.

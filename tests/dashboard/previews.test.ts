@@ -41,10 +41,21 @@ describe('GET /app/preview/{hid}', () => {
     expect(policy).toContain("script-src 'self'")
     expect(policy).not.toContain('unsafe-inline')
     expect(policy).toContain("frame-ancestors 'self'")
+    // An origin of its own, whoever frames it: scripts and its form, nothing more.
+    expect(policy).toContain('sandbox allow-scripts allow-forms')
+    expect(response.headers['origin-agent-cluster']).toBe('?0')
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN')
     expect(response.headers['cache-control']).toBe('public, max-age=300')
     expect(response.text).not.toMatch(/<script(?![^>]*\bsrc=)/)
     expect(response.text).not.toMatch(/\sstyle="/)
+  })
+
+  it('serves its stylesheet and script to any origin, since its own is opaque', async () => {
+    const root = parse((await request(app).get('/app/preview/wt8mybhg').expect(200)).text)
+    for (const address of [root.querySelector('link[rel=stylesheet]')!.getAttribute('href')!, root.querySelector('script')!.getAttribute('src')!]) {
+      const response = await request(app).get(address).expect(200)
+      expect(response.headers['cross-origin-resource-policy'], address).toBe('cross-origin')
+    }
   })
 
   it('answers 304 to a matching ETag', async () => {

@@ -96,6 +96,27 @@ test.describe('live widget preview', () => {
     await expect(widget(page).getByText(ageGate.refusal!.headline)).toBeVisible()
   })
 
+  test('on its template page the preview runs sandboxed, in an origin of its own, and still validates, submits and copies its code', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+    await page.goto(`/p/${welcome.id}`)
+    const frameElement = page.locator('iframe.preview-frame')
+    await expect(frameElement).toHaveAttribute('sandbox', 'allow-scripts allow-forms')
+    const frame = page.frameLocator('iframe.preview-frame')
+    const box = frame.getByRole('dialog', { name: welcome.copy.headline })
+    await expect(box).toBeVisible()
+    expect(await frame.locator('html').evaluate(() => [self.origin, (() => { try { return document.cookie } catch { return 'refused' } })()])).toEqual(['null', 'refused'])
+
+    await box.getByRole('button', { name: 'Get my 10%' }).click()
+    await expect(box.getByText('Email is required')).toBeVisible()
+    await box.getByLabel('Email').fill('alex@example.com')
+    await box.getByRole('button', { name: 'Get my 10%' }).click()
+    const success = box.getByRole('status').filter({ hasText: welcome.success.headline })
+    await expect(success).toBeVisible()
+    await success.getByRole('button', { name: 'Copy' }).click()
+    await expect(success.getByRole('button', { name: 'Copied!' })).toBeVisible()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('HELLO10')
+  })
+
   test('follows navigate messages from the embedding page, without adding history', async ({ page }) => {
     await page.goto('/')
     await page.evaluate((src) => {

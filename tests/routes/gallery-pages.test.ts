@@ -145,7 +145,12 @@ describe('widget gallery pages', () => {
     expect(textOf(html, '.preview-panel .preview-checked')).toBe('Accessible: WCAG 2.1 AA checked — contrast, keyboard, focus, labels')
     expect(textOf(html, '.preview-panel button')).toBe('Take this template')
     expect(root.querySelector('.preview-panel a.get-it')?.getAttribute('href')).toBe(`/t/${sample.id}`)
-    expect(root.querySelector('iframe.preview-frame')?.getAttribute('src')).toBe(`/app/preview/${sample.id}`)
+    const frame = root.querySelector('iframe.preview-frame')!
+    expect(frame.getAttribute('src')).toBe(`/app/preview/${sample.id}`)
+    // Scripts and its form, in an origin of its own (so a process of its own in Chromium).
+    expect(frame.getAttribute('sandbox')).toBe('allow-scripts allow-forms')
+    // Its discount code's Copy still reaches the clipboard.
+    expect(frame.getAttribute('allow')).toBe('clipboard-write')
   })
 
   it('an unknown template id is not found', async () => {
@@ -160,6 +165,7 @@ describe('widget gallery pages', () => {
     expect(root.querySelector('meta[name="robots"]')?.getAttribute('content')).toBe('noindex')
     expect(textOf(html, '.preview-pager span')).toBe(`1 / ${ids.length}`)
     expect(root.querySelector('a[aria-label="Next template"]')?.getAttribute('href')).toBe(`/widget-preview/?id=${ids[1]}&collection=${ids.join(',')}`)
+    expect(root.querySelector('iframe.preview-frame')?.getAttribute('sandbox')).toBe('allow-scripts allow-forms')
     await page('/widget-preview/?id=zz99zz99', 404)
   })
 
