@@ -28,7 +28,23 @@ export const SCRIPT_BUILD_OPTIONS: BuildOptions = { bundle: true, format: 'iife'
 
 interface StaticFiles {
   url(name: DashboardStaticFile): string
+  /** A file's text, for a page that carries it inline; read or made once. */
+  text(name: DashboardStaticFile): Promise<string>
   router: RequestHandler
+}
+
+/** Each file's text, asked for once (a failure is asked for again next time). */
+function onceEach(read: (name: DashboardStaticFile) => Promise<string>): (name: DashboardStaticFile) => Promise<string> {
+  const texts = new Map<DashboardStaticFile, Promise<string>>()
+  return (name) => {
+    let text = texts.get(name)
+    if (!text) {
+      text = read(name)
+      texts.set(name, text)
+      text.catch(() => texts.delete(name))
+    }
+    return text
+  }
 }
 
 function readBuild(): Record<DashboardStaticFile, string> | null {
@@ -39,32 +55,24 @@ function readBuild(): Record<DashboardStaticFile, string> | null {
   return missing.length ? null : (names as Record<DashboardStaticFile, string>)
 }
 
-/**
- * Public code and styles, and the widget preview's sandboxed document (an origin of its own) loads
- * them: a same-origin resource policy would keep them from it.
- */
-const ANY_ORIGIN_MAY_LOAD = 'cross-origin'
-
 /** Without a build: stylesheets as they are, scripts bundled from their source once (esbuild is a development tool). */
-function fromSources(): RequestHandler {
+function fromSources(): Pick<StaticFiles, 'text' | 'router'> {
   const styles = express.static(DASHBOARD_STATIC_SOURCES, { index: false, fallthrough: false, maxAge: '1h' })
-  const scripts = new Map<string, Promise<string>>()
-  const bundle = async (name: DashboardStaticFile) => {
+  const text = onceEach(async (name) => {
+    if (!name.endsWith('.js')) return fs.promises.readFile(path.join(DASHBOARD_STATIC_SOURCES, name), 'utf8')
     const esbuild = await import('esbuild')
     const result = await esbuild.build({ ...SCRIPT_BUILD_OPTIONS, entryPoints: [sourceOf(name)], write: false, logLevel: 'silent' })
     return result.outputFiles![0]!.text
-  }
-  return (req, res, next) => {
-    res.setHeader('Cross-Origin-Resource-Policy', ANY_ORIGIN_MAY_LOAD)
+  })
+  const router: RequestHandler = (req, res, next) => {
     const name = req.path.slice(1) as DashboardStaticFile
     if (!name.endsWith('.js')) return styles(req, res, next)
     if (!DASHBOARD_STATIC_FILES.includes(name)) return res.status(404).json({ message: 'Not found.' })
-    if (!scripts.has(name)) scripts.set(name, bundle(name))
-    scripts
-      .get(name)!
-      .then((text) => res.type('js').set('Cache-Control', 'public, max-age=3600').send(text))
+    text(name)
+      .then((script) => res.type('js').set('Cache-Control', 'public, max-age=3600').send(script))
       .catch(next)
   }
+  return { text, router }
 }
 
 let files: StaticFiles | undefined
@@ -76,12 +84,9 @@ export function dashboardStaticFiles(): StaticFiles {
   files = built
     ? {
         url: (name) => `/app/static/${built[name]}`,
-        router: express.static(DASHBOARD_STATIC_BUILD, {
-          index: false,
-          fallthrough: false,
-          setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE).setHeader('Cross-Origin-Resource-Policy', ANY_ORIGIN_MAY_LOAD),
-        }),
+        text: onceEach((name) => fs.promises.readFile(path.join(DASHBOARD_STATIC_BUILD, built[name]), 'utf8')),
+        router: express.static(DASHBOARD_STATIC_BUILD, { index: false, fallthrough: false, setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE) }),
       }
-    : { url: (name) => `/app/static/${name}`, router: fromSources() }
+    : { url: (name) => `/app/static/${name}`, ...fromSources() }
   return files
 }

@@ -1,7 +1,8 @@
 /**
  * `GET preview/{hid}?theme=light|dark`: a widget template working on a made-up shop page, in its
- * real position and with its entrance animation. The site's gallery loads it in a frame and
- * steers it with `navigate` messages (server/dashboard/static/widget-preview.ts, docs/galleries.md).
+ * real position and with its entrance animation. The site's galleries load it in a frame; an
+ * embedding page may steer it with `navigate` messages (server/dashboard/static/widget-preview.ts,
+ * docs/galleries.md). It runs sandboxed, its stylesheets and script inline.
  */
 import { createHash } from 'node:crypto'
 import type { Response, Router } from 'express'
@@ -21,16 +22,18 @@ const previewQuery = z.object({ theme: z.enum(['light', 'dark']).optional() })
  */
 const NO_ORIGIN_KEYING = { 'Origin-Agent-Cluster': '?0' }
 
+const hashSource = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
+
 /**
- * The page's own policy: its one stylesheet by hash, scripts from this origin only, framed by the
- * site only, and sandboxed (an origin of its own, so scripts, forms and nothing more).
+ * The page's own policy: its stylesheets and its one script inline, each by hash (a sandboxed
+ * page's own origin is opaque, and a browser keeps nothing it fetches in its cache), framed by
+ * the site only, and sandboxed: an origin of its own, so scripts, forms and nothing more.
  */
-function contentSecurityPolicy(css: string): string {
-  const hash = createHash('sha256').update(css).digest('base64')
+function contentSecurityPolicy(styles: string[], scripts: string[]): string {
   return [
     "default-src 'none'",
-    "script-src 'self'",
-    `style-src 'self' 'sha256-${hash}'`,
+    `script-src ${scripts.map(hashSource).join(' ') || "'none'"}`,
+    `style-src ${styles.map(hashSource).join(' ') || "'none'"}`,
     "img-src 'self' data:",
     "connect-src 'self'",
     "base-uri 'none'",
@@ -38,6 +41,12 @@ function contentSecurityPolicy(css: string): string {
     "frame-ancestors 'self'",
     `sandbox ${WIDGET_PREVIEW_SANDBOX}`,
   ].join('; ')
+}
+
+/** A script or stylesheet carried inline; one that could end its element early is a build's fault. */
+function inlineable(text: string, element: 'script' | 'style'): SafeHtml {
+  if (new RegExp(`</${element}`, 'i').test(text)) throw new Error(`the preview's ${element} holds "</${element}" and cannot be inlined`)
+  return new SafeHtml(text)
 }
 
 const SHOP_ITEMS: [string, string][] = [
@@ -49,7 +58,20 @@ const SHOP_ITEMS: [string, string][] = [
   ['Ceramic planter', '$38'],
 ]
 
-function shopPage(template: CatalogTemplate, theme: 'light' | 'dark'): { body: string; css: string } {
+interface PreviewAssets {
+  /** The preview's own stylesheet (the shop, the heading, "Show the widget again"). */
+  css: string
+  /** What makes the widget work (server/dashboard/static/widget-preview.ts, bundled). */
+  script: string
+}
+
+async function previewAssets(): Promise<PreviewAssets> {
+  const files = dashboardStaticFiles()
+  const [css, script] = await Promise.all([files.text('preview.css'), files.text('widget-preview.js')])
+  return { css, script }
+}
+
+function shopPage(template: CatalogTemplate, theme: 'light' | 'dark', assets: PreviewAssets): { body: string; styles: string[]; scripts: string[] } {
   const widget = renderWidget(template, { theme })
   const inline = template.layout === 'inline'
   const widgetMarkup = new SafeHtml(widget.html)
@@ -57,7 +79,7 @@ function shopPage(template: CatalogTemplate, theme: 'light' | 'dark'): { body: s
   // name the template and hold the widget, wherever it shows.
   const heading = html`<h1 class="preview-heading">${template.name}: live preview</h1>`
   const replay = html`<button type="button" class="preview-replay" data-preview-replay hidden>Show the widget again</button>`
-  const body = html`<!doctype html><html lang="en" data-theme="${widget.theme}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${template.name} · live preview · Poplift</title><link rel="icon" href="/favicon.png" type="image/png" sizes="48x48"><link rel="stylesheet" href="${dashboardStaticFiles().url('preview.css')}"><style>${new SafeHtml(widget.css)}</style><script src="${dashboardStaticFiles().url('widget-preview.js')}" defer></script></head><body class="${inline ? 'preview-inline' : 'preview'}">
+  const body = html`<!doctype html><html lang="en" data-theme="${widget.theme}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${template.name} · live preview · Poplift</title><link rel="icon" href="/favicon.png" type="image/png" sizes="48x48"><style>${inlineable(assets.css, 'style')}</style><style>${inlineable(widget.css, 'style')}</style></head><body class="${inline ? 'preview-inline' : 'preview'}">
 <div class="shop" aria-hidden="true" inert>
 <header class="shop-header"><span class="shop-logo">Fern<span>&amp;</span>Field</span><nav class="shop-nav"><span>New in</span><span>Living</span><span>Kitchen</span><span>Gifts</span><span>Journal</span></nav><span class="shop-cart">2</span></header>
 <section class="shop-hero"><div><h1>Slow living, well made</h1><p>Handmade homeware from small studios. Free returns for 60 days, and every order ships in plastic-free packaging.</p><span class="shop-cta">Shop the collection</span></div><div class="shop-visual"></div></section>
@@ -68,16 +90,16 @@ ${inline ? html`<main class="shop-section">${heading}${widgetMarkup}${replay}</m
 <footer class="shop-footer"><span>Fern &amp; Field, 12 Market Street</span><span>Shipping</span><span>Returns</span><span>Contact</span></footer>
 </div>
 ${inline ? '' : html`<main class="preview-main">${heading}${widgetMarkup}${replay}</main>`}
+<script>${inlineable(assets.script, 'script')}</script>
 </body></html>`
-  return { body: body.value, css: widget.css }
+  return { body: body.value, styles: [assets.css, widget.css], scripts: [assets.script] }
 }
 
-function missingPage(res: Response, status: number, title: string, text: string) {
-  const css = ''
-  const body = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title} · Poplift</title><link rel="stylesheet" href="${dashboardStaticFiles().url('preview.css')}"></head><body><main class="preview-missing"><h1>${title}</h1><p>${text}</p><p><a href="/p/">Browse the widget templates</a></p></main></body></html>`
+function missingPage(res: Response, assets: PreviewAssets, status: number, title: string, text: string) {
+  const body = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title} · Poplift</title><style>${inlineable(assets.css, 'style')}</style></head><body><main class="preview-missing"><h1>${title}</h1><p>${text}</p><p><a href="/p/">Browse the widget templates</a></p></main></body></html>`
   res
     .status(status)
-    .set({ 'Content-Security-Policy': contentSecurityPolicy(css), ...NO_ORIGIN_KEYING, 'X-Frame-Options': 'SAMEORIGIN', 'Cache-Control': 'no-store' })
+    .set({ 'Content-Security-Policy': contentSecurityPolicy([assets.css], []), ...NO_ORIGIN_KEYING, 'X-Frame-Options': 'SAMEORIGIN', 'Cache-Control': 'no-store' })
     .type('html')
     .send(body.value)
 }
@@ -85,18 +107,19 @@ function missingPage(res: Response, status: number, title: string, text: string)
 export function previewRoutes(router: Router, context: DashboardContext): void {
   const catalog = context.data.galleries.catalogs.widgets
 
-  router.get('/preview/:hid', (req, res) => {
+  router.get('/preview/:hid', async (req, res) => {
+    const assets = await previewAssets()
     const hid = String(req.params.hid)
     const template = TEMPLATE_ID.test(hid) ? catalog.byId(hid) : undefined
-    if (!template) return missingPage(res, 404, 'No such template', 'This widget template does not exist, or no longer does.')
+    if (!template) return missingPage(res, assets, 404, 'No such template', 'This widget template does not exist, or no longer does.')
     const query = previewQuery.safeParse({ theme: req.query.theme })
-    if (!query.success) return missingPage(res, 400, 'Unknown theme', 'theme: must be light or dark.')
+    if (!query.success) return missingPage(res, assets, 400, 'Unknown theme', 'theme: must be light or dark.')
     // Custom templates keep their own colours, and unthemed ones have only one look: both draw light.
     const theme = query.data.theme === 'dark' && template.themed ? 'dark' : 'light'
-    const page = shopPage(template, theme)
+    const page = shopPage(template, theme, assets)
     res
       .set({
-        'Content-Security-Policy': contentSecurityPolicy(page.css),
+        'Content-Security-Policy': contentSecurityPolicy(page.styles, page.scripts),
         ...NO_ORIGIN_KEYING,
         'X-Frame-Options': 'SAMEORIGIN',
         'Cache-Control': 'public, max-age=300',

@@ -23,10 +23,13 @@ export const clonePath = (kind: GalleryKind, hid: string) => (kind === 'widgets'
 export const appClonePath = (kind: GalleryKind, hid: string) => (kind === 'widgets' ? `/app/clone/${hid}` : `/app/clone-email/${hid}`)
 
 /**
- * What a widget's live preview may do: run its script and take its form; nothing else. Without
- * `allow-same-origin` the frame has an origin of its own, so the site's cookies and storage are
- * out of its reach, and the browser may run it in a process of its own, off the embedding page's
- * main thread. The preview's own response carries the same sandbox, for any page that frames it.
+ * What a widget's live preview may do: run its script and take its form; nothing else. Its own
+ * response sets this sandbox (a CSP directive), whoever frames it, and the site's frames say it
+ * too (the browser then knows before the response, and lets the frame have the `allow` below: a
+ * frame sandboxed by its response alone is refused the clipboard). Without `allow-same-origin`
+ * it has an origin of its own, so the site's cookies and storage are out of its reach, and
+ * Chromium, where it isolates sites (desktop; Android with enough memory), runs it in a process
+ * of its own, off the embedding page's main thread.
  */
 export const WIDGET_PREVIEW_SANDBOX = 'allow-scripts allow-forms'
 

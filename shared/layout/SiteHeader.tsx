@@ -124,6 +124,12 @@ const AuthDialog = lazy(loadAuthDialog)
  * code and styles are asked for as soon as a pointer comes over a link or one takes the focus.
  */
 const DIALOG_WAIT_MS = 3000
+/** How long the header says the visitor is offline after a log-in or sign-up link could not open. */
+const OFFLINE_NOTICE_MS = 10_000
+const OFFLINE_NOTICES: Record<DialogKind, string> = {
+  login: 'You’re offline. Log in once you’re back online.',
+  signup: 'You’re offline. Sign up once you’re back online.',
+}
 
 /** Starts fetching the dialog ahead of a click; a failure is the click's to handle. */
 const prefetchAuthDialog = () => void loadAuthDialog().catch(() => undefined)
@@ -165,6 +171,7 @@ type DialogKind = 'login' | 'signup'
  */
 function useAuthDialog() {
   const [dialog, setDialog] = useState<DialogKind | null>(null)
+  const [offline, setOffline] = useState<DialogKind | null>(null)
   const location = useLocation()
   const shownKey = useRef(location.key)
   const asked = useRef(0)
@@ -173,7 +180,19 @@ function useAuthDialog() {
     shownKey.current = location.key
     asked.current++
     setDialog(null)
+    setOffline(null)
   }, [location.key])
+  // The offline notice goes once the connection is back, or after a while.
+  useEffect(() => {
+    if (!offline) return
+    const clear = () => setOffline(null)
+    const timer = setTimeout(clear, OFFLINE_NOTICE_MS)
+    window.addEventListener('online', clear)
+    return () => {
+      clearTimeout(timer)
+      window.removeEventListener('online', clear)
+    }
+  }, [offline])
   useEffect(() => () => void asked.current++, [])
   // A navigation under way forgets it too: the visitor has moved on before the next page is drawn.
   const navigating = useNavigation().state !== 'idle'
@@ -186,6 +205,7 @@ function useAuthDialog() {
     if (AUTH_PAGES.has(location.pathname) || !isPlainClick(event)) return
     event.preventDefault()
     onOpening()
+    setOffline(null)
     const page = (event.currentTarget as HTMLAnchorElement).href
     const request = ++asked.current
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -193,12 +213,17 @@ function useAuthDialog() {
     Promise.race([loadAuthDialog(), slow])
       .then(
         () => request === asked.current && setDialog(kind),
-        // Offline, the link's page could not come either: the browser's own error page would take the visitor off the site.
-        () => request === asked.current && navigator.onLine && window.location.assign(page),
+        () => {
+          if (request !== asked.current) return
+          // Offline, the link's page could not come either, and the browser's own error page
+          // would take the visitor off the site: they are told instead.
+          if (navigator.onLine) window.location.assign(page)
+          else setOffline(kind)
+        },
       )
       .finally(() => clearTimeout(timer))
   }
-  return { dialog, open, close: () => setDialog(null) }
+  return { dialog, offline, open, close: () => setDialog(null) }
 }
 
 export function SiteHeader({ nav }: { nav: SiteNav }) {
@@ -322,6 +347,10 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
           </div>
         </nav>
       </div>
+      {/* Present from the first render, so that screen readers announce what comes into it. */}
+      <p className="header-notice" role="status">
+        {authDialog.offline && OFFLINE_NOTICES[authDialog.offline]}
+      </p>
       {authDialog.dialog && (
         <Suspense fallback={null}>
           <AuthDialog kind={authDialog.dialog} siteOrigin={origin} appOrigin={new URL(appBase, origin).origin} onClose={authDialog.close} />

@@ -4,6 +4,7 @@ import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { projectSiteData } from '../routes/app.js'
 import { dashboardSite, register } from './helpers.js'
+import { dashboardStaticFiles } from '../../server/dashboard/static-files.js'
 
 const { app } = dashboardSite()
 const catalog = projectSiteData().galleries.catalogs.widgets
@@ -26,36 +27,35 @@ describe('GET /app/preview/{hid}', () => {
     expect(widget.querySelector('[data-plw-success]')!.hasAttribute('hidden')).toBe(true)
     expect(widget.querySelector('[data-plw-code]')!.text).toBe('HELLO10')
     expect(widget.querySelector('[data-plw-close]')!.getAttribute('aria-label')).toBe('Close')
-    // Hashed and minified once built; the source as it is before a build.
-    expect(root.querySelector('script')!.getAttribute('src')).toMatch(/^\/app\/static\/widget-preview(-[A-Z0-9]{8})?\.js$/)
+    // Inline: the widget's behaviour (its form's check), and no file to fetch.
+    const script = root.querySelector('script')!
+    expect(script.getAttribute('src')).toBeUndefined()
+    expect(script.innerHTML).toContain('Enter a valid email address')
     expect(root.querySelector('.shop-header')).not.toBeNull()
     expect(root.querySelector('meta[name=robots]')!.getAttribute('content')).toBe('noindex')
   })
 
-  it('allows its one stylesheet by hash, no inline script, and only same-origin framing', async () => {
+  it('carries its stylesheets and script inline, each allowed by hash, runs sandboxed, and is framed by the site only', async () => {
     const response = await request(app).get('/app/preview/wt8mybhg').expect(200)
-    const css = parse(response.text).querySelector('style')!.innerHTML
-    const hash = createHash('sha256').update(css).digest('base64')
+    const root = parse(response.text)
+    const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
+    const styles = root.querySelectorAll('style').map((style) => style.innerHTML)
+    expect(styles).toHaveLength(2)
+    expect(styles[0]).toContain('.preview-replay')
     const policy = String(response.headers['content-security-policy'])
-    expect(policy).toContain(`style-src 'self' 'sha256-${hash}'`)
-    expect(policy).toContain("script-src 'self'")
+    expect(policy).toContain(`style-src ${styles.map(hashOf).join(' ')};`)
+    expect(policy).toContain(`script-src ${hashOf(root.querySelector('script')!.innerHTML)};`)
     expect(policy).not.toContain('unsafe-inline')
     expect(policy).toContain("frame-ancestors 'self'")
-    // An origin of its own, whoever frames it: scripts and its form, nothing more.
+    // An origin of its own, whoever frames it: scripts and its form, nothing more. What it would
+    // fetch from the site, a same-origin resource policy would refuse it: it fetches nothing.
     expect(policy).toContain('sandbox allow-scripts allow-forms')
+    expect(response.text).not.toContain('/app/static/')
+    expect(root.querySelectorAll('link[rel=stylesheet], script[src]')).toHaveLength(0)
     expect(response.headers['origin-agent-cluster']).toBe('?0')
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN')
     expect(response.headers['cache-control']).toBe('public, max-age=300')
-    expect(response.text).not.toMatch(/<script(?![^>]*\bsrc=)/)
     expect(response.text).not.toMatch(/\sstyle="/)
-  })
-
-  it('serves its stylesheet and script to any origin, since its own is opaque', async () => {
-    const root = parse((await request(app).get('/app/preview/wt8mybhg').expect(200)).text)
-    for (const address of [root.querySelector('link[rel=stylesheet]')!.getAttribute('href')!, root.querySelector('script')!.getAttribute('src')!]) {
-      const response = await request(app).get(address).expect(200)
-      expect(response.headers['cross-origin-resource-policy'], address).toBe('cross-origin')
-    }
   })
 
   it('answers 304 to a matching ETag', async () => {
@@ -69,7 +69,7 @@ describe('GET /app/preview/{hid}', () => {
     expect(dark.querySelector('html')!.getAttribute('data-theme')).toBe('dark')
     expect(dark.querySelector('[data-plw]')!.getAttribute('data-theme')).toBe('dark')
     expect(dark.querySelector('[data-plw]')!.hasAttribute('data-themed')).toBe(true)
-    expect(dark.querySelector('style')!.innerHTML).toContain(`#plw-${themed.id}[data-theme=dark]{--plw-bg:${themed.dark!.bg}`)
+    expect(dark.querySelectorAll('style')[1]!.innerHTML).toContain(`#plw-${themed.id}[data-theme=dark]{--plw-bg:${themed.dark!.bg}`)
     const light = parse((await request(app).get(`/app/preview/${themed.id}?theme=light`).expect(200)).text)
     expect(light.querySelector('[data-plw]')!.getAttribute('data-theme')).toBe('light')
   })
@@ -109,19 +109,16 @@ describe('GET /app/preview/{hid}', () => {
     expect(bad.text).toContain('theme: must be light or dark.')
   })
 
-  it('serves its script and stylesheet, compressed when asked, immutable once built', async () => {
-    const page = parse((await request(app).get('/app/preview/wt8mybhg').expect(200)).text)
-    const scriptUrl = page.querySelector('script')!.getAttribute('src')!
-    const styleUrl = page.querySelector('link[rel=stylesheet]')!.getAttribute('href')!
+  it('goes compressed when asked; its script, as a file, is still served (immutable once built)', async () => {
+    const compressed = await request(app).get('/app/preview/wt8mybhg').set('Accept-Encoding', 'br, gzip')
+    expect(compressed.headers['content-encoding']).toMatch(/^(br|gzip)$/)
+    expect(compressed.headers['vary']).toMatch(/Accept-Encoding/i)
+    const scriptUrl = dashboardStaticFiles().url('widget-preview.js')
     const script = await request(app).get(scriptUrl).expect(200)
     expect(script.headers['content-type']).toMatch(/javascript/)
     expect(script.text).toMatch(/\.type\s*!==\s*["']navigate["']/)
-    await request(app).get(styleUrl).expect(200)
-    for (const url of [scriptUrl, styleUrl, '/app/preview/wt8mybhg']) {
-      const compressed = await request(app).get(url).set('Accept-Encoding', 'br, gzip')
-      expect(compressed.headers['content-encoding'], url).toMatch(/^(br|gzip)$/)
-      expect(compressed.headers['vary'], url).toMatch(/Accept-Encoding/i)
-    }
+    // What the page carries inline is that file.
+    expect((await request(app).get('/app/preview/wt8mybhg')).text).toContain(script.text.trim())
     if (/-[A-Z0-9]{8}\.js$/.test(scriptUrl)) expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable')
   })
 })

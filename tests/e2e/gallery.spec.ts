@@ -94,7 +94,8 @@ test.describe('widget gallery', () => {
     await expect(dialog(page)).toBeVisible()
     for (let step = 0; step < 20; step++) {
       await page.keyboard.press('Tab')
-      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog')))).toBe(true)
+      // Polled: the widget's frame runs in a process of its own, and focus crosses into and out of it in steps.
+      await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('dialog')))).toBe(true)
     }
     // The listing behind cannot be clicked while the preview is open.
     await expect(page.locator('.gallery-grid .template-card a').nth(1).click({ timeout: 1000 })).rejects.toThrow()

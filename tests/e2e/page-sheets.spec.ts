@@ -160,6 +160,24 @@ test.describe('the parts of the stylesheet a page draws with', () => {
     expect(await sheetsIn(page)).toContain('auth (style)')
   })
 
+  test('offline, the log-in link says so and the visitor stays; back online, it opens the dialog', async ({ page, context, consoleGuard }) => {
+    consoleGuard.allow(/Failed to load resource|could not be loaded|ERR_INTERNET_DISCONNECTED/)
+    await gotoHydrated(page, '/pricing/')
+    const notice = page.getByRole('status').filter({ hasText: 'offline' })
+    await context.setOffline(true)
+    const logIn = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' })
+    await logIn.click()
+    await expect(notice).toHaveText('You’re offline. Log in once you’re back online.')
+    await expect(page).toHaveURL(/\/pricing\/$/)
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    await context.setOffline(false)
+    await expect(notice).toHaveCount(0)
+    // Chromium fetches the dialog's code again (a browser that keeps the failure opens the link's page).
+    await logIn.click()
+    await expect(page.getByRole('dialog', { name: 'Log in to Poplift' })).toBeVisible()
+    await expect(page).toHaveURL(/\/pricing\/$/)
+  })
+
   for (const [what, file] of [
     ['styles', /\/assets\/galleries-[\w-]+\.css$/],
     ['code', /\/assets\/Gallery-[\w-]+\.js$/],

@@ -99,8 +99,7 @@ test.describe('live widget preview', () => {
   test('on its template page the preview runs sandboxed, in an origin of its own, and still validates, submits and copies its code', async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'])
     await page.goto(`/p/${welcome.id}`)
-    const frameElement = page.locator('iframe.preview-frame')
-    await expect(frameElement).toHaveAttribute('sandbox', 'allow-scripts allow-forms')
+    await expect(page.locator('iframe.preview-frame')).toHaveAttribute('sandbox', 'allow-scripts allow-forms')
     const frame = page.frameLocator('iframe.preview-frame')
     const box = frame.getByRole('dialog', { name: welcome.copy.headline })
     await expect(box).toBeVisible()

@@ -147,9 +147,8 @@ describe('widget gallery pages', () => {
     expect(root.querySelector('.preview-panel a.get-it')?.getAttribute('href')).toBe(`/t/${sample.id}`)
     const frame = root.querySelector('iframe.preview-frame')!
     expect(frame.getAttribute('src')).toBe(`/app/preview/${sample.id}`)
-    // Scripts and its form, in an origin of its own (so a process of its own in Chromium).
+    // Sandboxed as its response is; in its origin of its own, its discount code's Copy still reaches the clipboard.
     expect(frame.getAttribute('sandbox')).toBe('allow-scripts allow-forms')
-    // Its discount code's Copy still reaches the clipboard.
     expect(frame.getAttribute('allow')).toBe('clipboard-write')
   })
 
@@ -166,6 +165,7 @@ describe('widget gallery pages', () => {
     expect(textOf(html, '.preview-pager span')).toBe(`1 / ${ids.length}`)
     expect(root.querySelector('a[aria-label="Next template"]')?.getAttribute('href')).toBe(`/widget-preview/?id=${ids[1]}&collection=${ids.join(',')}`)
     expect(root.querySelector('iframe.preview-frame')?.getAttribute('sandbox')).toBe('allow-scripts allow-forms')
+    expect(root.querySelector('iframe.preview-frame')?.getAttribute('allow')).toBe('clipboard-write')
     await page('/widget-preview/?id=zz99zz99', 404)
   })
 

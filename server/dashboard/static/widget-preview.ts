@@ -278,7 +278,11 @@ function followParent(preview: Preview) {
       const theme = target.searchParams.get('theme') === 'dark' && root.hasAttribute('data-themed') ? 'dark' : 'light'
       root.setAttribute('data-theme', theme)
       document.documentElement.setAttribute('data-theme', theme)
-      history.replaceState(null, '', target.pathname + target.search)
+      try {
+        history.replaceState(null, '', target.pathname + target.search)
+      } catch {
+        // WebKit lets a sandboxed document change only its address's fragment: the theme switches all the same.
+      }
       if (!preview.isOpen) open(preview)
       tell(preview, 'preview:ready', { theme })
       return
