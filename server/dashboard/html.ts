@@ -1,4 +1,4 @@
-/** The dashboard's few HTML pages: escaped templates, one stylesheet, no inline script. */
+/** The dashboard's few HTML pages: escaped templates, one stylesheet, no inline script (the widget preview's own page carries its script inline, by hash). */
 import { dashboardStaticFiles } from './static-files.js'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }

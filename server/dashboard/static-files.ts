@@ -3,7 +3,8 @@
  * (server/dashboard/static/*.ts, type-checked with the rest). `npm run build` bundles and minifies
  * them, and the stylesheets, under hashed names (dist/public/app-static/, listed by public name in
  * dist/dashboard-assets.json), served as immutable. Without a build (tests, `npm run dev`) each
- * is made from its source on first request, with esbuild, and briefly cached.
+ * is made from its source on first request, with esbuild, and kept while the process runs (an
+ * edit shows after a restart). A page may also carry one inline (`text`).
  */
 import fs from 'node:fs'
 import path from 'node:path'

@@ -22,18 +22,34 @@ const previewQuery = z.object({ theme: z.enum(['light', 'dark']).optional() })
  */
 const NO_ORIGIN_KEYING = { 'Origin-Agent-Cluster': '?0' }
 
-const hashSource = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
+/** A stylesheet or script carried inline: its text as the element holds it, and its CSP source. */
+interface Inline {
+  text: SafeHtml
+  source: string
+}
+
+/** What would end an inline element early, or (in a script) make the HTML parser miss its end. */
+const BREAKS: Record<'script' | 'style', RegExp> = { script: /<!--|<script|<\/script/i, style: /<\/style/i }
+
+function inlined(text: string, element: 'script' | 'style'): Inline {
+  // The browser reads an element's line ends as LF, and hashes that.
+  const normalized = text.replace(/\r\n?/g, '\n')
+  const broken = BREAKS[element].exec(normalized)
+  if (broken) throw new Error(`the preview's ${element} cannot be carried inline: it holds "${broken[0]}"`)
+  return { text: new SafeHtml(normalized), source: `'sha256-${createHash('sha256').update(normalized).digest('base64')}'` }
+}
 
 /**
  * The page's own policy: its stylesheets and its one script inline, each by hash (a sandboxed
- * page's own origin is opaque, and a browser keeps nothing it fetches in its cache), framed by
+ * page's own origin is opaque, and Chromium keeps nothing it fetches in its cache), framed by
  * the site only, and sandboxed: an origin of its own, so scripts, forms and nothing more.
  */
-function contentSecurityPolicy(styles: string[], scripts: string[]): string {
+function contentSecurityPolicy(styles: Inline[], scripts: Inline[]): string {
+  const sources = (inlines: Inline[]) => inlines.map((each) => each.source).join(' ') || "'none'"
   return [
     "default-src 'none'",
-    `script-src ${scripts.map(hashSource).join(' ') || "'none'"}`,
-    `style-src ${styles.map(hashSource).join(' ') || "'none'"}`,
+    `script-src ${sources(scripts)}`,
+    `style-src ${sources(styles)}`,
     "img-src 'self' data:",
     "connect-src 'self'",
     "base-uri 'none'",
@@ -41,12 +57,6 @@ function contentSecurityPolicy(styles: string[], scripts: string[]): string {
     "frame-ancestors 'self'",
     `sandbox ${WIDGET_PREVIEW_SANDBOX}`,
   ].join('; ')
-}
-
-/** A script or stylesheet carried inline; one that could end its element early is a build's fault. */
-function inlineable(text: string, element: 'script' | 'style'): SafeHtml {
-  if (new RegExp(`</${element}`, 'i').test(text)) throw new Error(`the preview's ${element} holds "</${element}" and cannot be inlined`)
-  return new SafeHtml(text)
 }
 
 const SHOP_ITEMS: [string, string][] = [
@@ -60,26 +70,33 @@ const SHOP_ITEMS: [string, string][] = [
 
 interface PreviewAssets {
   /** The preview's own stylesheet (the shop, the heading, "Show the widget again"). */
-  css: string
+  css: Inline
   /** What makes the widget work (server/dashboard/static/widget-preview.ts, bundled). */
-  script: string
+  script: Inline
 }
 
-async function previewAssets(): Promise<PreviewAssets> {
-  const files = dashboardStaticFiles()
-  const [css, script] = await Promise.all([files.text('preview.css'), files.text('widget-preview.js')])
-  return { css, script }
+let assets: Promise<PreviewAssets> | undefined
+
+/** Read and checked once (again after a failure). */
+function previewAssets(): Promise<PreviewAssets> {
+  if (!assets) {
+    const files = dashboardStaticFiles()
+    assets = Promise.all([files.text('preview.css'), files.text('widget-preview.js')]).then(([css, script]) => ({ css: inlined(css, 'style'), script: inlined(script, 'script') }))
+    assets.catch(() => (assets = undefined))
+  }
+  return assets
 }
 
-function shopPage(template: CatalogTemplate, theme: 'light' | 'dark', assets: PreviewAssets): { body: string; styles: string[]; scripts: string[] } {
+function shopPage(template: CatalogTemplate, theme: 'light' | 'dark', assets: PreviewAssets): { body: string; styles: Inline[]; scripts: Inline[] } {
   const widget = renderWidget(template, { theme })
+  const widgetCss = inlined(widget.css, 'style')
   const inline = template.layout === 'inline'
   const widgetMarkup = new SafeHtml(widget.html)
   // The shop is scenery, hidden from assistive technology: the page's heading and main landmark
   // name the template and hold the widget, wherever it shows.
   const heading = html`<h1 class="preview-heading">${template.name}: live preview</h1>`
   const replay = html`<button type="button" class="preview-replay" data-preview-replay hidden>Show the widget again</button>`
-  const body = html`<!doctype html><html lang="en" data-theme="${widget.theme}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${template.name} · live preview · Poplift</title><link rel="icon" href="/favicon.png" type="image/png" sizes="48x48"><style>${inlineable(assets.css, 'style')}</style><style>${inlineable(widget.css, 'style')}</style></head><body class="${inline ? 'preview-inline' : 'preview'}">
+  const body = html`<!doctype html><html lang="en" data-theme="${widget.theme}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${template.name} · live preview · Poplift</title><link rel="icon" href="/favicon.png" type="image/png" sizes="48x48"><style>${assets.css.text}</style><style>${widgetCss.text}</style></head><body class="${inline ? 'preview-inline' : 'preview'}">
 <div class="shop" aria-hidden="true" inert>
 <header class="shop-header"><span class="shop-logo">Fern<span>&amp;</span>Field</span><nav class="shop-nav"><span>New in</span><span>Living</span><span>Kitchen</span><span>Gifts</span><span>Journal</span></nav><span class="shop-cart">2</span></header>
 <section class="shop-hero"><div><h1>Slow living, well made</h1><p>Handmade homeware from small studios. Free returns for 60 days, and every order ships in plastic-free packaging.</p><span class="shop-cta">Shop the collection</span></div><div class="shop-visual"></div></section>
@@ -90,13 +107,13 @@ ${inline ? html`<main class="shop-section">${heading}${widgetMarkup}${replay}</m
 <footer class="shop-footer"><span>Fern &amp; Field, 12 Market Street</span><span>Shipping</span><span>Returns</span><span>Contact</span></footer>
 </div>
 ${inline ? '' : html`<main class="preview-main">${heading}${widgetMarkup}${replay}</main>`}
-<script>${inlineable(assets.script, 'script')}</script>
+<script>${assets.script.text}</script>
 </body></html>`
-  return { body: body.value, styles: [assets.css, widget.css], scripts: [assets.script] }
+  return { body: body.value, styles: [assets.css, widgetCss], scripts: [assets.script] }
 }
 
 function missingPage(res: Response, assets: PreviewAssets, status: number, title: string, text: string) {
-  const body = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title} · Poplift</title><style>${inlineable(assets.css, 'style')}</style></head><body><main class="preview-missing"><h1>${title}</h1><p>${text}</p><p><a href="/p/">Browse the widget templates</a></p></main></body></html>`
+  const body = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title} · Poplift</title><style>${assets.css.text}</style></head><body><main class="preview-missing"><h1>${title}</h1><p>${text}</p><p><a href="/p/">Browse the widget templates</a></p></main></body></html>`
   res
     .status(status)
     .set({ 'Content-Security-Policy': contentSecurityPolicy([assets.css], []), ...NO_ORIGIN_KEYING, 'X-Frame-Options': 'SAMEORIGIN', 'Cache-Control': 'no-store' })

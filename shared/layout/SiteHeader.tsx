@@ -105,8 +105,8 @@ let authDialog: Promise<AuthDialogModule> | null = null
 
 /**
  * The log-in and sign-up overlay's code and the styles it draws with, fetched the first time it
- * opens. (After a failure the styles are asked for again; the browser keeps a failed module's
- * failure for the page's life.)
+ * opens. (After a failure both are asked for again: Chromium fetches a failed module again,
+ * while Firefox and Safari keep its failure for the page's life, and then the link's page opens.)
  */
 function loadAuthDialog(): Promise<AuthDialogModule> {
   if (!authDialog) {
@@ -124,8 +124,7 @@ const AuthDialog = lazy(loadAuthDialog)
  * code and styles are asked for as soon as a pointer comes over a link or one takes the focus.
  */
 const DIALOG_WAIT_MS = 3000
-/** How long the header says the visitor is offline after a log-in or sign-up link could not open. */
-const OFFLINE_NOTICE_MS = 10_000
+/** What the header says when a log-in or sign-up link could not open offline. */
 const OFFLINE_NOTICES: Record<DialogKind, string> = {
   login: 'You’re offline. Log in once you’re back online.',
   signup: 'You’re offline. Sign up once you’re back online.',
@@ -182,16 +181,12 @@ function useAuthDialog() {
     setDialog(null)
     setOffline(null)
   }, [location.key])
-  // The offline notice goes once the connection is back, or after a while.
+  // The offline notice goes once the connection is back (or with a navigation, or the next click).
   useEffect(() => {
     if (!offline) return
     const clear = () => setOffline(null)
-    const timer = setTimeout(clear, OFFLINE_NOTICE_MS)
     window.addEventListener('online', clear)
-    return () => {
-      clearTimeout(timer)
-      window.removeEventListener('online', clear)
-    }
+    return () => window.removeEventListener('online', clear)
   }, [offline])
   useEffect(() => () => void asked.current++, [])
   // A navigation under way forgets it too: the visitor has moved on before the next page is drawn.

@@ -107,6 +107,13 @@ describe('GET /app/preview/{hid}', () => {
     }
     const bad = await request(app).get('/app/preview/wt8mybhg?theme=blue').expect(400)
     expect(bad.text).toContain('theme: must be light or dark.')
+    // As sandboxed as the preview, its one stylesheet inline by hash, no script at all.
+    const style = parse(bad.text).querySelector('style')!.innerHTML
+    const policy = String(bad.headers['content-security-policy'])
+    expect(policy).toContain(`style-src 'sha256-${createHash('sha256').update(style).digest('base64')}';`)
+    expect(policy).toContain("script-src 'none'")
+    expect(policy).toContain('sandbox allow-scripts allow-forms')
+    expect(bad.headers['origin-agent-cluster']).toBe('?0')
   })
 
   it('goes compressed when asked; its script, as a file, is still served (immutable once built)', async () => {
@@ -120,6 +127,8 @@ describe('GET /app/preview/{hid}', () => {
     // What the page carries inline is that file.
     expect((await request(app).get('/app/preview/wt8mybhg')).text).toContain(script.text.trim())
     if (/-[A-Z0-9]{8}\.js$/.test(scriptUrl)) expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    // Fetched by the dashboard's own pages only: other origins may not load it.
+    expect(script.headers['cross-origin-resource-policy']).toBe('same-origin')
   })
 })
 

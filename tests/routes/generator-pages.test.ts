@@ -138,7 +138,7 @@ describe('a saved timer edit page', () => {
     const root = parse(response.text)
     expect(root.querySelector('meta[name="robots"]')?.getAttribute('content')).toBe('noindex')
     expect(root.querySelector('h1')?.textContent).toBe('Your saved timer')
-    expect(root.querySelector('[role="status"]')?.textContent).toBe('Loading the timer…')
+    expect(root.querySelector('main [role="status"]')?.textContent).toBe('Loading the timer…')
     expect(response.headers['cache-control']).not.toContain('private')
   })
 
