@@ -31,7 +31,7 @@ interface Inline {
 /** What would end an inline element early, or (in a script) make the HTML parser miss its end. */
 const BREAKS: Record<'script' | 'style', RegExp> = { script: /<!--|<script|<\/script/i, style: /<\/style/i }
 
-function inlined(text: string, element: 'script' | 'style'): Inline {
+export function inlined(text: string, element: 'script' | 'style'): Inline {
   // The browser reads an element's line ends as LF, and hashes that.
   const normalized = text.replace(/\r\n?/g, '\n')
   const broken = BREAKS[element].exec(normalized)

@@ -196,7 +196,7 @@ function useAuthDialog() {
   }, [navigating])
 
   // On the auth pages themselves the links lead to the pages; elsewhere they open the overlay.
-  const open = (kind: DialogKind, onOpening: () => void) => (event: MouseEvent) => {
+  const open = (kind: DialogKind, onOpening: () => void, onOffline: () => void) => (event: MouseEvent) => {
     if (AUTH_PAGES.has(location.pathname) || !isPlainClick(event)) return
     event.preventDefault()
     onOpening()
@@ -213,7 +213,10 @@ function useAuthDialog() {
           // Offline, the link's page could not come either, and the browser's own error page
           // would take the visitor off the site: they are told instead.
           if (navigator.onLine) window.location.assign(page)
-          else setOffline(kind)
+          else {
+            setOffline(kind)
+            onOffline()
+          }
         },
       )
       .finally(() => clearTimeout(timer))
@@ -247,7 +250,15 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
     setOpenGroup(null)
     setMobileOpen(false)
   }, [location.key])
-  const openDialog = (kind: DialogKind) => authDialog.open(kind, () => setMobileOpen(false))
+  // Offline, the phone menu the link was in has closed: the focus goes back to its button.
+  const openDialog = (kind: DialogKind) =>
+    authDialog.open(
+      kind,
+      () => setMobileOpen(false),
+      () => {
+        if (!document.activeElement || document.activeElement === document.body) toggleRef.current?.focus()
+      },
+    )
 
   // A click or tap outside the header closes an open menu.
   useEffect(() => {

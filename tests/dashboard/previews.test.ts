@@ -5,12 +5,27 @@ import { describe, expect, it } from 'vitest'
 import { projectSiteData } from '../routes/app.js'
 import { dashboardSite, register } from './helpers.js'
 import { dashboardStaticFiles } from '../../server/dashboard/static-files.js'
+import { inlined } from '../../server/gallery/preview-routes.js'
 
 const { app } = dashboardSite()
 const catalog = projectSiteData().galleries.catalogs.widgets
 const themed = catalog.templates.find((template) => template.themed && template.layout === 'modal')!
 const custom = catalog.templates.find((template) => template.isCustom)!
 const inline = catalog.templates.find((template) => template.layout === 'inline')!
+
+describe('what the preview carries inline', () => {
+  it('is hashed with its line ends as the browser reads them (LF)', () => {
+    const lf = inlined('a{color:red}\nb{color:blue}\n', 'style')
+    expect(inlined('a{color:red}\r\nb{color:blue}\r', 'style')).toEqual(lf)
+    expect(lf.source).toBe(`'sha256-${createHash('sha256').update('a{color:red}\nb{color:blue}\n').digest('base64')}'`)
+  })
+
+  it('refuses what would end its element early or make the parser miss a script’s end', () => {
+    for (const text of ['x="</script>"', 'x="</SCRIPT "', 'x="<!--"', 'x="<script>"']) expect(() => inlined(text, 'script'), text).toThrow(/cannot be carried inline/)
+    expect(() => inlined('a::after{content:"</style>"}', 'style')).toThrow(/cannot be carried inline/)
+    expect(() => inlined('a::after{content:"<!--"}', 'style')).not.toThrow()
+  })
+})
 
 describe('GET /app/preview/{hid}', () => {
   it('shows the widget with its words, fields and behaviour script on the shop backdrop', async () => {

@@ -178,6 +178,19 @@ test.describe('the parts of the stylesheet a page draws with', () => {
     await expect(page).toHaveURL(/\/pricing\/$/)
   })
 
+  test('offline on a phone, Log in in the menu says so and the focus goes back to the menu button', async ({ page, context, consoleGuard }) => {
+    consoleGuard.allow(/Failed to load resource|could not be loaded|ERR_INTERNET_DISCONNECTED/)
+    await page.setViewportSize({ width: 375, height: 667 })
+    await gotoHydrated(page, '/pricing/')
+    await context.setOffline(true)
+    const toggle = page.getByRole('button', { name: 'Open menu' })
+    await toggle.click()
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'offline' })).toHaveText('You’re offline. Log in once you’re back online.')
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused()
+    await context.setOffline(false)
+  })
+
   for (const [what, file] of [
     ['styles', /\/assets\/galleries-[\w-]+\.css$/],
     ['code', /\/assets\/Gallery-[\w-]+\.js$/],
