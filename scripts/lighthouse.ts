@@ -20,6 +20,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as chromeLauncher from 'chrome-launcher'
@@ -138,6 +139,40 @@ async function reference(label: string, pathname: string, measuring: () => Retur
   }
 }
 
+/** Stops what the run started, each step on its own so that one failing leaves the others done; once. */
+let cleaning: Promise<void> | undefined
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    try {
+      chrome?.kill()
+    } catch (error) {
+      console.error(`stopping Chromium: ${(error as Error).message}`)
+    }
+    await referenceProxy?.close().catch((error: unknown) => console.error(`stopping the reference proxy: ${(error as Error).message}`))
+    try {
+      if (bareFolder) fs.rmSync(bareFolder, { recursive: true, force: true })
+    } catch (error) {
+      console.error(`removing ${bareFolder}: ${(error as Error).message}`)
+    }
+    // Each server stops at once (no shutdown delay); killed after ten seconds.
+    const stops = await Promise.allSettled(sites.map(({ child }) => stopChild(child, 'SIGTERM', 10_000)))
+    for (const stop of stops) if (stop.status === 'rejected') console.error(`stopping a site: ${(stop.reason as Error).message}`)
+    await removeOrWarn(worktree)
+  })()
+  return cleaning
+}
+
+// Ctrl-C, a stop from outside or a closed terminal: the servers, Chromium and the earlier
+// commit's worktree go before the run ends, wherever it was (a second signal ends it at once).
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    const code = 128 + os.constants.signals[signal]
+    if (cleaning) process.exit(code)
+    console.error(`\n${signal}: stopping and cleaning up (again to end at once)`)
+    void cleanUp().finally(() => process.exit(code))
+  })
+}
+
 fs.mkdirSync(reportDir, { recursive: true })
 let failed = false
 try {
@@ -160,7 +195,8 @@ try {
       console.log(`bare React + Router page not measured: building it failed: ${(error as Error).message}`)
     }
   }
-  chrome = await chromeLauncher.launch({ chromePath: browserPath() ?? chromium.executablePath(), chromeFlags: ['--headless=new', ...MEASURING_FLAGS] })
+  // chrome-launcher's own Ctrl-C handler exits at once, leaving the servers and the worktree behind.
+  chrome = await chromeLauncher.launch({ chromePath: browserPath() ?? chromium.executablePath(), chromeFlags: ['--headless=new', ...MEASURING_FLAGS], handleSIGINT: false })
   const known = await pageTypes(`http://127.0.0.1:${port}`, wanted)
   const paths = [...known.map((page) => page.path), ...wanted.filter((item) => item.startsWith('/') && !known.some((page) => page.path === item))]
   if (referenceProxy && barePath) {
@@ -195,21 +231,6 @@ try {
     }
   }
 } finally {
-  // Each step on its own, so that one failing leaves the others done.
-  try {
-    chrome?.kill()
-  } catch (error) {
-    console.error(`stopping Chromium: ${(error as Error).message}`)
-  }
-  await referenceProxy?.close().catch((error: unknown) => console.error(`stopping the reference proxy: ${(error as Error).message}`))
-  try {
-    if (bareFolder) fs.rmSync(bareFolder, { recursive: true, force: true })
-  } catch (error) {
-    console.error(`removing ${bareFolder}: ${(error as Error).message}`)
-  }
-  // Each server stops at once (no shutdown delay); killed after ten seconds.
-  const stops = await Promise.allSettled(sites.map(({ child }) => stopChild(child, 'SIGTERM', 10_000)))
-  for (const stop of stops) if (stop.status === 'rejected') console.error(`stopping a site: ${(stop.reason as Error).message}`)
-  await removeOrWarn(worktree)
+  await cleanUp()
 }
 process.exit(failed ? 1 : 0)
