@@ -34,7 +34,14 @@ const TIMED = [
  * Files that replace a module (`vi.mock`) or change the process's environment for all their
  * tests: each gets modules and an environment of its own, as every file did before.
  */
-const OWN_MODULES = ['tests/giffer/upload-limits.test.ts', 'tests/routes/site-sizing.test.ts', 'tests/giffer/s3-uploads.test.ts', 'tests/unit/box-script.test.ts']
+const OWN_MODULES = [
+  'tests/giffer/upload-limits.test.ts',
+  'tests/routes/site-sizing.test.ts',
+  'tests/giffer/s3-uploads.test.ts',
+  'tests/unit/box-script.test.ts',
+  // The widget preview reads its own files once per process: this file needs a process that has not.
+  'tests/dashboard/preview-unreadable.test.ts',
+]
 
 /**
  * The rest share their modules within a worker (`isolate: false`): the server's modules are

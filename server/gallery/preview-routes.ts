@@ -112,11 +112,16 @@ ${inline ? '' : html`<main class="preview-main">${heading}${widgetMarkup}${repla
   return { body: body.value, styles: [assets.css, widgetCss], scripts: [assets.script] }
 }
 
-function missingPage(res: Response, assets: PreviewAssets, status: number, title: string, text: string) {
-  const body = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title} · Poplift</title><style>${assets.css.text}</style></head><body><main class="preview-missing"><h1>${title}</h1><p>${text}</p><p><a href="/p/">Browse the widget templates</a></p></main></body></html>`
+/**
+ * The page for an address that names no preview: styled when the preview's stylesheet can be
+ * read, plain when it cannot (a broken build must not turn a visitor's mistake into a 500).
+ */
+async function missingPage(res: Response, status: number, title: string, text: string) {
+  const css = (await previewAssets().catch(() => undefined))?.css
+  const body = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title} · Poplift</title>${css ? html`<style>${css.text}</style>` : ''}</head><body><main class="preview-missing"><h1>${title}</h1><p>${text}</p><p><a href="/p/">Browse the widget templates</a></p></main></body></html>`
   res
     .status(status)
-    .set({ 'Content-Security-Policy': contentSecurityPolicy([assets.css], []), ...NO_ORIGIN_KEYING, 'X-Frame-Options': 'SAMEORIGIN', 'Cache-Control': 'no-store' })
+    .set({ 'Content-Security-Policy': contentSecurityPolicy(css ? [css] : [], []), ...NO_ORIGIN_KEYING, 'X-Frame-Options': 'SAMEORIGIN', 'Cache-Control': 'no-store' })
     .type('html')
     .send(body.value)
 }
@@ -125,12 +130,12 @@ export function previewRoutes(router: Router, context: DashboardContext): void {
   const catalog = context.data.galleries.catalogs.widgets
 
   router.get('/preview/:hid', async (req, res) => {
-    const assets = await previewAssets()
     const hid = String(req.params.hid)
     const template = TEMPLATE_ID.test(hid) ? catalog.byId(hid) : undefined
-    if (!template) return missingPage(res, assets, 404, 'No such template', 'This widget template does not exist, or no longer does.')
+    if (!template) return missingPage(res, 404, 'No such template', 'This widget template does not exist, or no longer does.')
     const query = previewQuery.safeParse({ theme: req.query.theme })
-    if (!query.success) return missingPage(res, assets, 400, 'Unknown theme', 'theme: must be light or dark.')
+    if (!query.success) return missingPage(res, 400, 'Unknown theme', 'theme: must be light or dark.')
+    const assets = await previewAssets()
     // Custom templates keep their own colours, and unthemed ones have only one look: both draw light.
     const theme = query.data.theme === 'dark' && template.themed ? 'dark' : 'light'
     const page = shopPage(template, theme, assets)

@@ -1,0 +1,32 @@
+import request from 'supertest'
+import { describe, expect, it, vi } from 'vitest'
+import { dashboardSite } from './helpers.js'
+import { dashboardStaticFiles } from '../../server/dashboard/static-files.js'
+
+const { app } = dashboardSite()
+
+/**
+ * A broken deploy: the preview's own stylesheet and script cannot be read. This file has modules
+ * of its own, so no preview of its process has read them before; each test's spy is put back after it.
+ */
+const unreadable = () => vi.spyOn(dashboardStaticFiles(), 'text').mockRejectedValue(new Error('ENOENT: no such file, widget-preview.js'))
+
+describe('a widget preview whose own files cannot be read', () => {
+  it('still answers a visitor’s mistake with its 4xx page, unstyled', async () => {
+    unreadable()
+    const missing = await request(app).get('/app/preview/zzzzzzzz').expect(404)
+    expect(missing.text).toContain('<h1>No such template</h1>')
+    expect(missing.text).not.toContain('<style')
+    expect(missing.headers['content-security-policy']).toContain("style-src 'none'")
+    const theme = await request(app).get('/app/preview/wt8mybhg?theme=blue').expect(400)
+    expect(theme.text).toContain('theme: must be light or dark.')
+  })
+
+  it('fails a real template’s preview, and reads the files again on the next request', async () => {
+    const text = unreadable()
+    await request(app).get('/app/preview/wt8mybhg').expect(500)
+    text.mockRestore()
+    const response = await request(app).get('/app/preview/wt8mybhg').expect(200)
+    expect(response.text).toContain('<style>')
+  })
+})
