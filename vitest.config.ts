@@ -31,8 +31,9 @@ const TIMED = [
 ]
 
 /**
- * Files that replace a module (`vi.mock`) or change the process's environment for all their
- * tests: each gets modules and an environment of its own, as every file did before.
+ * Files that replace a module (`vi.mock`), change the process's environment for all their tests,
+ * or need module state no other file has touched: each gets modules and an environment of its
+ * own, as every file did before.
  */
 const OWN_MODULES = [
   'tests/giffer/upload-limits.test.ts',

@@ -212,13 +212,15 @@ async function buildDashboardStatic() {
     bundle(DASHBOARD_STATIC_FILES.filter((name) => name.endsWith('.js')), SCRIPT_BUILD_OPTIONS),
     bundle(DASHBOARD_STATIC_FILES.filter((name) => name.endsWith('.css')), { bundle: false }),
   ])
-  // The widget preview carries these two inline (server/gallery/preview-routes.ts): one that
-  // cannot be fails the build rather than every preview.
+  // The widget preview carries these two inline (server/gallery/preview-routes.ts). A file that
+  // could not be carried so fails the build here, rather than every preview once deployed.
   for (const [name, problemOf] of [
     ['widget-preview.js', (text: string) => notInlineable(text)],
-    ['preview.css', (text: string) => (text.includes('</') ? 'contains "</"' : null)],
+    ['preview.css', (text: string) => (/<\/|\0/.test(text) ? 'contains "</" or a NUL' : null)],
   ] as const) {
-    const problem = problemOf(fs.readFileSync(path.join(DASHBOARD_STATIC_BUILD, names[name]!), 'utf8').trim())
+    const file = names[name]
+    if (!file) throw new Error(`esbuild produced no ${name}`)
+    const problem = problemOf(fs.readFileSync(path.join(DASHBOARD_STATIC_BUILD, file), 'utf8').trim())
     if (problem) throw new Error(`${name}, built, ${problem}: the widget preview cannot carry it inline`)
   }
   fs.writeFileSync(DASHBOARD_STATIC_MANIFEST, JSON.stringify(names, null, 2))

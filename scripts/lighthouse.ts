@@ -58,14 +58,50 @@ async function startSite(label: string, dir: string, sitePort: number): Promise<
     env: { ...process.env, NODE_ENV: 'production', PORT: String(sitePort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://localhost:${sitePort}`, SHUTDOWN_DELAY_MS: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
+  const site = { label, port: sitePort, child }
+  // Kept from the start, so that the clean-up stops it even if it never answers.
+  sites.push(site)
   for (let attempt = 0; ; attempt++) {
+    goOn()
     // Another process answering on the port would be measured in its place.
     if (child.exitCode !== null) throw new Error(`${label}: the site exited (${child.exitCode}); is port ${sitePort} taken?`)
     const ok = await fetch(`http://127.0.0.1:${sitePort}/healthz`).then((res) => res.ok, () => false)
-    if (ok) return { label, port: sitePort, child }
+    if (ok) return site
     if (attempt > 100) throw new Error(`${label}: site did not start`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
+}
+
+/**
+ * Ctrl-C, a stop from outside or a closed terminal: Chromium closes (so a Lighthouse run under
+ * way fails), the earlier commit's build stops, the run stops at its next step and its `finally`
+ * stops the servers and removes the worktree. Ctrl-C reaches every process of the terminal's
+ * group, and npm and tsx pass it on as well, so one press may bring more than one signal: only
+ * one a second or more after the first ends the run at once, clean-up or not.
+ */
+const interruption = new AbortController()
+let firstSignalAt = 0
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    const code = 128 + os.constants.signals[signal]
+    if (!interruption.signal.aborted) {
+      firstSignalAt = Date.now()
+      // After a hang-up the terminal is gone: writing to it must not end the run before its clean-up.
+      if (signal === 'SIGHUP') for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
+      process.exitCode = code
+      console.error(`\n${signal}: stopping and cleaning up (again a second later to end at once)`)
+      interruption.abort(signal)
+      try {
+        chrome?.kill()
+      } catch {
+        // Stopped again in the clean-up, which reports it.
+      }
+    } else if (Date.now() - firstSignalAt > 1000) process.exit(code)
+  })
+}
+/** Ends the run here if it was interrupted. */
+function goOn() {
+  if (interruption.signal.aborted) throw new Error(`stopped by ${String(interruption.signal.reason)}`)
 }
 
 let worktree: Worktree | undefined
@@ -139,46 +175,13 @@ async function reference(label: string, pathname: string, measuring: () => Retur
   }
 }
 
-/** Stops what the run started, each step on its own so that one failing leaves the others done; once. */
-let cleaning: Promise<void> | undefined
-function cleanUp(): Promise<void> {
-  cleaning ??= (async () => {
-    try {
-      chrome?.kill()
-    } catch (error) {
-      console.error(`stopping Chromium: ${(error as Error).message}`)
-    }
-    await referenceProxy?.close().catch((error: unknown) => console.error(`stopping the reference proxy: ${(error as Error).message}`))
-    try {
-      if (bareFolder) fs.rmSync(bareFolder, { recursive: true, force: true })
-    } catch (error) {
-      console.error(`removing ${bareFolder}: ${(error as Error).message}`)
-    }
-    // Each server stops at once (no shutdown delay); killed after ten seconds.
-    const stops = await Promise.allSettled(sites.map(({ child }) => stopChild(child, 'SIGTERM', 10_000)))
-    for (const stop of stops) if (stop.status === 'rejected') console.error(`stopping a site: ${(stop.reason as Error).message}`)
-    await removeOrWarn(worktree)
-  })()
-  return cleaning
-}
-
-// Ctrl-C, a stop from outside or a closed terminal: the servers, Chromium and the earlier
-// commit's worktree go before the run ends, wherever it was (a second signal ends it at once).
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(signal, () => {
-    const code = 128 + os.constants.signals[signal]
-    if (cleaning) process.exit(code)
-    console.error(`\n${signal}: stopping and cleaning up (again to end at once)`)
-    void cleanUp().finally(() => process.exit(code))
-  })
-}
-
 fs.mkdirSync(reportDir, { recursive: true })
 let failed = false
 try {
-  worktree = before ? await addBuiltWorktree(before, 'lighthouse-before') : undefined
-  sites.push(await startSite('this build', root, port))
-  if (worktree) sites.push(await startSite(`before (${before})`, worktree.dir, port + 1))
+  worktree = before ? await addBuiltWorktree(before, 'lighthouse-before', interruption.signal) : undefined
+  goOn()
+  await startSite('this build', root, port)
+  if (worktree) await startSite(`before (${before})`, worktree.dir, port + 1)
   if (withReference) {
     // Compressed as the site sends its pages and scripts: Lighthouse's network counts the bytes.
     referenceProxy = await PageProxy.start({ compress: true })
@@ -195,6 +198,7 @@ try {
       console.log(`bare React + Router page not measured: building it failed: ${(error as Error).message}`)
     }
   }
+  goOn()
   // chrome-launcher's own Ctrl-C handler exits at once, leaving the servers and the worktree behind.
   chrome = await chromeLauncher.launch({ chromePath: browserPath() ?? chromium.executablePath(), chromeFlags: ['--headless=new', ...MEASURING_FLAGS], handleSIGINT: false })
   const known = await pageTypes(`http://127.0.0.1:${port}`, wanted)
@@ -206,6 +210,7 @@ try {
   for (const [index, pathname] of paths.entries()) {
     // Which build goes first alternates, so drift on the machine lands on both alike.
     for (const site of index % 2 ? [...sites].reverse() : sites) {
+      goOn()
       const url = `http://localhost:${site.port}${pathname}`
       // Warm the page cache and the images drawn on demand (card sizes, text previews), as
       // production traffic and a CDN would have: a cold first encode is not the page's cost.
@@ -230,7 +235,25 @@ try {
       })
     }
   }
+} catch (error) {
+  // Stopped by a signal: the clean-up below is what is left to do, and the exit code says why.
+  if (!interruption.signal.aborted) throw error
 } finally {
-  await cleanUp()
+  // Each step on its own, so that one failing leaves the others done.
+  try {
+    chrome?.kill()
+  } catch (error) {
+    console.error(`stopping Chromium: ${(error as Error).message}`)
+  }
+  await referenceProxy?.close().catch((error: unknown) => console.error(`stopping the reference proxy: ${(error as Error).message}`))
+  try {
+    if (bareFolder) fs.rmSync(bareFolder, { recursive: true, force: true })
+  } catch (error) {
+    console.error(`removing ${bareFolder}: ${(error as Error).message}`)
+  }
+  // Each server stops at once (no shutdown delay); killed after ten seconds.
+  const stops = await Promise.allSettled(sites.map(({ child }) => stopChild(child, 'SIGTERM', 10_000)))
+  for (const stop of stops) if (stop.status === 'rejected') console.error(`stopping a site: ${(stop.reason as Error).message}`)
+  await removeOrWarn(worktree)
 }
-process.exit(failed ? 1 : 0)
+process.exit(interruption.signal.aborted ? Number(process.exitCode) : failed ? 1 : 0)

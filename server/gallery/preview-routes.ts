@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { Response, Router } from 'express'
+import type { Logger } from 'pino'
 import { z } from 'zod'
 import { TEMPLATE_ID, WIDGET_PREVIEW_SANDBOX } from '../../shared/gallery/paths.js'
 import type { CatalogTemplate } from './widget-catalog.js'
@@ -112,12 +113,21 @@ ${inline ? '' : html`<main class="preview-main">${heading}${widgetMarkup}${repla
   return { body: body.value, styles: [assets.css, widgetCss], scripts: [assets.script] }
 }
 
+/** Whether a failure to read the preview's files has been logged (once a process: bad addresses are many). */
+let unreadableLogged = false
+
 /**
- * The page for an address that names no preview: styled when the preview's stylesheet can be
- * read, plain when it cannot (a broken build must not turn a visitor's mistake into a 500).
+ * The page for an address that names no preview: styled when the preview's files can be read,
+ * plain when they cannot (a broken build must not turn a visitor's mistake into a 500).
  */
-async function missingPage(res: Response, status: number, title: string, text: string) {
-  const css = (await previewAssets().catch(() => undefined))?.css
+async function missingPage(res: Response, logger: Logger, status: number, title: string, text: string) {
+  const css = (
+    await previewAssets().catch((error: unknown) => {
+      if (!unreadableLogged) logger.error({ err: error }, 'the widget preview’s own files cannot be read: its error pages go unstyled')
+      unreadableLogged = true
+      return undefined
+    })
+  )?.css
   const body = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title} · Poplift</title>${css ? html`<style>${css.text}</style>` : ''}</head><body><main class="preview-missing"><h1>${title}</h1><p>${text}</p><p><a href="/p/">Browse the widget templates</a></p></main></body></html>`
   res
     .status(status)
@@ -132,9 +142,9 @@ export function previewRoutes(router: Router, context: DashboardContext): void {
   router.get('/preview/:hid', async (req, res) => {
     const hid = String(req.params.hid)
     const template = TEMPLATE_ID.test(hid) ? catalog.byId(hid) : undefined
-    if (!template) return missingPage(res, 404, 'No such template', 'This widget template does not exist, or no longer does.')
+    if (!template) return missingPage(res, context.logger, 404, 'No such template', 'This widget template does not exist, or no longer does.')
     const query = previewQuery.safeParse({ theme: req.query.theme })
-    if (!query.success) return missingPage(res, 400, 'Unknown theme', 'theme: must be light or dark.')
+    if (!query.success) return missingPage(res, context.logger, 400, 'Unknown theme', 'theme: must be light or dark.')
     const assets = await previewAssets()
     // Custom templates keep their own colours, and unthemed ones have only one look: both draw light.
     const theme = query.data.theme === 'dark' && template.themed ? 'dark' : 'light'

@@ -1,5 +1,5 @@
 import request from 'supertest'
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { dashboardSite } from './helpers.js'
 import { dashboardStaticFiles } from '../../server/dashboard/static-files.js'
 
@@ -7,9 +7,10 @@ const { app } = dashboardSite()
 
 /**
  * A broken deploy: the preview's own stylesheet and script cannot be read. This file has modules
- * of its own, so no preview of its process has read them before; each test's spy is put back after it.
+ * of its own, so no preview of its process has read them before.
  */
 const unreadable = () => vi.spyOn(dashboardStaticFiles(), 'text').mockRejectedValue(new Error('ENOENT: no such file, widget-preview.js'))
+afterEach(() => vi.restoreAllMocks())
 
 describe('a widget preview whose own files cannot be read', () => {
   it('still answers a visitor’s mistake with its 4xx page, unstyled', async () => {
@@ -20,6 +21,8 @@ describe('a widget preview whose own files cannot be read', () => {
     expect(missing.headers['content-security-policy']).toContain("style-src 'none'")
     const theme = await request(app).get('/app/preview/wt8mybhg?theme=blue').expect(400)
     expect(theme.text).toContain('theme: must be light or dark.')
+    expect(theme.text).not.toContain('<style')
+    expect(theme.headers['content-security-policy']).toContain("style-src 'none'")
   })
 
   it('fails a real template’s preview, and reads the files again on the next request', async () => {
