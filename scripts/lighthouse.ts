@@ -64,7 +64,7 @@ async function startSite(label: string, dir: string, sitePort: number): Promise<
   for (let attempt = 0; ; attempt++) {
     goOn()
     // Another process answering on the port would be measured in its place.
-    if (child.exitCode !== null) throw new Error(`${label}: the site exited (${child.exitCode}); is port ${sitePort} taken?`)
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${label}: the site exited (${child.exitCode ?? child.signalCode}); is port ${sitePort} taken?`)
     const ok = await fetch(`http://127.0.0.1:${sitePort}/healthz`).then((res) => res.ok, () => false)
     if (ok) return site
     if (attempt > 100) throw new Error(`${label}: site did not start`)
@@ -116,7 +116,8 @@ const WARM_TIMEOUT_MS = 60_000
 
 /** Loads a page and every image on demand it refers to (both card formats), four at a time. */
 async function warm(url: string): Promise<void> {
-  const html = await (await fetch(url, { signal: AbortSignal.timeout(WARM_TIMEOUT_MS) })).text()
+  const signal = () => AbortSignal.any([interruption.signal, AbortSignal.timeout(WARM_TIMEOUT_MS)])
+  const html = await (await fetch(url, { signal: signal() })).text()
   const found = new Set<string>()
   for (const [, value] of html.matchAll(/(?:src|srcSet|srcset)="([^"]+)"/g)) {
     for (const candidate of value!.replaceAll('&amp;', '&').split(',')) {
@@ -128,7 +129,7 @@ async function warm(url: string): Promise<void> {
   const queue = [...found]
   await Promise.all(
     Array.from({ length: 4 }, async () => {
-      for (let address = queue.shift(); address; address = queue.shift()) await fetch(new URL(address, url), { signal: AbortSignal.timeout(WARM_TIMEOUT_MS) }).then((response) => response.arrayBuffer())
+      for (let address = queue.shift(); address; address = queue.shift()) await fetch(new URL(address, url), { signal: signal() }).then((response) => response.arrayBuffer())
     }),
   )
 }
@@ -171,6 +172,8 @@ async function reference(label: string, pathname: string, measuring: () => Retur
   try {
     report(label, pathname, await measuring(), false)
   } catch (error) {
+    // Chromium closed by a stop: the run ends, nothing to say of the page.
+    goOn()
     console.log(`${pathname.padEnd(38)} ${label.padEnd(22)} not measured: ${(error as Error).message}`)
   }
 }
@@ -201,6 +204,7 @@ try {
   goOn()
   // chrome-launcher's own Ctrl-C handler exits at once, leaving the servers and the worktree behind.
   chrome = await chromeLauncher.launch({ chromePath: browserPath() ?? chromium.executablePath(), chromeFlags: ['--headless=new', ...MEASURING_FLAGS], handleSIGINT: false })
+  goOn()
   const known = await pageTypes(`http://127.0.0.1:${port}`, wanted)
   const paths = [...known.map((page) => page.path), ...wanted.filter((item) => item.startsWith('/') && !known.some((page) => page.path === item))]
   if (referenceProxy && barePath) {
