@@ -72,6 +72,7 @@ import { backgroundCompileMs, blockingMs, busyMs, idleAt, locateLoad, longTasks,
 import { fetchDocument, PageProxy, withoutScripts, type ServedDocument } from './lib/page-proxy.js'
 import { addBuiltWorktree, GIT_TIMEOUT_MS, type Worktree } from './lib/git-worktree.js'
 import { pageTypes } from './lib/page-types.js'
+import { stopOnSignals } from './lib/interruption.js'
 import { root, startSite, stop } from './lib/server-process.js'
 import { SourceOrigins } from './lib/source-origins.js'
 import { TimedOut, withTimeout } from '../server/process/timeout.js'
@@ -208,32 +209,9 @@ for (const left of fs.readdirSync(scratch)) {
 }
 const bareFolder = fs.mkdtempSync(path.join(scratch, `bench-load-${host}-${process.pid}-`))
 
-/**
- * Ctrl-C, a stop from outside or a closed terminal: the browser closes (so the load under way
- * fails), the earlier commit's build stops, the run stops at its next step and its `finally`
- * cleans up. Ctrl-C reaches every process of the terminal's group, so one press may bring more
- * than one signal: only one a second or more after the first ends the run at once, clean-up or not.
- */
-const interruption = new AbortController()
-let firstSignalAt = 0
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(signal, () => {
-    const code = 128 + os.constants.signals[signal]
-    if (!interruption.signal.aborted) {
-      firstSignalAt = Date.now()
-      // After a hang-up the terminal is gone: writing to it must not end the run before its clean-up.
-      if (signal === 'SIGHUP') for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
-      process.exitCode = code
-      console.error(`\n${signal}: stopping and cleaning up (again to end at once)`)
-      interruption.abort(signal)
-      void opened?.close().catch(() => undefined)
-    } else if (Date.now() - firstSignalAt > 1000) process.exit(code)
-  })
-}
-/** Ends the run here if it was interrupted. */
-function goOn() {
-  if (interruption.signal.aborted) throw new Error(`stopped by ${String(interruption.signal.reason)}`)
-}
+// Ctrl-C and the like: the browser closes, the run stops at its next step, its `finally` cleans up.
+const interruption = stopOnSignals(() => void opened?.close().catch(() => undefined))
+const goOn = interruption.goOn
 
 try {
   // The box first: a machine that cannot make one says so before a build and two servers start.

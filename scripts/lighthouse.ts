@@ -20,7 +20,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as chromeLauncher from 'chrome-launcher'
@@ -30,6 +29,7 @@ import { browserPath, MEASURING_FLAGS } from './lib/browser.js'
 import { makeBarePage } from './bench-load/bare-page.js'
 import { addBuiltWorktree, removeOrWarn, type Worktree } from './lib/git-worktree.js'
 import { fetchDocument, PageProxy, withoutScripts } from './lib/page-proxy.js'
+import { stopOnSignals } from './lib/interruption.js'
 import { stopChild } from './lib/server-process.js'
 import { pageTypes } from './lib/page-types.js'
 
@@ -72,37 +72,10 @@ async function startSite(label: string, dir: string, sitePort: number): Promise<
   }
 }
 
-/**
- * Ctrl-C, a stop from outside or a closed terminal: Chromium closes (so a Lighthouse run under
- * way fails), the earlier commit's build stops, the run stops at its next step and its `finally`
- * stops the servers and removes the worktree. Ctrl-C reaches every process of the terminal's
- * group, and npm and tsx pass it on as well, so one press may bring more than one signal: only
- * one a second or more after the first ends the run at once, clean-up or not.
- */
-const interruption = new AbortController()
-let firstSignalAt = 0
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(signal, () => {
-    const code = 128 + os.constants.signals[signal]
-    if (!interruption.signal.aborted) {
-      firstSignalAt = Date.now()
-      // After a hang-up the terminal is gone: writing to it must not end the run before its clean-up.
-      if (signal === 'SIGHUP') for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
-      process.exitCode = code
-      console.error(`\n${signal}: stopping and cleaning up (again a second later to end at once)`)
-      interruption.abort(signal)
-      try {
-        chrome?.kill()
-      } catch {
-        // Stopped again in the clean-up, which reports it.
-      }
-    } else if (Date.now() - firstSignalAt > 1000) process.exit(code)
-  })
-}
-/** Ends the run here if it was interrupted. */
-function goOn() {
-  if (interruption.signal.aborted) throw new Error(`stopped by ${String(interruption.signal.reason)}`)
-}
+// Ctrl-C and the like: Chromium closes, the run stops at its next step, its `finally` stops the
+// servers and removes the worktree.
+const interruption = stopOnSignals(() => chrome?.kill())
+const goOn = interruption.goOn
 
 let worktree: Worktree | undefined
 const sites: Site[] = []
