@@ -5,7 +5,7 @@
  * way fails); the run then stops at its next `goOn()` and its `finally` cleans up, exiting with
  * 128 + the signal's number. Ctrl-C reaches every process of the terminal's group, and npm passes
  * it on as well, so one press may bring more than one signal: only one a second or more after the
- * first ends the run at once, clean-up or not.
+ * first ends the run at once, clean-up or not (a hang-up never does: no one is there to ask).
  */
 import os from 'node:os'
 
@@ -22,13 +22,18 @@ export interface Interruption {
 export function stopOnSignals(onStop: () => void): Interruption {
   const controller = new AbortController()
   let firstSignalAt = 0
+  let hungUp = false
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(name, () => {
       const code = 128 + os.constants.signals[name]
+      // After a hang-up the terminal is gone: writing to it must not end the run before its
+      // clean-up (a hang-up after a Ctrl-C included).
+      if (name === 'SIGHUP' && !hungUp) {
+        hungUp = true
+        for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
+      }
       if (!controller.signal.aborted) {
         firstSignalAt = Date.now()
-        // After a hang-up the terminal is gone: writing to it must not end the run before its clean-up.
-        if (name === 'SIGHUP') for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
         process.exitCode = code
         console.error(`\n${name}: stopping and cleaning up (again a second later to end at once)`)
         controller.abort(name)
@@ -37,7 +42,7 @@ export function stopOnSignals(onStop: () => void): Interruption {
         } catch {
           // The run's own clean-up tries again, and reports.
         }
-      } else if (Date.now() - firstSignalAt > SAME_PRESS_MS) process.exit(code)
+      } else if (name !== 'SIGHUP' && Date.now() - firstSignalAt > SAME_PRESS_MS) process.exit(code)
     })
   }
   return {

@@ -2,9 +2,10 @@
  * The dashboard's own scripts and stylesheets, under /app/static/. The scripts are TypeScript
  * (server/dashboard/static/*.ts, type-checked with the rest). `npm run build` bundles and minifies
  * them, and the stylesheets, under hashed names (dist/public/app-static/, listed by public name in
- * dist/dashboard-assets.json), served as immutable. Without a build (tests, `npm run dev`) each
- * is made from its source on first request, with esbuild, and kept while the process runs (an
- * edit shows after a restart). A page may also carry one inline (`text`).
+ * dist/dashboard-assets.json), served as immutable. Without a build (tests, `npm run dev`) the
+ * stylesheets are served as they are, and each script is bundled from its source on first
+ * request, with esbuild, and kept while the process runs (an edit shows after a restart). A page
+ * may also carry one inline (`text`).
  */
 import fs from 'node:fs'
 import path from 'node:path'

@@ -77,13 +77,18 @@ interface PreviewAssets {
 }
 
 let assets: Promise<PreviewAssets> | undefined
+/** Whether the preview's files failing has been logged since they last worked (bad addresses are many). */
+let unreadableLogged = false
 
 /** Read and checked once (again after a failure). */
 function previewAssets(): Promise<PreviewAssets> {
   if (!assets) {
     const files = dashboardStaticFiles()
     assets = Promise.all([files.text('preview.css'), files.text('widget-preview.js')]).then(([css, script]) => ({ css: inlined(css, 'style'), script: inlined(script, 'script') }))
-    assets.catch(() => (assets = undefined))
+    assets.then(
+      () => (unreadableLogged = false),
+      () => (assets = undefined),
+    )
   }
   return assets
 }
@@ -113,8 +118,6 @@ ${inline ? '' : html`<main class="preview-main">${heading}${widgetMarkup}${repla
   return { body: body.value, styles: [assets.css, widgetCss], scripts: [assets.script] }
 }
 
-/** Whether a failure to read the preview's files has been logged (once a process: bad addresses are many). */
-let unreadableLogged = false
 
 /**
  * The page for an address that names no preview: styled when the preview's files can be read,
@@ -123,7 +126,7 @@ let unreadableLogged = false
 async function missingPage(res: Response, logger: Logger, status: number, title: string, text: string) {
   const css = (
     await previewAssets().catch((error: unknown) => {
-      if (!unreadableLogged) logger.error({ err: error }, 'the widget preview’s own files cannot be read: its error pages go unstyled')
+      if (!unreadableLogged) logger.error({ err: error }, 'the widget preview’s own files cannot be read or carried inline: its error pages go unstyled')
       unreadableLogged = true
       return undefined
     })

@@ -186,6 +186,8 @@ function useAuthDialog() {
     if (!offline) return
     const clear = () => setOffline(null)
     window.addEventListener('online', clear)
+    // Back online before this effect ran: no event will come.
+    if (navigator.onLine) clear()
     return () => window.removeEventListener('online', clear)
   }, [offline])
   useEffect(() => () => void asked.current++, [])
@@ -250,15 +252,21 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
     setOpenGroup(null)
     setMobileOpen(false)
   }, [location.key])
-  // Offline, the phone menu the link was in has closed: the focus goes back to its button.
-  const openDialog = (kind: DialogKind) =>
-    authDialog.open(
+  // Offline, the phone menu the link was in has closed: the focus goes back to its button, unless
+  // the visitor has taken it elsewhere meanwhile (the browser may not yet have moved it off the
+  // hidden link).
+  const openDialog = (kind: DialogKind) => {
+    const fromMenu = mobileOpen
+    return authDialog.open(
       kind,
       () => setMobileOpen(false),
       () => {
-        if (!document.activeElement || document.activeElement === document.body) toggleRef.current?.focus()
+        const focused = document.activeElement
+        const lost = !focused || focused === document.body || Boolean(document.getElementById('site-nav')?.contains(focused))
+        if (fromMenu && lost) toggleRef.current?.focus()
       },
     )
+  }
 
   // A click or tap outside the header closes an open menu.
   useEffect(() => {

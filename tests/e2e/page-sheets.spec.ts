@@ -182,6 +182,9 @@ test.describe('the parts of the stylesheet a page draws with', () => {
     consoleGuard.allow(/Failed to load resource|could not be loaded|ERR_INTERNET_DISCONNECTED/)
     await page.setViewportSize({ width: 375, height: 667 })
     await gotoHydrated(page, '/pricing/')
+    // The live region is there, empty, before anything is said in it.
+    await expect(page.locator('.site-header [role="status"]')).toHaveCount(1)
+    await expect(page.locator('.site-header [role="status"]')).toBeEmpty()
     await context.setOffline(true)
     const toggle = page.getByRole('button', { name: 'Open menu' })
     await toggle.click()
