@@ -77,7 +77,10 @@ interface PreviewAssets {
 }
 
 let assets: Promise<PreviewAssets> | undefined
-/** Whether the preview's files failing has been logged since they last worked (bad addresses are many). */
+/**
+ * Whether the preview's files failing has been logged: once a process, since bad addresses are
+ * many (and once read, the files are kept, so they cannot fail after working).
+ */
 let unreadableLogged = false
 
 /** Read and checked once (again after a failure). */
@@ -85,10 +88,7 @@ function previewAssets(): Promise<PreviewAssets> {
   if (!assets) {
     const files = dashboardStaticFiles()
     assets = Promise.all([files.text('preview.css'), files.text('widget-preview.js')]).then(([css, script]) => ({ css: inlined(css, 'style'), script: inlined(script, 'script') }))
-    assets.then(
-      () => (unreadableLogged = false),
-      () => (assets = undefined),
-    )
+    assets.catch(() => (assets = undefined))
   }
   return assets
 }

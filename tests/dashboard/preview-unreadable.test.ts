@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { dashboardSite } from './helpers.js'
 import { dashboardStaticFiles } from '../../server/dashboard/static-files.js'
 
-const { app } = dashboardSite()
+const { app, dashboard } = dashboardSite()
 
 /**
  * A broken deploy: the preview's own stylesheet and script cannot be read. This file has modules
@@ -13,7 +13,8 @@ const unreadable = () => vi.spyOn(dashboardStaticFiles(), 'text').mockRejectedVa
 afterEach(() => vi.restoreAllMocks())
 
 describe('a widget preview whose own files cannot be read', () => {
-  it('still answers a visitor’s mistake with its 4xx page, unstyled', async () => {
+  it('still answers a visitor’s mistake with its 4xx page, unstyled, and says so once', async () => {
+    const error = vi.spyOn(dashboard!.context.logger, 'error')
     unreadable()
     const missing = await request(app).get('/app/preview/zzzzzzzz').expect(404)
     expect(missing.text).toContain('<h1>No such template</h1>')
@@ -23,6 +24,10 @@ describe('a widget preview whose own files cannot be read', () => {
     expect(theme.text).toContain('theme: must be light or dark.')
     expect(theme.text).not.toContain('<style')
     expect(theme.headers['content-security-policy']).toContain("style-src 'none'")
+    await request(app).get('/app/preview/yyyyyyyy').expect(404)
+    // Bad addresses can be many: the broken files are logged once, not once a request.
+    const said = error.mock.calls.filter(([, message]) => String(message).includes('cannot be read or carried inline'))
+    expect(said).toHaveLength(1)
   })
 
   it('fails a real template’s preview, and reads the files again on the next request', async () => {
