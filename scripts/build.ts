@@ -15,6 +15,7 @@ import { componentOf, pageSheets, sheetSource } from './lib/page-sheets.js'
 import { pages } from '../shared/pages.js'
 import { SHEETS, type SheetMap } from '../shared/site.js'
 import { notInlineable } from '../server/ssr/manifest.js'
+import { inlined } from '../server/gallery/preview-routes.js'
 import { DASHBOARD_STATIC_BUILD, DASHBOARD_STATIC_FILES, DASHBOARD_STATIC_MANIFEST, SCRIPT_BUILD_OPTIONS, sourceOf, type DashboardStaticFile } from '../server/dashboard/static-files.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -212,16 +213,19 @@ async function buildDashboardStatic() {
     bundle(DASHBOARD_STATIC_FILES.filter((name) => name.endsWith('.js')), SCRIPT_BUILD_OPTIONS),
     bundle(DASHBOARD_STATIC_FILES.filter((name) => name.endsWith('.css')), { bundle: false }),
   ])
-  // The widget preview carries these two inline (server/gallery/preview-routes.ts). A file that
-  // could not be carried so fails the build here, rather than every preview once deployed.
-  for (const [name, problemOf] of [
-    ['widget-preview.js', (text: string) => notInlineable(text)],
-    ['preview.css', (text: string) => (/<\/|\0/.test(text) ? 'contains "</" or a NUL' : null)],
+  // The widget preview carries these two inline, by its own rule (server/gallery/preview-routes.ts).
+  // A file that could not be carried so fails the build here, rather than every preview once deployed.
+  for (const [name, element] of [
+    ['widget-preview.js', 'script'],
+    ['preview.css', 'style'],
   ] as const) {
     const file = names[name]
     if (!file) throw new Error(`esbuild produced no ${name}`)
-    const problem = problemOf(fs.readFileSync(path.join(DASHBOARD_STATIC_BUILD, file), 'utf8').trim())
-    if (problem) throw new Error(`${name}, built, ${problem}: the widget preview cannot carry it inline`)
+    try {
+      inlined(fs.readFileSync(path.join(DASHBOARD_STATIC_BUILD, file), 'utf8'), element)
+    } catch (error) {
+      throw new Error(`${name}, built: ${(error as Error).message}`)
+    }
   }
   fs.writeFileSync(DASHBOARD_STATIC_MANIFEST, JSON.stringify(names, null, 2))
 }

@@ -30,7 +30,7 @@ import { makeBarePage } from './bench-load/bare-page.js'
 import { addBuiltWorktree, removeOrWarn, type Worktree } from './lib/git-worktree.js'
 import { fetchDocument, PageProxy, withoutScripts } from './lib/page-proxy.js'
 import { stopOnSignals } from './lib/interruption.js'
-import { stopChild } from './lib/server-process.js'
+import { answersOk, listensOn, stopChild, track } from './lib/server-process.js'
 import { pageTypes } from './lib/page-types.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -52,21 +52,26 @@ interface Site {
 }
 
 async function startSite(label: string, dir: string, sitePort: number): Promise<Site> {
-  const child = spawn(process.execPath, ['dist/server/main.js'], {
-    cwd: dir,
-    // PUBLIC_URL matches the address Lighthouse opens, so canonical links point at the same host.
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(sitePort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://localhost:${sitePort}`, SHUTDOWN_DELAY_MS: '0' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  // Killed when this process ends, even by a second Ctrl-C that skips the clean-up.
+  const child = track(
+    spawn(process.execPath, ['dist/server/main.js'], {
+      cwd: dir,
+      // PUBLIC_URL matches the address Lighthouse opens, so canonical links point at the same host.
+      env: { ...process.env, NODE_ENV: 'production', PORT: String(sitePort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://localhost:${sitePort}`, SHUTDOWN_DELAY_MS: '0' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  )
   const site = { label, port: sitePort, child }
   // Kept from the start, so that the clean-up stops it even if it never answers.
   sites.push(site)
   for (let attempt = 0; ; attempt++) {
     goOn()
-    // Another process answering on the port would be measured in its place.
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${label}: the site exited (${child.exitCode ?? child.signalCode}); is port ${sitePort} taken?`)
-    const ok = await fetch(`http://127.0.0.1:${sitePort}/healthz`).then((res) => res.ok, () => false)
-    if (ok) return site
+    if (await answersOk(`http://127.0.0.1:${sitePort}/healthz`)) {
+      // Another process answering on the port (a server an earlier run left) would be measured in its place.
+      if (listensOn(child.pid, sitePort) === false) throw new Error(`${label}: another process answers on port ${sitePort}`)
+      return site
+    }
     if (attempt > 100) throw new Error(`${label}: site did not start`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
@@ -111,6 +116,7 @@ async function warm(url: string): Promise<void> {
 async function measure(url: string): Promise<{ result: RunnerResult; scores: number[] }> {
   const runs: RunnerResult[] = []
   for (let attempt = 0; runs.length < RUNS && attempt < RUNS * 2; attempt++) {
+    goOn()
     const run = await lighthouse(url, { port: chrome!.port, output: ['html', 'json'], logLevel: 'error' })
     if (run && !run.lhr.runtimeError) runs.push(run)
   }

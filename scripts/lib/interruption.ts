@@ -22,14 +22,14 @@ export interface Interruption {
 export function stopOnSignals(onStop: () => void): Interruption {
   const controller = new AbortController()
   let firstSignalAt = 0
-  let hungUp = false
+  let outputGuarded = false
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(name, () => {
       const code = 128 + os.constants.signals[name]
-      // After a hang-up the terminal is gone: writing to it must not end the run before its
-      // clean-up (a hang-up after a Ctrl-C included).
-      if (name === 'SIGHUP' && !hungUp) {
-        hungUp = true
+      // Where the output went may be gone with the signal (a closed terminal, or a `| tee` the
+      // same Ctrl-C ended): writing to it must not end the run before its clean-up.
+      if (!outputGuarded) {
+        outputGuarded = true
         for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
       }
       if (!controller.signal.aborted) {

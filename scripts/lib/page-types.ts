@@ -3,13 +3,16 @@
  * (`npm run bench:load`, `npm run lighthouse`).
  */
 
+/** How long a listing may take to come (a first render of a large page included). */
+const LISTING_TIMEOUT_MS = 30_000
+
 /**
  * One page of each type, by name and path, the ids and slugs taken from the site's own links;
  * only those named (a path, or part of a name) when `only` names some.
  */
 export async function pageTypes(site: string, only: readonly string[] = []): Promise<{ name: string; path: string }[]> {
   const linkOn = async (listing: string, pattern: RegExp) => {
-    const html = await (await fetch(site + listing)).text()
+    const html = await (await fetch(site + listing, { signal: AbortSignal.timeout(LISTING_TIMEOUT_MS) })).text()
     const found = [...html.matchAll(/href="([^"]+)"/g)].map(([, href]) => href!).find((href) => pattern.test(href))
     if (!found) throw new Error(`no link matching ${pattern} on ${listing}`)
     return found

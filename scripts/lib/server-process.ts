@@ -12,7 +12,7 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /** Servers started here and still running: killed should this process end first (a run stopped midway). */
 const running = new Set<ChildProcess>()
 process.on('exit', () => running.forEach((child) => child.kill('SIGKILL')))
-function track(child: ChildProcess): ChildProcess {
+export function track(child: ChildProcess): ChildProcess {
   running.add(child)
   child.once('exit', () => running.delete(child))
   return child

@@ -29,14 +29,18 @@ interface Inline {
   source: string
 }
 
-/** What would end an inline element early, or (in a script) make the HTML parser miss its end. */
-const BREAKS: Record<'script' | 'style', RegExp> = { script: /<!--|<script|<\/script/i, style: /<\/style/i }
+/**
+ * What would end an inline element early, or (in a script) make the HTML parser miss its end; or
+ * a NUL, which the parser replaces, so that the element's hash no longer matches.
+ */
+const BREAKS: Record<'script' | 'style', RegExp> = { script: /<!--|<script|<\/script|\0/i, style: /<\/style|\0/i }
 
+/** A stylesheet or script as the preview carries it inline; throws if it cannot be (the build checks its files with this too). */
 export function inlined(text: string, element: 'script' | 'style'): Inline {
   // The browser reads an element's line ends as LF, and hashes that.
   const normalized = text.replace(/\r\n?/g, '\n')
   const broken = BREAKS[element].exec(normalized)
-  if (broken) throw new Error(`the preview's ${element} cannot be carried inline: it holds "${broken[0]}"`)
+  if (broken) throw new Error(`the preview's ${element} cannot be carried inline: it holds ${JSON.stringify(broken[0])}`)
   return { text: new SafeHtml(normalized), source: `'sha256-${createHash('sha256').update(normalized).digest('base64')}'` }
 }
 

@@ -24,6 +24,9 @@ describe('what the preview carries inline', () => {
     for (const text of ['x="</script>"', 'x="</SCRIPT "', 'x="<!--"', 'x="<script>"']) expect(() => inlined(text, 'script'), text).toThrow(/cannot be carried inline/)
     expect(() => inlined('a::after{content:"</style>"}', 'style')).toThrow(/cannot be carried inline/)
     expect(() => inlined('a::after{content:"<!--"}', 'style')).not.toThrow()
+    // A harmless "</" in a script's string is carried; a NUL, which the parser replaces, is not.
+    expect(() => inlined('x="</div>"', 'script')).not.toThrow()
+    for (const element of ['script', 'style'] as const) expect(() => inlined('a\0b', element), element).toThrow(/cannot be carried inline: it holds "\\u0000"/)
   })
 })
 
