@@ -232,6 +232,11 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
   const authDialog = useAuthDialog()
   const [openGroup, setOpenGroup] = useState<string | null>(null)
   const [mobileOpen, setMobileOpen] = useState(false)
+  // Read by the log-in dialog's callbacks, which run after renders their closure did not see.
+  const mobileOpenNow = useRef(mobileOpen)
+  useEffect(() => {
+    mobileOpenNow.current = mobileOpen
+  }, [mobileOpen])
   const headerRef = useRef<HTMLElement>(null)
   const location = useLocation()
 
@@ -254,7 +259,7 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
   }, [location.key])
   // Offline, the phone menu the link was in has closed: the focus goes back to its button, unless
   // the visitor has taken it elsewhere meanwhile (the browser may not yet have moved it off the
-  // hidden link).
+  // hidden link; a menu the visitor opened again is theirs).
   const openDialog = (kind: DialogKind) => {
     const fromMenu = mobileOpen
     return authDialog.open(
@@ -262,7 +267,8 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
       () => setMobileOpen(false),
       () => {
         const focused = document.activeElement
-        const lost = !focused || focused === document.body || Boolean(document.getElementById('site-nav')?.contains(focused))
+        const inClosedMenu = !mobileOpenNow.current && Boolean(document.getElementById('site-nav')?.contains(focused))
+        const lost = !focused || focused === document.body || inClosedMenu
         if (fromMenu && lost) toggleRef.current?.focus()
       },
     )
