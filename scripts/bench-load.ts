@@ -249,7 +249,7 @@ try {
   const pages: PageResult[] = []
   /** The proxy each page is loaded through: the earlier build's pages through its own. */
   const proxyOf = new Map<PageResult, PageProxy>()
-  const chosen = await pageTypes(siteOrigin, only)
+  const chosen = await pageTypes(siteOrigin, only, interruption.signal)
   // A page asked for by a name or path that matches none would leave nothing to judge.
   const unmatched = only.filter((wanted) => !chosen.some((page) => page.path === wanted || page.name.includes(wanted)))
   if (unmatched.length) throw new Error(`no page type matches ${unmatched.map((wanted) => `"${wanted}"`).join(', ')}: give a name or path of the list in scripts/lib/page-types.ts`)

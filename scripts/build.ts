@@ -15,7 +15,7 @@ import { componentOf, pageSheets, sheetSource } from './lib/page-sheets.js'
 import { pages } from '../shared/pages.js'
 import { SHEETS, type SheetMap } from '../shared/site.js'
 import { notInlineable } from '../server/ssr/manifest.js'
-import { inlined } from '../server/gallery/preview-routes.js'
+import { inlined as previewInline } from '../server/gallery/preview-routes.js'
 import { DASHBOARD_STATIC_BUILD, DASHBOARD_STATIC_FILES, DASHBOARD_STATIC_MANIFEST, SCRIPT_BUILD_OPTIONS, sourceOf, type DashboardStaticFile } from '../server/dashboard/static-files.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -222,7 +222,7 @@ async function buildDashboardStatic() {
     const file = names[name]
     if (!file) throw new Error(`esbuild produced no ${name}`)
     try {
-      inlined(fs.readFileSync(path.join(DASHBOARD_STATIC_BUILD, file), 'utf8'), element)
+      previewInline(fs.readFileSync(path.join(DASHBOARD_STATIC_BUILD, file), 'utf8'), element)
     } catch (error) {
       throw new Error(`${name}, built: ${(error as Error).message}`)
     }

@@ -30,7 +30,7 @@ import { makeBarePage } from './bench-load/bare-page.js'
 import { addBuiltWorktree, removeOrWarn, type Worktree } from './lib/git-worktree.js'
 import { fetchDocument, PageProxy, withoutScripts } from './lib/page-proxy.js'
 import { stopOnSignals } from './lib/interruption.js'
-import { answersOk, listensOn, stopChild, track } from './lib/server-process.js'
+import { answersOk, bindable, listensOn, stopChild, track } from './lib/server-process.js'
 import { pageTypes } from './lib/page-types.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -52,6 +52,9 @@ interface Site {
 }
 
 async function startSite(label: string, dir: string, sitePort: number): Promise<Site> {
+  // Lighthouse opens localhost, which Chromium tries on ::1 first: a process there would be
+  // measured in this site's place, though the site itself could bind 127.0.0.1.
+  if (!(await bindable(sitePort))) throw new Error(`${label}: port ${sitePort} is taken (on 127.0.0.1 or ::1); stop what holds it or set LIGHTHOUSE_PORT`)
   // Killed when this process ends, even by a second Ctrl-C that skips the clean-up.
   const child = track(
     spawn(process.execPath, ['dist/server/main.js'], {
@@ -184,7 +187,7 @@ try {
   // chrome-launcher's own Ctrl-C handler exits at once, leaving the servers and the worktree behind.
   chrome = await chromeLauncher.launch({ chromePath: browserPath() ?? chromium.executablePath(), chromeFlags: ['--headless=new', ...MEASURING_FLAGS], handleSIGINT: false })
   goOn()
-  const known = await pageTypes(`http://127.0.0.1:${port}`, wanted)
+  const known = await pageTypes(`http://127.0.0.1:${port}`, wanted, interruption.signal)
   const paths = [...known.map((page) => page.path), ...wanted.filter((item) => item.startsWith('/') && !known.some((page) => page.path === item))]
   if (referenceProxy && barePath) {
     const url = new URL(barePath, referenceProxy.origin.replace('127.0.0.1', 'localhost')).href

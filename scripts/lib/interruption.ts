@@ -22,16 +22,13 @@ export interface Interruption {
 export function stopOnSignals(onStop: () => void): Interruption {
   const controller = new AbortController()
   let firstSignalAt = 0
-  let outputGuarded = false
+  // Where the output goes may go first (a closed terminal, a `| tee` the same Ctrl-C ended, even
+  // before the signal reaches this process): writing to it must not end the run before its
+  // clean-up. What it would have printed is lost; the run goes on to its end.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(name, () => {
       const code = 128 + os.constants.signals[name]
-      // Where the output went may be gone with the signal (a closed terminal, or a `| tee` the
-      // same Ctrl-C ended): writing to it must not end the run before its clean-up.
-      if (!outputGuarded) {
-        outputGuarded = true
-        for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
-      }
       if (!controller.signal.aborted) {
         firstSignalAt = Date.now()
         process.exitCode = code

@@ -8,11 +8,13 @@ const LISTING_TIMEOUT_MS = 30_000
 
 /**
  * One page of each type, by name and path, the ids and slugs taken from the site's own links;
- * only those named (a path, or part of a name) when `only` names some.
+ * only those named (a path, or part of a name) when `only` names some. `stop` ends the wait for
+ * a listing, as each does after 30 s.
  */
-export async function pageTypes(site: string, only: readonly string[] = []): Promise<{ name: string; path: string }[]> {
+export async function pageTypes(site: string, only: readonly string[] = [], stop?: AbortSignal): Promise<{ name: string; path: string }[]> {
   const linkOn = async (listing: string, pattern: RegExp) => {
-    const html = await (await fetch(site + listing, { signal: AbortSignal.timeout(LISTING_TIMEOUT_MS) })).text()
+    const timeout = AbortSignal.timeout(LISTING_TIMEOUT_MS)
+    const html = await (await fetch(site + listing, { signal: stop ? AbortSignal.any([stop, timeout]) : timeout })).text()
     const found = [...html.matchAll(/href="([^"]+)"/g)].map(([, href]) => href!).find((href) => pattern.test(href))
     if (!found) throw new Error(`no link matching ${pattern} on ${listing}`)
     return found

@@ -101,7 +101,7 @@ function portsToDraw(): [number, number] | undefined {
  * Whether a server could listen on `port` of loopback now: on 127.0.0.1, and on ::1 where the
  * machine has IPv6 (a browser asked for localhost tries ::1 first).
  */
-async function bindable(port: number): Promise<boolean> {
+export async function bindable(port: number): Promise<boolean> {
   if (!(await probe(port, { host: '127.0.0.1' }))) return false
   return probe(port, { host: '::1', ipv6Only: true }, ['EADDRNOTAVAIL', 'EAFNOSUPPORT'])
 }

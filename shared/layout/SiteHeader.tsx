@@ -226,6 +226,17 @@ function useAuthDialog() {
   return { dialog, offline, open, close: () => setDialog(null) }
 }
 
+/**
+ * Offline, the phone menu the "Log in" link was in has closed: the focus goes back to its button,
+ * unless the visitor has taken it elsewhere meanwhile (the browser may not yet have moved it off
+ * the hidden link; a menu the visitor opened again is theirs).
+ */
+function focusBackToMenu(toggle: HTMLButtonElement | null, menuOpenNow: boolean): void {
+  const focused = document.activeElement
+  const inClosedMenu = !menuOpenNow && Boolean(document.getElementById('site-nav')?.contains(focused))
+  if (!focused || focused === document.body || inClosedMenu) toggle?.focus()
+}
+
 export function SiteHeader({ nav }: { nav: SiteNav }) {
   const { origin, appBase } = usePageData('root')
   const loggedIn = useLoggedIn()
@@ -257,21 +268,9 @@ export function SiteHeader({ nav }: { nav: SiteNav }) {
     setOpenGroup(null)
     setMobileOpen(false)
   }, [location.key])
-  // Offline, the phone menu the link was in has closed: the focus goes back to its button, unless
-  // the visitor has taken it elsewhere meanwhile (the browser may not yet have moved it off the
-  // hidden link; a menu the visitor opened again is theirs).
   const openDialog = (kind: DialogKind) => {
     const fromMenu = mobileOpen
-    return authDialog.open(
-      kind,
-      () => setMobileOpen(false),
-      () => {
-        const focused = document.activeElement
-        const inClosedMenu = !mobileOpenNow.current && Boolean(document.getElementById('site-nav')?.contains(focused))
-        const lost = !focused || focused === document.body || inClosedMenu
-        if (fromMenu && lost) toggleRef.current?.focus()
-      },
-    )
+    return authDialog.open(kind, () => setMobileOpen(false), () => fromMenu && focusBackToMenu(toggleRef.current, mobileOpenNow.current))
   }
 
   // A click or tap outside the header closes an open menu.
