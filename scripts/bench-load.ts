@@ -254,6 +254,7 @@ try {
   const unmatched = only.filter((wanted) => !chosen.some((page) => page.path === wanted || page.name.includes(wanted)))
   if (unmatched.length) throw new Error(`no page type matches ${unmatched.map((wanted) => `"${wanted}"`).join(', ')}: give a name or path of the list in scripts/lib/page-types.ts`)
   for (const { name, path: pathname } of chosen) {
+    goOn()
     pages.push({ name, path: pathname, document: await fetchDocument(siteOrigin + pathname), with: [], without: [] })
     if (!earlier) continue
     const page: PageResult = { name: `${name} (${before})`, path: pathname, document: await fetchDocument(earlier.origin + pathname), with: [], without: [], earlier: true }
@@ -306,7 +307,7 @@ try {
 } catch (error) {
   // Stopped by a signal: what failed on the way out (most often a load as the browser closed) is said in a line.
   if (!interruption.signal.aborted) throw error
-  console.error(`  (as it stopped: ${(error as Error).message.split('\n')[0]})`)
+  console.error(`  (as it stopped: ${String((error as Error | undefined)?.message ?? error).split('\n')[0]})`)
 } finally {
   // Each step of the clean-up runs whatever the one before did, so a browser that fails to close
   // leaves no server, worktree, cgroup or folder behind.

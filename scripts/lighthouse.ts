@@ -224,7 +224,7 @@ try {
 } catch (error) {
   // Stopped by a signal: the clean-up below is what is left to do, and the exit code says why.
   if (!interruption.signal.aborted) throw error
-  console.error(`  (as it stopped: ${String((error as Error).message).split('\n')[0]})`)
+  console.error(`  (as it stopped: ${String((error as Error | undefined)?.message ?? error).split('\n')[0]})`)
 } finally {
   // Each step on its own, so that one failing leaves the others done.
   try {

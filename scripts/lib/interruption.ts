@@ -13,7 +13,7 @@ import os from 'node:os'
 const SAME_PRESS_MS = 1000
 
 export interface Interruption {
-  /** Aborted by the first signal, its reason the signal's name. */
+  /** Aborted by the first signal (or the output's loss), its reason an Error that names it. */
   signal: AbortSignal
   /** Ends the run here, by throwing, if it was interrupted. */
   goOn(): void
@@ -22,30 +22,33 @@ export interface Interruption {
 export function stopOnSignals(onStop: () => void): Interruption {
   const controller = new AbortController()
   let firstSignalAt = 0
+  const stop = (why: string, code: number) => {
+    firstSignalAt = Date.now()
+    process.exitCode = code
+    controller.abort(new Error(`stopped by ${why}`))
+    try {
+      onStop()
+    } catch {
+      // The run's own clean-up tries again, and reports.
+    }
+  }
   // Where the output goes may go first (a closed terminal, a `| tee` the same Ctrl-C ended, even
-  // before the signal reaches this process): writing to it must not end the run before its
-  // clean-up. What it would have printed is lost; the run goes on to its end.
-  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
+  // before the signal reaches this process, a `| head` that has read enough): writing to it must
+  // not end the run before its clean-up, and a run no one can read stops as on a hang-up.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => controller.signal.aborted || stop('its output closing', 1))
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(name, () => {
       const code = 128 + os.constants.signals[name]
       if (!controller.signal.aborted) {
-        firstSignalAt = Date.now()
-        process.exitCode = code
         console.error(`\n${name}: stopping and cleaning up (again a second later to end at once)`)
-        controller.abort(name)
-        try {
-          onStop()
-        } catch {
-          // The run's own clean-up tries again, and reports.
-        }
+        stop(name, code)
       } else if (name !== 'SIGHUP' && Date.now() - firstSignalAt > SAME_PRESS_MS) process.exit(code)
     })
   }
   return {
     signal: controller.signal,
     goOn() {
-      if (controller.signal.aborted) throw new Error(`stopped by ${String(controller.signal.reason)}`)
+      if (controller.signal.aborted) throw new Error((controller.signal.reason as Error).message)
     },
   }
 }

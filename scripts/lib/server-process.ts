@@ -108,7 +108,8 @@ export async function bindable(port: number): Promise<boolean> {
 
 /** Listens on `port` and closes again; false on an error, unless its code is one of `harmless`. */
 async function probe(port: number, address: { host: string; ipv6Only?: boolean }, harmless: string[] = []): Promise<boolean> {
-  const server = net.createServer()
+  // A client that connects meanwhile (a browser retrying the port) must not hold the close up.
+  const server = net.createServer((socket) => socket.destroy())
   const listening = await new Promise<boolean>((resolve) => {
     server.once('error', (error: NodeJS.ErrnoException) => resolve(harmless.includes(error.code ?? '')))
     server.listen({ port, ...address }, () => resolve(true))

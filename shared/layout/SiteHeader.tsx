@@ -227,7 +227,7 @@ function useAuthDialog() {
 }
 
 /**
- * Offline, the phone menu the "Log in" link was in has closed: the focus goes back to its button,
+ * Offline, the phone menu the pressed link (log in, sign up) was in has closed: the focus goes back to its button,
  * unless the visitor has taken it elsewhere meanwhile (the browser may not yet have moved it off
  * the hidden link; a menu the visitor opened again is theirs).
  */
