@@ -257,6 +257,7 @@ try {
     goOn()
     pages.push({ name, path: pathname, document: await fetchDocument(siteOrigin + pathname), with: [], without: [] })
     if (!earlier) continue
+    goOn()
     const page: PageResult = { name: `${name} (${before})`, path: pathname, document: await fetchDocument(earlier.origin + pathname), with: [], without: [], earlier: true }
     pages.push(page)
     proxyOf.set(page, earlier.proxy)

@@ -21,9 +21,9 @@ export interface Interruption {
 
 export function stopOnSignals(onStop: () => void): Interruption {
   const controller = new AbortController()
+  // When the first signal came (0: none yet; a run stopped by its output closing has had none).
   let firstSignalAt = 0
   const stop = (why: string, code: number) => {
-    firstSignalAt = Date.now()
     process.exitCode = code
     controller.abort(new Error(`stopped by ${why}`))
     try {
@@ -39,9 +39,10 @@ export function stopOnSignals(onStop: () => void): Interruption {
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(name, () => {
       const code = 128 + os.constants.signals[name]
-      if (!controller.signal.aborted) {
+      if (!firstSignalAt) {
+        firstSignalAt = Date.now()
+        if (!controller.signal.aborted) stop(name, code)
         console.error(`\n${name}: stopping and cleaning up (again a second later to end at once)`)
-        stop(name, code)
       } else if (name !== 'SIGHUP' && Date.now() - firstSignalAt > SAME_PRESS_MS) process.exit(code)
     })
   }

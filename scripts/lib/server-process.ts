@@ -64,7 +64,7 @@ export async function freePort(): Promise<number> {
   }
   // No range outside the kernel's (a host that gave it all ports), or none free in it: a port the
   // kernel picks, which a start's check of its listener still tells from another process's.
-  const server = net.createServer()
+  const server = net.createServer((socket) => socket.destroy())
   const port = await new Promise<number>((resolve, reject) => {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port))
